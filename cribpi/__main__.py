@@ -1,0 +1,5 @@
+import sys
+
+from cribpi.cli import main
+
+sys.exit(main())

@@ -1,0 +1,25 @@
+"""One error tree for the whole project; each error is also a builtin."""
+
+
+class CribpiError(Exception):
+    """Base of every error cribpi raises on purpose."""
+
+
+class RulesError(CribpiError, ValueError):
+    """Input that the rules of cribbage do not allow."""
+
+
+class CardError(RulesError):
+    """A card token that does not name a card."""
+
+
+class RecordError(CribpiError, ValueError):
+    """A game record that cannot be read."""
+
+
+class ConfigError(CribpiError, ValueError):
+    """A configuration or layout file that is not valid."""
+
+
+class HardwareError(CribpiError, OSError):
+    """A hardware part that failed or went away."""

@@ -1,0 +1,251 @@
+"""Scoring the show: a hand (or the crib) with the starter.
+
+Fifteens, pairs and runs depend only on the multiset of ranks, of which five cards have
+just 6,175; they are scored once into a table keyed by the sum of each card's ``rank_bit``.
+Suits enter only through the flush and his nobs. Items are built lazily: reading ``.total``
+costs one table look-up and a few comparisons.
+
+>>> s = score_hand(parse_cards("5H 5C 5S JD"), Card.parse("5D"))
+>>> s.total
+29
+>>> score_hand(parse_cards("7C 8D 8H KS"), Card.parse("9C")).explain()
+'fifteen two, fifteen four, and a pair is six, and a run of three is nine, and a run of three is twelve'
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from cribpi.exc import RulesError
+from cribpi.rules.cards import Card, Rank, Suit, parse_cards  # noqa: F401  (doctest)
+from cribpi.rules.presets import ACC, Rules
+from cribpi.rules.speech import number_words, spoken_count
+
+__all__ = ["ScoreItem", "ShowScore", "score_hand", "rank_multiset_points"]
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreItem:
+    """One scoring combination: its kind, the cards that make it, and its points."""
+
+    kind: str  # fifteen, pair, pair royal, double pair royal, run, flush, nobs, ...
+    cards: tuple[Card, ...]
+    points: int
+
+    def as_dict(self) -> dict[str, object]:
+        return {"kind": self.kind, "cards": [str(c) for c in self.cards], "points": self.points}
+
+    def __str__(self) -> str:
+        return f"{self.kind} {' '.join(str(c) for c in self.cards)} = {self.points}"
+
+
+def _points_of_ranks(ranks: Sequence[int]) -> int:
+    """Fifteens + pairs + runs of a rank multiset (the reference, straight from the rules)."""
+    values = [min(r, 10) for r in ranks]
+    fifteens = sum(
+        2
+        for k in range(2, len(values) + 1)
+        for combo in itertools.combinations(values, k)
+        if sum(combo) == 15
+    )
+    counts = [0] * 15
+    for r in ranks:
+        counts[r] += 1
+    pairs = sum(c * (c - 1) for c in counts)
+    return fifteens + pairs + _run_points(counts)
+
+
+def _run_points(counts: Sequence[int]) -> int:
+    """Runs from rank counts (index 1..13): each maximal stretch of 3+ ranks scores
+    its length times the product of its counts."""
+    total = 0
+    start = None
+    for r in range(1, 15):  # counts[14] is always 0 and closes the last stretch
+        if counts[r] and start is None:
+            start = r
+        elif not counts[r] and start is not None:
+            if r - start >= 3:
+                product = 1
+                for c in counts[start:r]:
+                    product *= c
+                total += (r - start) * product
+            start = None
+    return total
+
+
+def _build_table() -> dict[int, int]:
+    table: dict[int, int] = {}
+    for size in (4, 5):
+        for ranks in itertools.combinations_with_replacement(range(1, 14), size):
+            if size == 5 and ranks[0] == ranks[4]:
+                continue  # five of a rank cannot be dealt
+            table[sum(1 << 3 * (r - 1) for r in ranks)] = _points_of_ranks(ranks)
+    return table
+
+
+_TABLE: Final = _build_table()
+_NOBS: Final = tuple(Card(Rank.JACK, s) for s in Suit)
+
+
+def rank_multiset_points(cards: Sequence[Card]) -> int:
+    """Fifteens, pairs and runs of 4 or 5 cards, from the rank table."""
+    return _TABLE[sum(c.rank_bit for c in cards)]
+
+
+class ShowScore:
+    """The count of one hand or crib. ``total`` is computed at once, ``items`` on demand."""
+
+    __slots__ = ("total", "hand", "starter", "crib", "rules", "_items")
+
+    def __init__(self, total: int, hand: tuple[Card, ...], starter: Card, crib: bool, rules: Rules) -> None:
+        self.total = total
+        self.hand = hand
+        self.starter = starter
+        self.crib = crib
+        self.rules = rules
+        self._items: tuple[ScoreItem, ...] | None = None
+
+    @property
+    def items(self) -> tuple[ScoreItem, ...]:
+        """Every scoring combination, in the order players count them."""
+        if self._items is None:
+            self._items = tuple(_itemise(self.hand, self.starter, self.crib, self.rules))
+            assert sum(i.points for i in self._items) == self.total, "itemised count disagrees"
+        return self._items
+
+    def explain(self) -> str:
+        """The count as players say it: "fifteen two, fifteen four, and a pair is six"."""
+        items = self.items
+        return spoken_count([i.kind for i in items], [i.points for i in items], [len(i.cards) for i in items])
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "hand": [str(c) for c in self.hand],
+            "starter": str(self.starter),
+            "crib": self.crib,
+            "rules": self.rules.name,
+            "total": self.total,
+            "items": [i.as_dict() for i in self.items],
+            "explain": self.explain(),
+        }
+
+    def __int__(self) -> int:
+        return self.total
+
+    def __repr__(self) -> str:
+        kind = "crib" if self.crib else "hand"
+        return f"<ShowScore {kind} {' '.join(map(str, self.hand))} | {self.starter}: {self.total}>"
+
+
+def score_hand(hand: Sequence[Card], starter: Card, *, crib: bool = False, rules: Rules = ACC) -> ShowScore:
+    """Score a hand (or, with ``crib=True``, the crib) with the starter.
+
+    The hand has ``rules.cards_held`` cards (4; 3 in five-card cribbage); a crib always has 4.
+    """
+    hand = tuple(hand)
+    expected = 4 if crib else rules.cards_held
+    if len(hand) != expected:
+        what = "a crib" if crib else "a hand"
+        raise RulesError(f"{what} needs {expected} cards, not {len(hand)}: {_fmt(hand)}")
+    try:
+        key = starter.rank_bit
+        for card in hand:
+            key += card.rank_bit
+        suit = starter.suit
+        if len({*hand, starter}) != expected + 1:
+            raise RulesError(_duplicate_message(hand, starter))
+        total = _TABLE[key] + _flush(hand, suit, crib, rules) + _nobs(hand, suit)
+    except (AttributeError, TypeError):
+        raise RulesError(f"score_hand takes Card objects, not {_fmt(hand)} | {starter!r}") from None
+    return ShowScore(total, hand, starter, crib, rules)
+
+
+def _flush(hand: tuple[Card, ...], starter_suit: Suit, crib: bool, rules: Rules) -> int:
+    suit = hand[0].suit
+    for card in hand:
+        if card.suit is not suit:
+            return 0
+    if suit is starter_suit:
+        return len(hand) + 1
+    return 0 if crib and not rules.crib_four_flush else len(hand)
+
+
+def _nobs(hand: tuple[Card, ...], starter_suit: Suit) -> int:
+    jack = _NOBS[starter_suit]
+    for card in hand:
+        if card is jack:
+            return 1
+    return 0
+
+
+def _fmt(cards: Sequence[object]) -> str:
+    return " ".join(str(c) for c in cards) or "(none)"
+
+
+def _duplicate_message(hand: tuple[Card, ...], starter: Card) -> str:
+    seen: set[Card] = set()
+    for card in (*hand, starter):
+        if card in seen:
+            where = "is the starter and also in the hand" if card is starter else "appears twice"
+            return f"{card} {where}: every card must be different"
+        seen.add(card)
+    return "duplicate card"
+
+
+# -- itemising: only for people, so clarity over speed -----------------------------------
+
+def _itemise(hand: tuple[Card, ...], starter: Card, crib: bool, rules: Rules) -> Iterator[ScoreItem]:
+    cards = tuple(sorted(hand)) + (starter,)
+    yield from _fifteens(cards)
+    yield from _pairs(cards)
+    yield from _runs(cards)
+    flush = _flush(hand, starter.suit, crib, rules)
+    if flush:
+        flush_cards = cards if flush > len(hand) else tuple(sorted(hand))
+        yield ScoreItem("flush", flush_cards, flush)
+    if _nobs(hand, starter.suit):
+        yield ScoreItem("nobs", (_NOBS[starter.suit],), 1)
+
+
+def _fifteens(cards: tuple[Card, ...]) -> Iterator[ScoreItem]:
+    for k in range(2, len(cards) + 1):
+        for combo in itertools.combinations(cards, k):
+            if sum(c.value for c in combo) == 15:
+                yield ScoreItem("fifteen", combo, 2)
+
+
+_PAIR_NAMES: Final = {2: "pair", 3: "pair royal", 4: "double pair royal"}
+
+
+def _pairs(cards: tuple[Card, ...]) -> Iterator[ScoreItem]:
+    by_rank = sorted(cards, key=lambda c: c.rank)
+    for _, group in itertools.groupby(by_rank, key=lambda c: c.rank):
+        same = tuple(group)
+        if len(same) >= 2:
+            yield ScoreItem(_PAIR_NAMES[len(same)], same, len(same) * (len(same) - 1))
+
+
+def _runs(cards: tuple[Card, ...]) -> Iterator[ScoreItem]:
+    for k in range(len(cards), 2, -1):
+        runs = [
+            combo
+            for combo in itertools.combinations(sorted(cards, key=lambda c: c.rank), k)
+            if _is_run(combo)
+        ]
+        if runs:
+            for run in runs:
+                yield ScoreItem("run", run, k)
+            return
+
+
+def _is_run(cards: Sequence[Card]) -> bool:
+    ranks = sorted(c.rank for c in cards)
+    return all(b == a + 1 for a, b in zip(ranks, ranks[1:]))
+
+
+def describe_total(total: int) -> str:
+    """``"twenty-nine"``: the total alone in words."""
+    return number_words(total)
