@@ -154,3 +154,12 @@ def test_rank_and_suit_parse() -> None:
         Rank.parse("X")
     with pytest.raises(CardError, match="'Z'"):
         Suit.parse("Z")
+
+
+@pytest.mark.parametrize("other", [5, "5H", None])
+def test_ordering_against_a_non_card_is_a_type_error(other: object) -> None:
+    card = Card.parse("5H")
+    with pytest.raises(TypeError):
+        card < other  # type: ignore[operator]  # noqa: B015
+    with pytest.raises(TypeError):
+        sorted([card, other])  # type: ignore[type-var]
