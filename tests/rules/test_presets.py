@@ -1,0 +1,189 @@
+"""Rule options, the named presets, and how a finished game is graded."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cribpi.exc import RulesError
+from cribpi.rules import (
+    ACC,
+    ACC_TOURNAMENT,
+    FIVE_CARD,
+    HOYLE,
+    LEAFLET,
+    PRESETS,
+    MugginsScope,
+    ResultKind,
+    ResultScheme,
+    Rules,
+    classify_result,
+    get_rules,
+)
+
+
+def test_acc_is_the_default() -> None:
+    assert Rules() == ACC
+    assert ACC.name == "acc"
+    assert (ACC.game_length, ACC.players, ACC.partnerships) == (121, 2, False)
+    assert ACC.crib_four_flush is False
+    assert ACC.result_scheme is ResultScheme.ACC
+    assert ACC.muggins is MugginsScope.OFF
+    assert ACC.overclaim_penalty == 0
+    assert ACC.heels_peg_out is True and ACC.five_card is False
+    assert (ACC.cards_dealt, ACC.cards_held, ACC.discards_each, ACC.crib_from_pack) == (6, 4, 2, 0)
+
+
+@pytest.mark.parametrize(
+    ("name", "preset"),
+    [("acc", ACC), ("ACC", ACC), ("hoyle", HOYLE), ("Hoyle", HOYLE), (" leaflet ", LEAFLET),
+     ("LEAFLET", LEAFLET), ("five-card", FIVE_CARD), ("acc-tournament", ACC_TOURNAMENT)],
+)
+def test_presets_by_name_case_insensitive(name: str, preset: Rules) -> None:
+    assert get_rules(name) is preset
+
+
+def test_preset_registry_is_keyed_by_name() -> None:
+    assert {"acc", "hoyle", "leaflet", "five-card"} <= set(PRESETS)
+    assert all(rules.name == name for name, rules in PRESETS.items())
+
+
+def test_unknown_preset_lists_the_accepted_names() -> None:
+    with pytest.raises(RulesError) as info:
+        get_rules("bogus")
+    message = str(info.value)
+    assert "'bogus'" in message
+    for name in PRESETS:
+        assert name in message
+    assert isinstance(info.value, ValueError)
+
+
+def test_preset_contents_follow_the_sources() -> None:
+    assert HOYLE.result_scheme is ResultScheme.HOYLE and HOYLE.overclaim_penalty == 2  # 002
+    assert LEAFLET.result_scheme is ResultScheme.LEAFLET  # 001
+    assert ACC_TOURNAMENT.muggins is MugginsScope.ACC and ACC_TOURNAMENT.tournament
+    assert FIVE_CARD.five_card and FIVE_CARD.game_length == 61
+    assert (FIVE_CARD.cards_dealt, FIVE_CARD.cards_held, FIVE_CARD.discards_each) == (5, 3, 2)
+
+
+def test_muggins_scopes() -> None:
+    assert MugginsScope.ACC.moments == {"play", "hand", "crib"}  # ACC Rule 10: never heels
+    assert MugginsScope.HOYLE.moments == {"hand", "crib"}
+    assert MugginsScope.LEAFLET.moments == {"play", "hand", "crib", "heels"}
+    assert MugginsScope.OFF.moments == frozenset()
+
+
+def test_player_counts() -> None:
+    three = Rules(players=3)
+    assert (three.cards_dealt, three.cards_held, three.discards_each, three.crib_from_pack) == (5, 4, 1, 1)
+    assert three.teams == 3
+    four = Rules(players=4)
+    assert (four.cards_dealt, four.discards_each, four.crib_from_pack, four.teams) == (5, 1, 0, 4)
+    assert Rules(players=4, partnerships=True).teams == 2
+
+
+@pytest.mark.parametrize(
+    ("changes", "mentions"),
+    [
+        ({"game_length": 100}, "game_length 100"),
+        ({"players": 5}, "players 5"),
+        ({"players": 1}, "players 1"),
+        ({"partnerships": True}, "partnerships"),
+        ({"players": 3, "partnerships": True}, "partnerships"),
+        ({"five_card": True, "players": 4}, "five-card"),
+        ({"overclaim_penalty": -1}, "overclaim_penalty -1"),
+        ({"result_scheme": "bridge"}, "result_scheme 'bridge'"),
+        ({"muggins": "always"}, "muggins 'always'"),
+    ],
+)
+def test_invalid_options_raise_rules_error(changes: dict[str, object], mentions: str) -> None:
+    with pytest.raises(RulesError, match=mentions):
+        Rules(**changes)  # type: ignore[arg-type]
+    with pytest.raises(RulesError):
+        ACC.replace(**changes)
+
+
+def test_enum_options_accept_their_values_as_text() -> None:
+    rules = Rules(result_scheme="hoyle", muggins="acc")  # type: ignore[arg-type]
+    assert rules.result_scheme is ResultScheme.HOYLE and rules.muggins is MugginsScope.ACC
+
+
+def test_rules_are_frozen_and_replace_copies() -> None:
+    with pytest.raises(AttributeError):
+        ACC.game_length = 61  # type: ignore[misc]
+    short = ACC.replace(game_length=61)
+    assert short.game_length == 61 and ACC.game_length == 121
+
+
+def test_as_dict_and_from_dict_round_trip() -> None:
+    for rules in PRESETS.values():
+        data = json.loads(json.dumps(rules.as_dict()))
+        assert Rules.from_dict(data) == rules
+
+
+def test_from_dict_names_unknown_options() -> None:
+    with pytest.raises(RulesError, match="unknown rule option.*colour"):
+        Rules.from_dict({"colour": "red"})
+
+
+# -- classify_result ------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("loser", "kind", "points"),
+    [
+        (120, ResultKind.WIN, 2),
+        (91, ResultKind.WIN, 2),
+        (90, ResultKind.SKUNK, 3),  # skunk: loser at most 90 (beaten by 31 or more)
+        (61, ResultKind.SKUNK, 3),
+        (60, ResultKind.DOUBLE_SKUNK, 3),  # double skunk: loser at most 60
+        (0, ResultKind.DOUBLE_SKUNK, 3),
+    ],
+)
+def test_acc_results(loser: int, kind: ResultKind, points: int) -> None:
+    result = classify_result(121, loser, ACC)
+    assert (result.kind, result.game_points, result.margin) == (kind, points, 121 - loser)
+
+
+def test_acc_is_the_default_scheme_and_margin_counts_overshoot() -> None:
+    assert classify_result(125, 100).margin == 25
+    assert classify_result(121, 85).kind is ResultKind.SKUNK
+
+
+@pytest.mark.parametrize(
+    ("loser", "kind", "points"),
+    [(120, ResultKind.WIN, 1), (61, ResultKind.WIN, 1), (60, ResultKind.LURCH, 2), (0, ResultKind.LURCH, 2)],
+)
+def test_hoyle_lurch_is_a_double_game(loser: int, kind: ResultKind, points: int) -> None:
+    # 002: "If the loser fails to reach 61, he is lurched, and the other wins a double game."
+    result = classify_result(121, loser, HOYLE)
+    assert (result.kind, result.game_points) == (kind, points)
+
+
+@pytest.mark.parametrize(
+    ("loser", "kind", "points"),
+    [(91, ResultKind.WIN, 1), (90, ResultKind.SKUNK, 2), (61, ResultKind.SKUNK, 2),
+     (60, ResultKind.DOUBLE_SKUNK, 4)],
+)
+def test_leaflet_skunk_doubles_and_double_skunk_quadruples(loser: int, kind: ResultKind, points: int) -> None:
+    # 001: fails to reach 91: double game; fails to reach 61: quadruple game
+    result = classify_result(121, loser, LEAFLET)
+    assert (result.kind, result.game_points) == (kind, points)
+
+
+def test_sixty_one_point_games() -> None:
+    short = ACC.replace(game_length=61)
+    assert classify_result(61, 31, short).kind is ResultKind.WIN
+    assert classify_result(61, 30, short).kind is ResultKind.SKUNK
+    assert classify_result(61, 0, short).kind is ResultKind.SKUNK  # no double skunk at 61
+    assert short.double_skunk_line is None
+    assert classify_result(61, 31, FIVE_CARD).kind is ResultKind.WIN
+    assert classify_result(61, 30, FIVE_CARD).kind is ResultKind.LURCH  # not yet half way
+    with pytest.raises(RulesError, match="loser_score 61"):
+        classify_result(61, 61, short)
+
+
+@pytest.mark.parametrize(("winner", "loser"), [(120, 100), (121, 121), (121, -1), (60, 10)])
+def test_impossible_results_are_refused(winner: int, loser: int) -> None:
+    with pytest.raises(RulesError):
+        classify_result(winner, loser, ACC)
