@@ -23,3 +23,11 @@ class ConfigError(CribpiError, ValueError):
 
 class HardwareError(CribpiError, OSError):
     """A hardware part that failed or went away."""
+
+
+class ViewError(CribpiError, ValueError):
+    """A view model that cannot be drawn (a peg off the board, an unknown screen)."""
+
+
+class NotBuiltError(HardwareError, NotImplementedError):
+    """A hardware backend that is declared but not written yet (a placeholder)."""

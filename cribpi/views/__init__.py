@@ -1,0 +1,10 @@
+"""Pure views: board model -> LED frame, screen model -> OLED image.
+
+No hardware, no files, no clock: the hal shows what these return. Imports Pillow and
+:mod:`cribpi.rules` only.
+"""
+
+from cribpi.views.leds import LedFrame, LedSettings, estimate_current_ma, render_board
+from cribpi.views.oled import render_screen, show_pages
+
+__all__ = ["LedFrame", "LedSettings", "estimate_current_ma", "render_board", "render_screen", "show_pages"]

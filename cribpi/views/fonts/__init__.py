@@ -1,0 +1,82 @@
+"""Bitmap fonts shipped with cribpi, and the few lines that draw them.
+
+Pillow's default font changed across versions, so the OLED screens never use it: the fonts are
+data in this package (see ``README.md`` here for sources and licences), drawn pixel by pixel,
+so a screen renders identically with any Pillow.
+
+>>> SMALL.text_width("Count")
+25
+"""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from cribpi.views.fonts.data import BitmapFontData
+from cribpi.views.fonts.misc_fixed import BIG_DIGITS as _BIG_DIGITS
+from cribpi.views.fonts.misc_fixed import BOLD as _BOLD
+from cribpi.views.fonts.misc_fixed import SMALL as _SMALL
+
+__all__ = ["BitmapFont", "SMALL", "BOLD", "BIG_DIGITS", "SUIT_GLYPHS_5X7"]
+
+#: Suit symbols drawn for the 5x7 cell (cribpi's own, MIT like the project).
+SUIT_GLYPHS_5X7: dict[str, tuple[str, ...]] = {
+    "♣": (".##..", ".##..", "####.", "####.", ".##..", "####.", "....."),
+    "♦": ("..#..", ".###.", "#####", ".###.", "..#..", ".....", "....."),
+    "♥": (".#.#.", "#####", "#####", ".###.", "..#..", ".....", "....."),
+    "♠": ("..#..", ".###.", "#####", "#####", "..#..", ".###.", "....."),
+}
+
+
+class BitmapFont:
+    """A fixed-cell font; characters it lacks are drawn as ``?``."""
+
+    def __init__(self, data: BitmapFontData, scale: int = 1) -> None:
+        self.data = data
+        self.scale = scale
+        self.width = data.width * scale
+        self.height = data.height * scale
+
+    def text_width(self, text: str) -> int:
+        return len(text) * self.width
+
+    def glyph(self, char: str) -> tuple[str, ...]:
+        glyphs = self.data.glyphs
+        return glyphs.get(char) or glyphs.get("?") or ("",)
+
+    def draw(self, image: Image.Image, xy: tuple[int, int], text: str, fill: int = 1) -> None:
+        """Draw ``text`` with its top-left corner at ``xy``; pixels off the image are dropped."""
+        x, y = xy
+        for char in text:
+            self._draw_glyph(image, x, y, self.glyph(char), fill)
+            x += self.width
+
+    def _draw_glyph(
+        self, image: Image.Image, x0: int, y0: int, rows: tuple[str, ...], fill: int
+    ) -> None:
+        s = self.scale
+        for dy, row in enumerate(rows):
+            for dx, bit in enumerate(row):
+                if bit == "#":
+                    _fill_block(image, x0 + dx * s, y0 + dy * s, s, fill)
+
+
+def _fill_block(image: Image.Image, x: int, y: int, size: int, fill: int) -> None:
+    width, height = image.size
+    for py in range(max(y, 0), min(y + size, height)):
+        for px in range(max(x, 0), min(x + size, width)):
+            image.putpixel((px, py), fill)
+
+
+def _with_suits(data: BitmapFontData) -> BitmapFontData:
+    return BitmapFontData(
+        data.name, data.width, data.height, data.ascent, {**data.glyphs, **SUIT_GLYPHS_5X7}
+    )
+
+
+#: 5x7 text font (25 characters a line on a 128-pixel screen), with suit symbols.
+SMALL = BitmapFont(_with_suits(_SMALL))
+#: 6x13 bold, for headings and the name of whose turn it is.
+BOLD = BitmapFont(_BOLD)
+#: 10x20 digits drawn at twice the size (20x40) for the running count.
+BIG_DIGITS = BitmapFont(_BIG_DIGITS, scale=2)
