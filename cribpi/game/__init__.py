@@ -1,0 +1,25 @@
+"""The cribbage table as data: events, immutable state, ``apply``, undo, legal actions.
+
+Pure: no hardware, files or clock. Builds on :mod:`cribpi.rules`.
+"""
+
+from cribpi.game.engine import INITIAL, apply, cards_left, known_hand, show_order
+from cribpi.game.events import (
+    EVENT_TYPES, Claim, Crib, CutForDeal, EndDeal, Event, Go, HandCards, Lay, Misdeal, Mode,
+    Muggins, NewGame, NextGame, Peg, Penalty, Starter, Undo, event_from_dict, random_cut,
+)
+from cribpi.game.game import Game, replay
+from cribpi.game.legal import Expected, can_go, describe_expected, expected, legal_cards
+from cribpi.game.state import (
+    Alert, DealState, Effect, GameOver, GameRecordResult, MatchOver, Missed, Moment, Pegged,
+    Phase, State,
+)
+
+__all__ = [
+    "INITIAL", "EVENT_TYPES", "Alert", "Claim", "Crib", "CutForDeal", "DealState", "Effect",
+    "EndDeal", "Event", "Expected", "Game", "GameOver", "GameRecordResult", "Go", "HandCards",
+    "Lay", "MatchOver", "Misdeal", "Missed", "Mode", "Moment", "Muggins", "NewGame", "NextGame",
+    "Peg", "Pegged", "Penalty", "Phase", "Starter", "State", "Undo", "apply", "can_go",
+    "cards_left", "describe_expected", "event_from_dict", "expected", "known_hand",
+    "legal_cards", "random_cut", "replay", "show_order",
+]

@@ -1,0 +1,245 @@
+"""The events of a cribbage table. A game is its list of events; state is derived.
+
+Every event is a frozen dataclass with a JSON form (``to_dict`` / ``event_from_dict``) so the
+store can journal it and a record can be written from it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import random
+from typing import Any, ClassVar, Final
+
+from cribpi.exc import RulesError
+from cribpi.rules import ACC, DECK, Card, Rules, get_rules
+
+__all__ = [
+    "Mode", "Event", "NewGame", "CutForDeal", "Starter", "HandCards", "Lay", "Go", "Claim",
+    "Muggins", "Crib", "Peg", "Penalty", "Misdeal", "EndDeal", "NextGame", "Undo",
+    "EVENT_TYPES", "event_from_dict", "random_cut",
+]
+
+
+class Mode(str, enum.Enum):
+    """How much the engine knows: see docs/usage.md."""
+
+    BOARD = "board"  # a digital pegboard: players peg with buttons, no cards entered
+    COUNT = "count"  # cards are entered; the engine pegs the play and counts the show
+    CLAIM = "claim"  # as count, but players claim; the engine checks every claim
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Event:
+    kind: ClassVar[str] = "event"
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.kind}
+        for field in dataclasses.fields(self):
+            out[field.name] = _to_json(getattr(self, field.name))
+        return out
+
+
+def _to_json(value: object) -> object:
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, Rules):
+        return _rules_to_json(value)
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_to_json(v) for v in value]
+    return value
+
+
+def _rules_to_json(rules: Rules) -> dict[str, object]:
+    """Only the options that differ from the named preset, so records stay short."""
+    try:
+        base = get_rules(rules.name)
+    except RulesError:
+        base = ACC
+    full = rules.as_dict()
+    diff = {k: v for k, v in full.items() if v != base.as_dict()[k] and k != "name"}
+    return {"name": rules.name, **diff}
+
+
+def rules_from_json(data: object) -> Rules:
+    if isinstance(data, str):
+        return get_rules(data)
+    if not isinstance(data, dict):
+        raise RulesError(f"rules must be a preset name or a table of options, not {data!r}")
+    data = dict(data)
+    name = data.pop("name", "acc")
+    try:
+        base = get_rules(name)
+    except RulesError:
+        base = ACC
+    return base.replace(name=name, **data) if data or name != base.name else base
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class NewGame(Event):
+    """Seats in clockwise order (seat 0 first); partners sit opposite (seats 0+2, 1+3)."""
+
+    kind: ClassVar[str] = "new_game"
+    names: tuple[str, ...]
+    rules: Rules = ACC
+    mode: Mode = Mode.COUNT
+    match_games: int = 1  # best of N
+    first_dealer: int | None = None  # None: cut for the deal
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "names", tuple(self.names))
+        object.__setattr__(self, "mode", _mode(self.mode))
+
+
+def _mode(value: object) -> Mode:
+    try:
+        return Mode(value)
+    except ValueError:
+        raise RulesError(f"mode {value!r} is not known: use board, count or claim") from None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CutForDeal(Event):
+    """One card cut by each seat; the lowest rank deals, a tie for lowest cuts again."""
+
+    kind: ClassVar[str] = "cut"
+    cards: tuple[Card, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Starter(Event):
+    kind: ClassVar[str] = "starter"
+    card: Card
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HandCards(Event):
+    """Declare a seat's kept cards (before the play, or in the show for cards never laid)."""
+
+    kind: ClassVar[str] = "hand"
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Lay(Event):
+    """A card laid in the play."""
+
+    kind: ClassVar[str] = "lay"
+    seat: int
+    card: Card
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Go(Event):
+    kind: ClassVar[str] = "go"
+    seat: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Claim(Event):
+    """Claim mode: the points a seat says it scored at the pending scoring moment."""
+
+    kind: ClassVar[str] = "claim"
+    seat: int
+    points: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Muggins(Event):
+    """``seat`` calls muggins for ``points`` on an opponent's under-claim."""
+
+    kind: ClassVar[str] = "muggins"
+    seat: int
+    points: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Crib(Event):
+    kind: ClassVar[str] = "crib"
+    cards: tuple[Card, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Peg(Event):
+    """Board mode: a seat pegs points by hand."""
+
+    kind: ClassVar[str] = "peg"
+    seat: int
+    points: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Penalty(Event):
+    """A judge's ruling: ``seat`` pegs ``points`` (negative: goes back) for ``reason``."""
+
+    kind: ClassVar[str] = "penalty"
+    seat: int
+    points: int
+    reason: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Misdeal(Event):
+    """Redeal by the same dealer; nothing scored in the deal stands."""
+
+    kind: ClassVar[str] = "misdeal"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class EndDeal(Event):
+    kind: ClassVar[str] = "end_deal"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class NextGame(Event):
+    """Start the next game of the match (a deciding game is cut for afresh)."""
+
+    kind: ClassVar[str] = "next_game"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Undo(Event):
+    """Take back the last ``steps`` events (undos themselves are not counted)."""
+
+    kind: ClassVar[str] = "undo"
+    steps: int = 1
+
+
+EVENT_TYPES: Final[dict[str, type[Event]]] = {
+    cls.kind: cls
+    for cls in (NewGame, CutForDeal, Starter, HandCards, Lay, Go, Claim, Muggins, Crib, Peg,
+                Penalty, Misdeal, EndDeal, NextGame, Undo)
+}
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    """The inverse of ``Event.to_dict``; bad input raises RulesError naming the field."""
+    data = dict(data)
+    kind = data.pop("type", None)
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise RulesError(f"unknown event type {kind!r}: use {', '.join(EVENT_TYPES)}")
+    try:
+        return cls(**{k: _from_json(k, v) for k, v in data.items()})
+    except TypeError as exc:
+        raise RulesError(f"bad {kind} event {data!r}: {exc}") from None
+
+
+def _from_json(field: str, value: Any) -> Any:
+    if field == "card":
+        return Card.parse(value)
+    if field == "cards":
+        return tuple(Card.parse(v) for v in value)
+    if field == "names":
+        return tuple(value)
+    if field == "rules":
+        return rules_from_json(value)
+    return value
+
+
+def random_cut(rng: random.Random, seats: int) -> CutForDeal:
+    """Each seat cuts one card from a shuffled pack."""
+    return CutForDeal(tuple(rng.sample(DECK, seats)))

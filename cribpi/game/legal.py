@@ -1,0 +1,86 @@
+"""What the table is waiting for: legal actions as a query, never stored."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from cribpi.game.events import Mode
+from cribpi.game.state import Phase, State
+from cribpi.rules import DECK, MAX_COUNT, Card
+
+__all__ = ["Expected", "expected", "describe_expected", "legal_cards", "can_go"]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Expected:
+    """The inputs the table accepts next (besides undo, penalties and muggins)."""
+
+    actions: tuple[str, ...]  # event kinds: starter, lay, go, claim, hand, crib, end_deal, ...
+    seat: int | None = None  # whose input it is, when one seat's
+
+
+def expected(state: State) -> Expected:
+    from cribpi.game.engine import show_order
+
+    phase = state.phase
+    deal = state.deal
+    if phase is Phase.NEW:
+        return Expected(("new_game",))
+    if phase is Phase.CUT:
+        return Expected(("cut",))
+    if phase is Phase.BOARD:
+        return Expected(("peg", "end_deal"))
+    if phase is Phase.GAME_OVER:
+        return Expected(("next_game",))
+    if phase is Phase.MATCH_OVER or deal is None:
+        return Expected(())
+    if deal.pending is not None and (phase is Phase.SHOW or deal.turn is None):
+        return Expected(("claim",), deal.pending.seat)
+    if phase is Phase.STARTER:
+        return Expected(("starter",))
+    if phase is Phase.PLAY:
+        acts = ("lay", "go", "claim") if deal.pending is not None else ("lay", "go")
+        return Expected(acts if can_go(state) else tuple(a for a in acts if a != "go"), deal.turn)
+    if phase is Phase.SHOW:
+        order = show_order(state)
+        if deal.show_step < len(order):
+            return Expected(("hand",), order[deal.show_step])
+        return Expected(("crib",), deal.dealer)
+    return Expected(("end_deal",))
+
+
+def describe_expected(state: State) -> str:
+    exp = expected(state)
+    who = f" from {state.names[exp.seat]}" if exp.seat is not None and state.names else ""
+    return (" or ".join(exp.actions) or "nothing: the match is over") + who
+
+
+def legal_cards(state: State, seat: int | None = None) -> list[Card]:
+    """Cards the seat may lay now: its entered hand, or any unseen card, that fits under 31."""
+    deal = state.deal
+    if state.phase is not Phase.PLAY or deal is None or deal.turn is None:
+        return []
+    seat = deal.turn if seat is None else seat
+    if seat != deal.turn:
+        return []
+    room = MAX_COUNT - sum(c.value for c in deal.count)
+    declared = deal.declared[seat]
+    laid = set(deal.cards_of(seat))
+    pool = [c for c in declared if c not in laid] if declared is not None else [c for c in DECK if c not in deal.seen()]
+    return [c for c in pool if c.value <= room]
+
+
+def can_go(state: State) -> bool:
+    """Whether the seat to play may say go (no card it holds could fit)."""
+    deal = state.deal
+    if state.phase is not Phase.PLAY or deal is None or deal.turn is None:
+        return False
+    running = sum(c.value for c in deal.count)
+    if running + 10 <= MAX_COUNT:
+        return False
+    declared = deal.declared[deal.turn]
+    return declared is None or not legal_cards(state)
+
+
+def is_card_mode(state: State) -> bool:
+    return state.mode is not Mode.BOARD

@@ -1,0 +1,116 @@
+"""Seeded random games through ``apply``: for property tests, benchmarks and demos.
+
+The driver deals real cards, so it knows every hand; the engine only sees what a table
+would enter (cards as laid, the crib, and in claim mode the claims).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from cribpi.game.engine import apply, cards_left
+from cribpi.game.events import (
+    Claim, Crib, CutForDeal, EndDeal, Event, Go, HandCards, Lay, Mode, Muggins, NewGame,
+    NextGame, Peg, Starter,
+)
+from cribpi.game.state import Phase, State
+from cribpi.rules import ACC, DECK, MAX_COUNT, Card, Rules
+
+__all__ = ["random_game_events", "NAMES"]
+
+NAMES = ("Ann", "Ben", "Cat", "Dan")
+
+
+def random_game_events(rng: random.Random, rules: Rules = ACC, mode: Mode = Mode.COUNT,
+                       match_games: int = 1, declare_hands: bool = False) -> Iterator[tuple[Event, State]]:
+    """Yield (event, state after it) for one random match, start to finish."""
+    state = State()
+    first = NewGame(NAMES[:rules.players], rules, mode, match_games)
+    state, _ = apply(state, first)
+    yield first, state
+    hands: list[list[Card]] = []
+    crib: list[Card] = []
+    while state.phase is not Phase.MATCH_OVER:
+        event = _choose(rng, state, hands, crib, declare_hands)
+        state, _ = apply(state, event)
+        yield event, state
+
+
+def _choose(rng: random.Random, state: State, hands: list[list[Card]], crib: list[Card],
+            declare: bool) -> Event:
+    phase = state.phase
+    if phase is Phase.CUT:
+        return CutForDeal(tuple(rng.sample(DECK, state.seats)))
+    if phase is Phase.GAME_OVER:
+        return NextGame()
+    if phase is Phase.BOARD:
+        if rng.random() < 0.15:
+            return EndDeal()
+        return Peg(rng.randrange(state.seats), rng.randint(1, 12))
+    deal = state.deal
+    assert deal is not None
+    if phase is Phase.STARTER:
+        if declare and any(h is None for h in deal.declared) and hands:
+            seat = next(s for s, h in enumerate(deal.declared) if h is None)
+            return HandCards(seat, tuple(hands[seat]))
+        starter = _deal(rng, state, hands, crib)
+        if declare:
+            return HandCards(0, tuple(hands[0]))
+        return starter
+    if deal.pending is not None and (phase is Phase.SHOW or deal.turn is None or rng.random() < 0.7):
+        return _claim(rng, state)
+    if deal.missed and rng.random() < 0.5:
+        victim = deal.missed[-1]
+        callers = [s for s in range(state.seats) if state.team_of(s) != state.team_of(victim.seat)]
+        return Muggins(rng.choice(callers), rng.randint(1, victim.missed + 1))
+    if phase is Phase.PLAY:
+        return _play(rng, state, hands)
+    if phase is Phase.SHOW:
+        return Crib(tuple(crib))
+    return EndDeal()
+
+
+def _deal(rng: random.Random, state: State, hands: list[list[Card]], crib: list[Card]) -> Event:
+    """Shuffle, deal, discard at random; returns the starter event (hands kept by the driver)."""
+    rules = state.rules
+    pack = list(DECK)
+    rng.shuffle(pack)
+    hands.clear()
+    crib.clear()
+    for _ in range(state.seats):
+        dealt = [pack.pop() for _ in range(rules.cards_dealt)]
+        rng.shuffle(dealt)
+        crib.extend(dealt[rules.cards_held:])
+        hands.append(dealt[:rules.cards_held])
+    for _ in range(rules.crib_from_pack):
+        crib.append(pack.pop())
+    starter = pack.pop()
+    if state.deal is not None and any(h is not None for h in state.deal.declared):
+        return Starter(starter)
+    return Starter(starter)
+
+
+def _play(rng: random.Random, state: State, hands: list[list[Card]]) -> Event:
+    deal = state.deal
+    assert deal is not None and deal.turn is not None
+    seat = deal.turn
+    laid = set(deal.cards_of(seat))
+    room = MAX_COUNT - sum(c.value for c in deal.count)
+    options = [c for c in hands[seat] if c not in laid and c.value <= room]
+    if options:
+        return Lay(seat, rng.choice(options))
+    return Go(seat)
+
+
+def _claim(rng: random.Random, state: State) -> Event:
+    deal = state.deal
+    assert deal is not None and deal.pending is not None
+    true = deal.pending.points
+    roll = rng.random()
+    claimed = true if roll < 0.7 else max(0, true - rng.randint(1, 3)) if roll < 0.9 else true + rng.randint(1, 2)
+    return Claim(deal.pending.seat, claimed)
+
+
+def remaining(state: State, seat: int) -> int:
+    return cards_left(state, seat)

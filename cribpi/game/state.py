@@ -1,0 +1,180 @@
+"""Immutable table state and the effects an event produces."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from typing import Any
+
+from cribpi.game.events import Mode
+from cribpi.rules import ACC, Card, GameResult, Rules, ScoreItem
+
+__all__ = [
+    "Phase", "Moment", "Missed", "DealState", "GameRecordResult", "State",
+    "Effect", "Pegged", "Alert", "GameOver", "MatchOver",
+]
+
+
+class Phase(str, enum.Enum):
+    NEW = "new"  # before NewGame
+    CUT = "cut"  # cutting for the deal
+    STARTER = "starter"  # waiting for the starter card
+    PLAY = "play"
+    SHOW = "show"  # counting hands (and the crib) in order
+    DONE = "done"  # deal counted, waiting for EndDeal
+    BOARD = "board"  # board mode: manual pegging
+    GAME_OVER = "game_over"
+    MATCH_OVER = "match_over"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Moment:
+    """A scoring moment waiting for a claim (claim mode)."""
+
+    seat: int
+    where: str  # heels, play, hand, crib
+    points: int  # what the rules give
+    items: tuple[ScoreItem, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Missed:
+    """An under-claim an opponent may still take with muggins."""
+
+    seat: int
+    where: str
+    missed: int
+    items: tuple[ScoreItem, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DealState:
+    number: int
+    dealer: int
+    starter: Card | None = None
+    played: tuple[tuple[int, Card], ...] = ()  # every card of the play, in order
+    count: tuple[Card, ...] = ()  # cards since the count last restarted
+    last_layer: int | None = None  # seat that laid the last card of the current count
+    gone: frozenset[int] = frozenset()  # seats that said go in this count
+    turn: int | None = None
+    declared: tuple[tuple[Card, ...] | None, ...] = ()  # hands entered whole, per seat
+    crib: tuple[Card, ...] = ()
+    show_step: int = 0  # index into the show order; len(order) means the crib
+    pending: Moment | None = None
+    missed: tuple[Missed, ...] = ()
+    scores_at_start: tuple[int, ...] = ()
+    pegged: tuple[tuple[int, int, str], ...] = ()  # (seat, points, where) in this deal
+    hand_totals: tuple[tuple[int, int], ...] = ()  # (seat, points the rules give) per hand shown
+    crib_total: int | None = None
+
+    def cards_of(self, seat: int) -> tuple[Card, ...]:
+        """Cards this seat has laid in the play."""
+        return tuple(card for s, card in self.played if s == seat)
+
+    def seen(self) -> set[Card]:
+        seen = {card for _, card in self.played}
+        seen.update(self.crib)
+        if self.starter is not None:
+            seen.add(self.starter)
+        for hand in self.declared:
+            if hand:
+                seen.update(hand)
+        return seen
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameRecordResult:
+    """A finished game of the match."""
+
+    winner: int  # team
+    scores: tuple[int, ...]
+    result: GameResult
+    first_dealer: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class State:
+    names: tuple[str, ...] = ()
+    rules: Rules = ACC
+    mode: Mode = Mode.COUNT
+    phase: Phase = Phase.NEW
+    scores: tuple[int, ...] = ()  # per team (track)
+    rear: tuple[int, ...] = ()  # previous score per team: the rear peg
+    deal: DealState | None = None
+    game_number: int = 0
+    first_dealer: int | None = None  # of the current game
+    match_games: int = 1
+    games: tuple[GameRecordResult, ...] = ()
+    winner: int | None = None  # team, once the game is over
+
+    @property
+    def seats(self) -> int:
+        return len(self.names)
+
+    def team_of(self, seat: int) -> int:
+        return seat % 2 if self.rules.partnerships else seat
+
+    def team_name(self, team: int) -> str:
+        if self.rules.partnerships:
+            return f"{self.names[team]} & {self.names[team + 2]}"
+        return self.names[team]
+
+    def games_won(self) -> tuple[int, ...]:
+        won = [0] * len(self.scores)
+        for game in self.games:
+            won[game.winner] += 1
+        return tuple(won)
+
+    def match_summary(self) -> dict[str, Any]:
+        """Games won, game points and point spread per team."""
+        teams = len(self.scores)
+        points = [0] * teams
+        spread = [0] * teams
+        for game in self.games:
+            points[game.winner] += game.result.game_points
+            for team in range(teams):
+                sign = 1 if team == game.winner else -1
+                if team == game.winner or teams == 2:
+                    spread[team] += sign * game.result.margin
+        return {"games_won": list(self.games_won()), "game_points": points, "spread": spread}
+
+
+# -- effects --------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Effect:
+    pass
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Pegged(Effect):
+    seat: int
+    team: int
+    points: int
+    reason: str  # heels, play, go, last card, hand, crib, muggins, penalty, overclaim, peg, ...
+    items: tuple[ScoreItem, ...]
+    score: int  # the team's score after pegging
+    explain: str = ""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Alert(Effect):
+    kind: str  # muggins, overclaim, underclaim, recut, misdeal, wrong-muggins, ...
+    text: str
+    seat: int | None = None
+    items: tuple[ScoreItem, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameOver(Effect):
+    winner: int  # team
+    scores: tuple[int, ...]
+    result: GameResult
+    text: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MatchOver(Effect):
+    winner: int
+    summary: dict[str, Any]
