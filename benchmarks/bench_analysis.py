@@ -39,7 +39,11 @@ def percentile(times: Sequence[float], fraction: float) -> float:
 
 
 def bench(rules: Rules, dealer: bool, hands: list[list[Card]]) -> list[float]:
-    return [timed(lambda h=hand: analyse_discards(h[: rules.cards_dealt], dealer=dealer, rules=rules)) for hand in hands]
+    times = []
+    for hand in hands:
+        dealt = hand[: rules.cards_dealt]
+        times.append(timed(lambda: analyse_discards(dealt, dealer=dealer, rules=rules)))
+    return times
 
 
 def main() -> None:
