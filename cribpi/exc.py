@@ -21,6 +21,11 @@ class ConfigError(CribpiError, ValueError):
     """A configuration or layout file that is not valid."""
 
 
+class StoreError(CribpiError, OSError):
+    """A game journal that cannot be opened, read or written (not a cribpi database, corrupt,
+    from a newer cribpi, or holding an event that no longer replays)."""
+
+
 class HardwareError(CribpiError, OSError):
     """A hardware part that failed or went away."""
 
