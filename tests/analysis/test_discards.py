@@ -5,6 +5,8 @@ from __future__ import annotations
 import doctest
 import itertools
 import statistics
+import subprocess
+import sys
 import time
 from fractions import Fraction
 from math import comb
@@ -269,3 +271,20 @@ def test_fast_enough_for_a_pi_zero() -> None:
         analyse_discards(hand, dealer=False)
         times.append(time.perf_counter() - start)
     assert statistics.median(times) < 0.1
+
+
+def test_the_analysis_stands_on_the_rules_core_alone() -> None:
+    """Pure: importing it pulls in no hardware, app or store module (nor anything off stdlib)."""
+    code = (
+        "import sys, cribpi.analysis; "
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('cribpi'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    allowed = ("cribpi.analysis", "cribpi.rules", "cribpi.exc")
+    assert all(m == "cribpi" or m.startswith(allowed) for m in out.split()), out
+    third_party = ("numpy", "gpiozero", "luma", "serial", "PIL")
+    leaked = subprocess.run(
+        [sys.executable, "-c", f"import sys, cribpi.analysis; print([m for m in {third_party!r} if m in sys.modules])"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()
+    assert leaked == "[]"
