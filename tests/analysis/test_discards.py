@@ -81,7 +81,7 @@ def test_famous_hand() -> None:
 def test_best_first_and_ties_keep_combination_order() -> None:
     dealt = parse_cards("5H 5C 5S JD 9C KD")
     options = analyse_discards(dealt, dealer=True)
-    order = {combo: i for i, combo in enumerate(itertools.combinations(dealt, 2))}
+    order: dict[tuple[Card, ...], int] = {combo: i for i, combo in enumerate(itertools.combinations(dealt, 2))}
     for a, b in zip(options, options[1:]):
         assert a.total_ev_exact >= b.total_ev_exact
         if a.total_ev_exact == b.total_ev_exact:
