@@ -23,24 +23,31 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def parse_play_tokens(tokens: list[str]) -> list[Card]:
-    """Cards from tokens; a bare rank gets a suit not yet used for that rank."""
+    """Cards from tokens; a bare rank gets a suit that no other token uses for that rank."""
     suits_left: dict[Rank, list[Suit]] = {r: list(Suit) for r in Rank}
-    cards: list[Card] = []
+    parsed: list[Card | tuple[str, Rank]] = []
     for token in tokens:
         try:
             card = Card.parse(token)
         except CardError:
             try:
-                rank = Rank.parse(token)
+                parsed.append((token, Rank.parse(token)))
             except CardError:
                 raise CardError(f"{token!r} is neither a rank (A, 2-10, J, Q, K) nor a card (e.g. 5H)") from None
-            if not suits_left[rank]:
-                raise RulesError(f"{token!r}: all four cards of that rank are already laid")
-            card = Card(rank, suits_left[rank][0])
+            continue
         if card.suit not in suits_left[card.rank]:
             raise RulesError(f"{card} is laid twice: every card must be different")
         suits_left[card.rank].remove(card.suit)
-        cards.append(card)
+        parsed.append(card)
+    # explicit cards are placed first, so "5 5C" gives the bare 5 a suit other than clubs
+    cards: list[Card] = []
+    for item in parsed:
+        if isinstance(item, tuple):
+            token, rank = item
+            if not suits_left[rank]:
+                raise RulesError(f"{token!r}: all four cards of that rank are already laid")
+            item = Card(rank, suits_left[rank].pop(0))
+        cards.append(item)
     return cards
 
 
