@@ -146,3 +146,13 @@ def test_peg_bad_input_exits_2_with_one_line(args: list[str], named: str) -> Non
     assert done.returncode == 2
     assert len(done.stderr.splitlines()) == 1, done.stderr
     assert named in done.stderr
+
+
+def test_peg_bare_ranks_avoid_suits_named_elsewhere() -> None:
+    # "5 5C": the bare 5 must not take clubs, which a later token names
+    rows = json.loads(ok("peg", "--json", "5", "5C"))
+    assert [r["card"] for r in rows[:2]] == ["5D", "5C"]
+    assert rows[1]["points"] == 2
+    rows = json.loads(ok("peg", "--json", "5", "5", "5", "5C"))
+    assert sorted(r["card"] for r in rows[:4]) == ["5C", "5D", "5H", "5S"]
+    assert rows[3]["points"] == 12
