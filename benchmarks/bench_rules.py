@@ -41,7 +41,7 @@ def random_shows(rng: random.Random, n: int) -> list[tuple[list[Card], Card]]:
 
 def random_counts(rng: random.Random, n: int) -> list[list[Card]]:
     """Counts as the play makes them: distinct cards, never past 31, one to eight cards."""
-    counts = []
+    counts: list[list[Card]] = []
     while len(counts) < n:
         count: list[Card] = []
         running = 0
