@@ -77,6 +77,8 @@ class _Tx:
         result = classify_result(state.scores[team], max(others), state.rules)
         record = GameRecordResult(team, state.scores, result, state.first_dealer or 0)
         self.set(phase=Phase.GAME_OVER, winner=team, games=state.games + (record,))
+        if state.deal is not None:
+            self.set_deal(turn=None, pending=None, missed=())  # nothing after this instant counts
         text = f"{state.team_name(team)} wins {state.scores[team]}-{max(others)}: {result.kind.value}"
         self.effects.append(GameOver(team, state.scores, result, text))
         champion = _match_winner(self.state)

@@ -14,6 +14,7 @@ from cribpi.game.events import (
     Claim, Crib, CutForDeal, EndDeal, Event, Go, HandCards, Lay, Mode, Muggins, NewGame,
     NextGame, Peg, Starter,
 )
+from cribpi.game.legal import expected
 from cribpi.game.state import Phase, State
 from cribpi.rules import ACC, DECK, MAX_COUNT, Card, Rules
 
@@ -67,6 +68,9 @@ def _choose(rng: random.Random, state: State, hands: list[list[Card]], crib: lis
     if phase is Phase.PLAY:
         return _play(rng, state, hands)
     if phase is Phase.SHOW:
+        waiting = expected(state)
+        if waiting.actions == ("hand",) and waiting.seat is not None:
+            return HandCards(waiting.seat, tuple(hands[waiting.seat]))
         return Crib(tuple(crib))
     return EndDeal()
 

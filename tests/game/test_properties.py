@@ -1,0 +1,86 @@
+"""Seeded random complete games (2, 3 and 4 players, every mode): invariants."""
+
+import random
+
+import pytest
+
+from cribpi.game import Game, Mode, NewGame, NextGame, Pegged, Phase, Undo, apply, replay
+from cribpi.game.engine import INITIAL, cards_left
+from cribpi.game.simulate import random_game_events
+from cribpi.rules import ACC, MugginsScope
+
+SETUPS = [
+    ACC.replace(muggins=MugginsScope.ACC),
+    ACC.replace(players=3, muggins=MugginsScope.ACC),
+    ACC.replace(players=4, muggins=MugginsScope.LEAFLET),
+    ACC.replace(players=4, partnerships=True, muggins=MugginsScope.ACC, overclaim_penalty=2),
+    ACC.replace(name="five-card", game_length=61, five_card=True),
+]
+CASES = [(rules, mode, seed) for rules in SETUPS for mode in Mode for seed in range(3)]
+
+
+def _ids(case):
+    rules, mode, seed = case
+    return f"{rules.players}{'p' if rules.partnerships else ''}{'-5card' if rules.five_card else ''}-{mode.value}-{seed}"
+
+
+@pytest.fixture(params=CASES, ids=[_ids(c) for c in CASES])
+def match(request):
+    rules, mode, seed = request.param
+    return list(random_game_events(random.Random(seed), rules, mode, match_games=3))
+
+
+def test_pegged_points_add_up_to_the_scores(match):
+    state = INITIAL
+    totals: list[int] = []
+    for event, expected in match:
+        state, effects = apply(state, event)
+        if isinstance(event, (NewGame, NextGame)):
+            totals = [0] * len(state.scores)
+        for e in effects:
+            if isinstance(e, Pegged):
+                totals[e.team] += e.points
+                assert e.score == totals[e.team]
+        assert tuple(totals) == state.scores
+        assert state == expected
+
+
+def test_replay_is_deterministic(match):
+    events = [e for e, _ in match]
+    assert replay(events) == replay(events) == match[-1][1]
+
+
+def test_undo_then_redo_gives_the_same_state(match):
+    rng = random.Random(len(match))
+    events = [e for e, _ in match]
+    game = Game(events)
+    for _ in range(5):
+        steps = rng.randint(1, min(12, len(events)))
+        game.apply(Undo(steps))
+        assert game.state == match[len(events) - steps - 1][1]
+        for event in events[len(events) - steps:]:
+            game.apply(event)
+        assert game.state == match[-1][1]
+
+
+def test_no_state_breaks_a_rule(match):
+    for _, state in match:
+        deal = state.deal
+        assert all(s >= 0 for s in state.scores)
+        target = state.rules.game_length
+        assert sum(1 for s in state.scores if s >= target) <= 1
+        if state.phase in (Phase.GAME_OVER, Phase.MATCH_OVER):
+            assert max(state.scores) >= target
+        elif state.scores:
+            assert max(state.scores) < target
+        if deal is None or state.phase is Phase.BOARD:
+            continue
+        assert sum(c.value for c in deal.count) <= 31
+        laid = [c for _, c in deal.played]
+        assert len(set(laid)) == len(laid)
+        assert deal.starter is None or deal.starter not in laid
+        assert not set(deal.crib) & set(laid)
+        for seat in range(state.seats):
+            assert 0 <= cards_left(state, seat) <= state.rules.cards_held
+        if deal.turn is not None:
+            assert cards_left(state, deal.turn) > 0 and deal.turn not in deal.gone
