@@ -1,0 +1,190 @@
+"""Logical input actions, and the thread-safe hand-off that brings them to the main loop.
+
+Physical inputs (a GPIO button, a controller key, a card reader) map to these through the
+configuration. Seats count from 0, as in :mod:`cribpi.game`. Text and value round-trip:
+
+>>> Action.parse("rank 5")
+Action.parse('rank 5')
+>>> str(Action.peg(1, 2))
+'peg 1 2'
+>>> Action.parse("card 10h").card
+Card.parse('TH')
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+import queue
+from dataclasses import dataclass
+
+from cribpi.exc import ConfigError
+from cribpi.rules.cards import Card, Rank, Suit
+
+__all__ = ["Kind", "Action", "ActionQueue", "ACTION_FORMS"]
+
+
+class Kind(enum.Enum):
+    RANK = "rank"
+    SUIT = "suit"
+    GO = "go"
+    OK = "ok"
+    UNDO = "undo"
+    UNDO_LONG = "undo_long"  # undo held down: undo again / keep undoing
+    MENU = "menu"
+    PEG = "peg"
+    MUGGINS = "muggins"
+    CARD = "card"  # a whole card from a card reader
+
+
+ACTION_FORMS = (
+    "rank A..K", "suit C|D|H|S", "go", "ok", "undo", "undo_long", "menu",
+    "peg SEAT N", "muggins SEAT", "card 5H",
+)
+_PLAIN = {Kind.GO, Kind.OK, Kind.UNDO, Kind.UNDO_LONG, Kind.MENU}
+
+
+@dataclass(frozen=True)
+class Action:
+    """One logical input. Build with the class methods or :meth:`parse`."""
+
+    kind: Kind
+    rank: Rank | None = None
+    suit: Suit | None = None
+    seat: int | None = None
+    points: int | None = None
+    card: Card | None = None
+
+    @classmethod
+    def plain(cls, kind: Kind | str) -> Action:
+        kind = Kind(kind)
+        if kind not in _PLAIN:
+            raise ConfigError(f"{kind.value!r} needs an argument: forms are {', '.join(ACTION_FORMS)}")
+        return cls(kind)
+
+    @classmethod
+    def rank_key(cls, rank: Rank | str) -> Action:
+        return cls(Kind.RANK, rank=rank if isinstance(rank, Rank) else Rank.parse(rank))
+
+    @classmethod
+    def suit_key(cls, suit: Suit | str) -> Action:
+        return cls(Kind.SUIT, suit=suit if isinstance(suit, Suit) else Suit.parse(suit))
+
+    @classmethod
+    def peg(cls, seat: int, points: int) -> Action:
+        _check_seat(seat)
+        if not 1 <= points <= 29:
+            raise ConfigError(f"peg {seat} {points}: points must be 1-29")
+        return cls(Kind.PEG, seat=seat, points=points)
+
+    @classmethod
+    def muggins(cls, seat: int) -> Action:
+        _check_seat(seat)
+        return cls(Kind.MUGGINS, seat=seat)
+
+    @classmethod
+    def of_card(cls, card: Card | str) -> Action:
+        return cls(Kind.CARD, card=card if isinstance(card, Card) else Card.parse(card))
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Parse the text form (``ok``, ``rank Q``, ``suit H``, ``peg 0 2``, ``card 5H``)."""
+        words = text.strip().lower().split()
+        try:
+            return _parse_words(words)
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            raise ConfigError(
+                f"{text!r} is not an action ({exc}): use one of {', '.join(ACTION_FORMS)}"
+            ) from None
+
+    def __str__(self) -> str:
+        if self.kind is Kind.RANK:
+            return f"rank {self.rank.symbol}"  # type: ignore[union-attr]
+        if self.kind is Kind.SUIT:
+            return f"suit {self.suit.symbol}"  # type: ignore[union-attr]
+        if self.kind is Kind.PEG:
+            return f"peg {self.seat} {self.points}"
+        if self.kind is Kind.MUGGINS:
+            return f"muggins {self.seat}"
+        if self.kind is Kind.CARD:
+            return f"card {self.card}"
+        return self.kind.value
+
+    def __repr__(self) -> str:
+        return f"Action.parse({str(self)!r})"
+
+
+def _check_seat(seat: int) -> None:
+    if not isinstance(seat, int) or not 0 <= seat <= 3:
+        raise ConfigError(f"seat {seat!r} is not 0-3")
+
+
+def _parse_words(words: list[str]) -> Action:
+    kind = Kind(words[0])
+    args = words[1:]
+    expected = {Kind.RANK: 1, Kind.SUIT: 1, Kind.PEG: 2, Kind.MUGGINS: 1, Kind.CARD: 1}.get(kind, 0)
+    if len(args) != expected:
+        raise ValueError(f"{kind.value} takes {expected} argument(s), not {len(args)}")
+    if kind is Kind.RANK:
+        return Action.rank_key(args[0])
+    if kind is Kind.SUIT:
+        return Action.suit_key(args[0])
+    if kind is Kind.PEG:
+        return Action.peg(int(args[0]), int(args[1]))
+    if kind is Kind.MUGGINS:
+        return Action.muggins(int(args[0]))
+    if kind is Kind.CARD:
+        return Action.of_card(args[0])
+    return Action.plain(kind)
+
+
+class ActionQueue:
+    """Hands actions from any thread to the main loop, which waits on :meth:`fileno`.
+
+    An input source calls the queue (it is its ``deliver`` callback) from whatever thread
+    its library uses; each call queues the action and writes one byte to a pipe, so the main
+    loop can ``select`` on the pipe with its other file descriptors and never polls.
+    """
+
+    def __init__(self) -> None:
+        self._queue: queue.SimpleQueue[Action] = queue.SimpleQueue()
+        self._read_fd, self._write_fd = os.pipe()
+        os.set_blocking(self._read_fd, False)
+        os.set_blocking(self._write_fd, False)
+
+    def __call__(self, action: Action) -> None:
+        self._queue.put(action)
+        try:
+            os.write(self._write_fd, b"\0")
+        except BlockingIOError:
+            pass  # the pipe is full: the loop has wake-ups pending already
+
+    def fileno(self) -> int:
+        return self._read_fd
+
+    def drain(self) -> list[Action]:
+        """Every action queued so far, oldest first; clears the wake-up."""
+        try:
+            while os.read(self._read_fd, 4096):
+                pass
+        except BlockingIOError:
+            pass
+        actions = []
+        while True:
+            try:
+                actions.append(self._queue.get_nowait())
+            except queue.Empty:
+                return actions
+
+    def close(self) -> None:
+        for fd in (self._read_fd, self._write_fd):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+    def __enter__(self) -> ActionQueue:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

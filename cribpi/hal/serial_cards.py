@@ -1,0 +1,72 @@
+"""A serial card reader: one card a line (``5H``, ``10d``, ``Q♠``) -> ``CARD`` actions.
+
+Opened by pyserial URL, so ``loop://`` and ``socket://`` test it without a device. A reader
+thread does the blocking reads and hands cards to ``deliver`` (an
+:class:`~cribpi.hal.actions.ActionQueue` in the app). A line that is not a card is skipped and
+logged; when the device goes away the thread stops and keeps the error in ``error``.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from cribpi.exc import CardError, HardwareError
+from cribpi.hal.actions import Action
+from cribpi.hal.base import Deliver
+
+__all__ = ["SerialCardReader"]
+
+log = logging.getLogger(__name__)
+
+
+class SerialCardReader:
+    def __init__(self, url: str, *, baudrate: int = 9600, port: Any = None) -> None:
+        self.url = url
+        self.port = port if port is not None else _open(url, baudrate)
+        self.error: OSError | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self, deliver: Deliver) -> None:
+        self._thread = threading.Thread(
+            target=self._read, args=(deliver,), name=f"cards {self.url}", daemon=True
+        )
+        self._thread.start()
+
+    def _read(self, deliver: Deliver) -> None:
+        while not self._stop.is_set():
+            try:
+                line = self.port.readline()
+            except OSError as exc:  # SerialException is an OSError too (unplugged)
+                self.error = exc
+                log.error("card reader %s: %s", self.url, exc)
+                return
+            self._line(line, deliver)
+
+    def _line(self, line: bytes, deliver: Deliver) -> None:
+        text = line.decode("utf-8", "replace").strip()
+        if not text or self._stop.is_set():
+            return
+        try:
+            deliver(Action.of_card(text))
+        except CardError as exc:
+            log.warning("card reader %s: skipped %r: %s", self.url, text, exc)
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+            self._thread = None
+        self.port.close()
+
+
+def _open(url: str, baudrate: int) -> Any:
+    import serial
+
+    try:
+        # the timeout lets the thread notice close() between lines
+        return serial.serial_for_url(url, baudrate=baudrate, timeout=0.1)
+    except (serial.SerialException, OSError, ValueError) as exc:
+        raise HardwareError(f"card reader {url}: {exc}") from exc
