@@ -8,7 +8,6 @@ a side reaches the target: nothing after that instant in the same event is score
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -17,10 +16,9 @@ from cribpi.game import events as ev
 from cribpi.game.events import Mode
 from cribpi.game.state import (
     Alert, DealState, Effect, GameOver, GameRecordResult, MatchOver, Missed, Moment, Pegged,
-    Phase, State,
+    Phase, State, evolve,
 )
 from cribpi.rules import MAX_COUNT, Card, Rank, ScoreItem, classify_result, score_hand, score_play
-from cribpi.rules.speech import spoken_count
 
 __all__ = ["apply", "show_order", "cards_left", "INITIAL"]
 
@@ -46,15 +44,15 @@ class _Tx:
         return deal
 
     def set(self, **changes: Any) -> None:
-        self.state = dataclasses.replace(self.state, **changes)
+        self.state = evolve(self.state, **changes)
 
     def set_deal(self, **changes: Any) -> None:
-        self.set(deal=dataclasses.replace(self.deal, **changes))
+        self.state = evolve(self.state, deal=evolve(self.deal, **changes))
 
     def alert(self, kind: str, text: str, seat: int | None = None, items: tuple[ScoreItem, ...] = ()) -> None:
         self.effects.append(Alert(kind, text, seat, items))
 
-    def peg(self, seat: int, points: int, reason: str, items: tuple[ScoreItem, ...] = (), explain: str = "") -> None:
+    def peg(self, seat: int, points: int, reason: str, items: tuple[ScoreItem, ...] = (), note: str = "") -> None:
         """Peg points for a seat's side; ends the game the instant the target is reached."""
         if points == 0:
             return
@@ -67,7 +65,7 @@ class _Tx:
         self.set(scores=tuple(scores), rear=tuple(rear))
         if state.deal is not None:
             self.set_deal(pegged=state.deal.pegged + ((seat, points, reason),))
-        self.effects.append(Pegged(seat, team, points, reason, items, scores[team], explain))
+        self.effects.append(Pegged(seat, team, points, reason, items, scores[team], note))
         if scores[team] >= state.rules.game_length:
             self._end_game(team)
 
@@ -256,11 +254,7 @@ def _score(tx: _Tx, moment: Moment) -> None:
     if tx.state.mode is Mode.CLAIM:
         tx.set_deal(pending=moment)
     else:
-        tx.peg(moment.seat, moment.points, moment.where, moment.items, _explain(moment.items))
-
-
-def _explain(items: tuple[ScoreItem, ...]) -> str:
-    return spoken_count([i.kind for i in items], [i.points for i in items], [len(i.cards) for i in items])
+        tx.peg(moment.seat, moment.points, moment.where, moment.items)
 
 
 def _settle_play_moment(tx: _Tx) -> None:
@@ -472,7 +466,7 @@ def _resolve(tx: _Tx, moment: Moment, claimed: int) -> None:
     missed = moment.points - pegged
     if missed:
         _record_underclaim(tx, moment, missed)
-    tx.peg(moment.seat, pegged, moment.where, moment.items, _explain(moment.items))
+    tx.peg(moment.seat, pegged, moment.where, moment.items, "" if pegged == moment.points else f"claimed {pegged}")
     if claimed > moment.points and state.rules.overclaim_penalty:
         tx.peg(_next_opponent(state, moment.seat), state.rules.overclaim_penalty, "overclaim penalty")
     _after_moment(tx, moment)

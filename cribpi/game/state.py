@@ -8,9 +8,10 @@ from typing import Any
 
 from cribpi.game.events import Mode
 from cribpi.rules import ACC, Card, GameResult, Rules, ScoreItem
+from cribpi.rules.speech import spoken_count
 
 __all__ = [
-    "Phase", "Moment", "Missed", "DealState", "GameRecordResult", "State",
+    "evolve", "Phase", "Moment", "Missed", "DealState", "GameRecordResult", "State",
     "Effect", "Pegged", "Alert", "GameOver", "MatchOver",
 ]
 
@@ -47,7 +48,21 @@ class Missed:
     items: tuple[ScoreItem, ...]
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+def evolve(obj: Any, **changes: Any) -> Any:
+    """A copy of a frozen State or DealState with fields changed.
+
+    ``dataclasses.replace`` re-runs ``__init__`` over every field; the engine makes several
+    changes per event, so this copies the instance dict instead (no validation to skip:
+    these classes have none).
+    """
+    new = object.__new__(type(obj))
+    fields = new.__dict__
+    fields.update(obj.__dict__)
+    fields.update(changes)
+    return new
+
+
+@dataclasses.dataclass(frozen=True)
 class DealState:
     number: int
     dealer: int
@@ -92,7 +107,7 @@ class GameRecordResult:
     first_dealer: int
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True)
 class State:
     names: tuple[str, ...] = ()
     rules: Rules = ACC
@@ -155,7 +170,15 @@ class Pegged(Effect):
     reason: str  # heels, play, go, last card, hand, crib, muggins, penalty, overclaim, peg, ...
     items: tuple[ScoreItem, ...]
     score: int  # the team's score after pegging
-    explain: str = ""
+    note: str = ""  # said instead of the items' count (penalty reasons, muggins)
+
+    @property
+    def explain(self) -> str:
+        """What is said aloud: "fifteen two, and a pair is four"."""
+        if self.note:
+            return self.note
+        items = self.items
+        return spoken_count([i.kind for i in items], [i.points for i in items], [len(i.cards) for i in items])
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
