@@ -19,6 +19,7 @@ from typing import Any
 from cribpi.exc import ConfigError, CribpiError
 from cribpi.hal.actions import Action
 from cribpi.hal.buttons import ButtonTiming, PinBinding
+from cribpi.hal.layout import Layout, load_layout
 from cribpi.views.leds import LedSettings
 
 __all__ = ["Config", "OledConfig", "load_config", "DEFAULT_PINS", "default_db_path"]
@@ -56,6 +57,7 @@ class Config:
     oled: OledConfig = OledConfig()
     leds: LedSettings = LedSettings()
     layout: Path | None = None
+    board_layout: Layout | None = None  # the layout file, loaded and checked
     db: Path = field(default_factory=default_db_path)
     controller_port: str | None = None
     card_reader_port: str | None = None
@@ -190,6 +192,7 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     data = _read_toml(path)
     reader = _Reader(path)
     _sections(reader, data)
+    layout = _relative(path.parent, data.get("layout"))
     return Config(
         path=path,
         backend=data.get("backend"),
@@ -197,7 +200,8 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         timing=_timing(reader, data.get("buttons", {})),
         oled=_oled(reader, data.get("oled", {})),
         leds=_leds(reader, data.get("leds", {})),
-        layout=_relative(path.parent, data.get("layout")),
+        layout=layout,
+        board_layout=load_layout(layout) if layout else None,
         db=_relative(path.parent, data.get("db")) or default_db_path(),
         controller_port=data.get("controller", {}).get("port"),
         card_reader_port=data.get("card_reader", {}).get("port"),
