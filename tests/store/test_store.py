@@ -1,0 +1,279 @@
+"""The journal: events round-trip, a restart restores the exact state, games finish, errors."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import pathlib
+import sqlite3
+
+import pytest
+
+from cribpi.exc import CribpiError, RulesError, StoreError
+from cribpi.game import Game, Lay, Mode, NewGame, Peg, Phase, Undo
+from cribpi.rules import ACC, Card, get_rules
+from cribpi.store import APPLICATION_ID, SCHEMA_VERSION, Store
+
+from store_helpers import random_match
+
+VARIANTS = [
+    ("acc", Mode.COUNT, 1),
+    ("acc", Mode.CLAIM, 3),
+    ("acc", Mode.BOARD, 1),
+    ("hoyle", Mode.CLAIM, 1),
+    ("five-card", Mode.COUNT, 1),
+    (ACC.replace(players=3), Mode.COUNT, 1),
+    (ACC.replace(players=4, partnerships=True), Mode.CLAIM, 1),
+]
+
+
+def _journal(store: Store, events: list) -> int:  # type: ignore[type-arg]
+    game_id = store.new_game(events[0], table="1")
+    for event in events[1:]:
+        store.append(game_id, event)
+    return game_id
+
+
+@pytest.mark.parametrize("rules,mode,games", VARIANTS)
+def test_every_event_round_trips_and_the_state_is_restored(db_path, rules, mode, games):
+    match = random_match(7, rules, mode, games)
+    events = [e for e, _ in match]
+    cut = len(events) // 2
+    with Store(db_path) as store:
+        game_id = _journal(store, events[:cut])
+    with Store(db_path) as store:  # a restart in the middle of the match
+        restored = store.current()
+        assert restored is not None and restored.game_id == game_id and restored.table == "1"
+        assert restored.game.state == match[cut - 1][1]
+        assert restored.game.journal == events[:cut]
+        for event in events[cut:]:
+            store.append(game_id, event)
+        assert store.events(game_id) == events
+        assert store.current() is None  # the match is over
+
+
+def test_the_journal_keeps_undos_and_the_restored_game_has_them_taken_out(db_path):
+    names = ("Ann", "Ben")
+    events = [NewGame(names, mode=Mode.BOARD, first_dealer=0), Peg(0, 5), Peg(1, 7), Undo(), Peg(1, 3)]
+    with Store(db_path) as store:
+        game_id = _journal(store, events)
+    with Store(db_path) as store:
+        assert store.events(game_id) == events
+        restored = store.current()
+        assert restored is not None
+        assert restored.game.state == Game(events).state
+        assert restored.game.events == [events[0], events[1], events[4]]
+        assert restored.game.state.scores == (5, 3)
+
+
+def test_append_returns_the_effects_of_the_event(store):
+    game_id = store.new_game(NewGame(("Ann", "Ben"), mode=Mode.BOARD, first_dealer=0))
+    (pegged,) = store.append(game_id, Peg(1, 4))
+    assert pegged.points == 4 and pegged.score == 4
+
+
+def test_a_refused_event_raises_rules_error_and_writes_nothing(store):
+    game_id = store.new_game(NewGame(("Ann", "Ben"), mode=Mode.BOARD, first_dealer=0))
+    store.append(game_id, Peg(0, 2))
+    with pytest.raises(RulesError):
+        store.append(game_id, Lay(0, Card.parse("5H")))  # no cards in board mode
+    assert len(store.events(game_id)) == 2
+    store.append(game_id, Peg(0, 3))
+    assert store.current().game.state.scores == (5, 0)
+
+
+def test_new_game_takes_only_a_valid_new_game_event(store):
+    with pytest.raises(RulesError):
+        store.new_game(Peg(0, 2))  # type: ignore[arg-type]
+    with pytest.raises(RulesError):
+        store.new_game(NewGame(("Ann", "Ann")))
+    assert store.games() == []
+
+
+def test_a_match_finishes_by_itself_with_its_results(store):
+    match = random_match(3, "acc", Mode.CLAIM, 3)
+    game_id = _journal(store, [e for e, _ in match])
+    final = match[-1][1]
+    (row,) = store.games()
+    assert row["status"] == "finished" and row["finished"] is not None
+    assert row["players"] == ["Ann", "Ben"] and row["mode"] == "claim" and row["match_games"] == 3
+    assert row["rules"] == {"name": "acc"}
+    won = final.games_won()
+    assert row["winner"] == final.names[won.index(max(won))]
+    assert row["summary"] == json.loads(json.dumps(final.match_summary()))
+    results = store._conn.execute(
+        "SELECT number, winner_team, kind, game_points FROM results WHERE game_id=? ORDER BY number",
+        (game_id,)).fetchall()
+    assert results == [(n, g.winner, g.result.kind.value, g.result.game_points)
+                       for n, g in enumerate(final.games, 1)]
+
+
+def test_undoing_the_winning_points_reopens_the_game(store):
+    game_id = store.new_game(NewGame(("Ann", "Ben"), mode=Mode.BOARD, first_dealer=0))
+    store.append(game_id, Peg(0, 121))
+    assert store.games()[0]["status"] == "finished"
+    store.append(game_id, Undo())
+    row = store.games()[0]
+    assert row["status"] == "open" and row["winner"] is None and row["finished"] is None
+    assert store.current().game.state.phase is Phase.BOARD
+
+
+def test_finish_abandons_an_unfinished_game_and_it_takes_no_more_events(store):
+    game_id = store.new_game(NewGame(("Ann", "Ben"), mode=Mode.BOARD, first_dealer=0))
+    assert store.finish(game_id) == "abandoned"
+    assert store.current() is None
+    with pytest.raises(StoreError, match=f"game {game_id} was abandoned"):
+        store.append(game_id, Peg(0, 1))
+
+
+def test_a_new_game_at_a_table_abandons_the_one_left_open_there(store):
+    first = store.new_game(NewGame(("Ann", "Ben")), table="1")
+    other = store.new_game(NewGame(("Cat", "Dan")), table="2")
+    second = store.new_game(NewGame(("Ann", "Ben")), table="1")
+    statuses = {row["id"]: row["status"] for row in store.games()}
+    assert statuses == {first: "abandoned", other: "open", second: "open"}
+    assert store.current("1").game_id == second
+    assert store.current("2").game_id == other
+    assert store.current().game_id == second  # the newest open game
+
+
+def test_timestamps_come_from_the_clock(db_path):
+    when = dt.datetime(2024, 5, 1, 19, 30, tzinfo=dt.timezone.utc)
+    with Store(db_path, clock=lambda: when) as store:
+        store.new_game(NewGame(("Ann", "Ben"), mode=Mode.BOARD, first_dealer=0), event_name="Club night")
+        row = store.games()[0]
+    assert row["started"].startswith("2024-05-01T19:30:00") and row["event_name"] == "Club night"
+
+
+def test_a_second_connection_sees_and_continues_the_journal(db_path):
+    with Store(db_path) as one, Store(db_path) as two:
+        game_id = one.new_game(NewGame(("Ann", "Ben"), mode=Mode.BOARD, first_dealer=0))
+        one.append(game_id, Peg(0, 2))
+        two.append(game_id, Peg(1, 3))
+        one.append(game_id, Peg(0, 4))  # one's cached game is stale: it replays first
+        assert two.current().game.state.scores == (6, 3)
+        assert [e.to_dict() for e in one.events(game_id)] == [e.to_dict() for e in two.events(game_id)]
+
+
+def test_the_file_is_wal_with_full_sync_and_versioned(store, db_path):
+    assert store._conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store._conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    conn = sqlite3.connect(db_path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    conn.close()
+
+
+# -- files that are not journals -------------------------------------------------------------
+
+
+def test_a_file_that_is_not_a_database_is_a_clear_store_error(db_path):
+    db_path.write_bytes(b"hello, this is a shopping list\n" * 200)
+    with pytest.raises(StoreError, match="not a cribpi game journal") as info:
+        Store(db_path)
+    assert str(db_path) in str(info.value) and "move it aside" in str(info.value)
+    assert isinstance(info.value, OSError) and isinstance(info.value, CribpiError)
+
+
+def test_another_programs_database_is_refused_untouched(db_path):
+    conn = sqlite3.connect(db_path)
+    conn.execute("CREATE TABLE recipes (name TEXT)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreError, match="not a cribpi game journal"):
+        Store(db_path)
+    conn = sqlite3.connect(db_path)
+    assert conn.execute("SELECT name FROM sqlite_master").fetchall() == [("recipes",)]
+    conn.close()
+
+
+def test_a_journal_from_a_newer_cribpi_asks_for_an_upgrade(db_path):
+    Store(db_path).close()
+    conn = sqlite3.connect(db_path)
+    conn.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    conn.close()
+    with pytest.raises(StoreError, match="newer cribpi.*upgrade"):
+        Store(db_path)
+
+
+def test_a_damaged_file_is_a_store_error_naming_it(db_path):
+    with Store(db_path) as store:
+        _journal(store, [e for e, _ in random_match(5)])
+    conn = sqlite3.connect(db_path)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    data = bytearray(db_path.read_bytes())
+    page = 4096
+    assert len(data) > 3 * page
+    data[page:3 * page] = b"\xa5" * (2 * page)  # scribble over two pages
+    db_path.write_bytes(bytes(data))
+    with pytest.raises(StoreError, match="damaged") as info:
+        with Store(db_path) as store:
+            store.current()
+            store.stats()
+    assert str(db_path) in str(info.value)
+
+
+def test_a_missing_folder_is_a_store_error(tmp_path):
+    with pytest.raises(StoreError, match="cannot open"):
+        Store(tmp_path / "no" / "such" / "journal.db")
+
+
+def test_a_journal_event_that_no_longer_applies_names_game_and_seq(db_path):
+    match = random_match(11)
+    with Store(db_path) as store:
+        game_id = _journal(store, [e for e, _ in match[:20]])
+    conn = sqlite3.connect(db_path)
+    seq, data = conn.execute("SELECT seq, data FROM events WHERE type='lay' ORDER BY seq LIMIT 1").fetchone()
+    bad = json.loads(data) | {"seat": 9}
+    conn.execute("UPDATE events SET data=? WHERE seq=?", (json.dumps(bad), seq))
+    conn.commit()
+    conn.close()
+    with Store(db_path) as store, pytest.raises(StoreError, match=f"game {game_id}, event {seq} .*no longer applies"):
+        store.current()
+
+
+def test_a_journal_event_that_cannot_be_read_names_game_and_seq(db_path):
+    with Store(db_path) as store:
+        game_id = _journal(store, [e for e, _ in random_match(11)[:5]])
+    conn = sqlite3.connect(db_path)
+    conn.execute("UPDATE events SET data='{\"type\": \"dance\"}' WHERE seq=3")
+    conn.commit()
+    conn.close()
+    with Store(db_path) as store:
+        with pytest.raises(StoreError, match=f"game {game_id}, event 3 cannot be read"):
+            store.events(game_id)
+        with pytest.raises(StoreError, match=f"game {game_id}, event 3"):
+            store.current()
+
+
+def test_an_unknown_game_id_is_a_store_error(store):
+    with pytest.raises(StoreError, match="no game 42"):
+        store.events(42)
+    with pytest.raises(StoreError, match="no game 42"):
+        store.append(42, Peg(0, 1))
+
+
+# -- export ----------------------------------------------------------------------------------
+
+
+def test_export_writes_a_record_that_parses_back_to_the_events_in_force(store):
+    record = pytest.importorskip("cribpi.game.record")
+    events = [e for e, _ in random_match(2, "acc", Mode.CLAIM)]
+    game_id = _journal(store, events[:30] + [Undo()] + events[29:])
+    text = store.export(game_id)
+    tags, parsed = record.parse_record(text)
+    assert list(parsed) == events
+    assert tags.get("Table") == "1"
+
+
+# -- layering --------------------------------------------------------------------------------
+
+
+def test_nothing_below_the_store_imports_it():
+    package = pathlib.Path(__import__("cribpi").__file__).parent
+    for layer in ("rules", "game", "views"):
+        for source in (package / layer).rglob("*.py"):
+            text = source.read_text(encoding="utf-8")
+            assert "cribpi.store" not in text and "from cribpi import store" not in text, source
+
