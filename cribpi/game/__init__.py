@@ -5,7 +5,7 @@ Pure: no hardware, files or clock. Builds on :mod:`cribpi.rules`.
 
 from cribpi.game.engine import INITIAL, apply, cards_left, known_hand, show_order
 from cribpi.game.events import (
-    EVENT_TYPES, Claim, Crib, CutForDeal, EndDeal, Event, Go, HandCards, Lay, Misdeal, Mode,
+    EVENT_TYPES, Claim, Crib, CutForDeal, Discard, EndDeal, Event, Go, HandCards, Lay, Misdeal, Mode,
     Muggins, NewGame, NextGame, Peg, Penalty, Starter, Undo, event_from_dict, random_cut,
 )
 from cribpi.game.game import Game, replay
@@ -17,7 +17,7 @@ from cribpi.game.state import (
 
 __all__ = [
     "INITIAL", "EVENT_TYPES", "Alert", "Claim", "Crib", "CutForDeal", "DealState", "Effect",
-    "EndDeal", "Event", "Expected", "Game", "GameOver", "GameRecordResult", "Go", "HandCards",
+    "Discard", "EndDeal", "Event", "Expected", "Game", "GameOver", "GameRecordResult", "Go", "HandCards",
     "Lay", "MatchOver", "Misdeal", "Missed", "Mode", "Moment", "Muggins", "NewGame", "NextGame",
     "Peg", "Pegged", "Penalty", "Phase", "Starter", "State", "Undo", "apply", "can_go",
     "cards_left", "describe_expected", "event_from_dict", "expected", "known_hand",

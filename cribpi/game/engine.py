@@ -182,11 +182,13 @@ def _new_game(tx: _Tx, event: ev.NewGame) -> None:
         raise RulesError(f"{len(names)} names given but the rules are for {rules.players} players")
     if any(not n for n in names) or len(set(names)) != len(names):
         raise RulesError(f"player names must be distinct and not empty: {list(names)!r}")
+    if event.review and rules.tournament:
+        raise RulesError(f"the discard review is a coaching aid: the {rules.name} rules do not allow it")
     if event.match_games < 1 or event.match_games % 2 == 0:
         raise RulesError(f"a match is best of an odd number of games, not {event.match_games}")
     teams = rules.teams
     tx.set(names=names, rules=rules, mode=event.mode, scores=(0,) * teams, rear=(0,) * teams,
-           match_games=event.match_games, game_number=1, phase=Phase.CUT)
+           match_games=event.match_games, review=event.review, game_number=1, phase=Phase.CUT)
     if event.first_dealer is not None:
         _start_game(tx, _check_seat(tx.state, event.first_dealer))
 
@@ -218,7 +220,8 @@ def _start_game(tx: _Tx, dealer: int) -> None:
 def _start_deal(tx: _Tx, number: int, dealer: int) -> None:
     state = tx.state
     tx.set(phase=Phase.STARTER, deal=DealState(
-        number=number, dealer=dealer, declared=(None,) * state.seats, scores_at_start=state.scores))
+        number=number, dealer=dealer, declared=(None,) * state.seats, discards=(None,) * state.seats,
+        scores_at_start=state.scores))
     if state.rules.five_card and number == 1:
         pone = (dealer + 1) % state.seats
         tx.peg(pone, 3, "three for last", (ScoreItem("three for last", (), 3),), "three to start")
@@ -424,6 +427,28 @@ def _hand(tx: _Tx, event: ev.HandCards) -> None:
         _advance_show(tx)
 
 
+def _discard(tx: _Tx, event: ev.Discard) -> None:
+    state = tx.state
+    _need_phase(state, event, Phase.STARTER, Phase.PLAY, Phase.SHOW, Phase.DONE)
+    seat = _check_seat(state, event.seat)
+    deal = tx.deal
+    cards = tuple(event.cards)
+    if deal.discards[seat] is not None:
+        raise RulesError(f"{_who(state, seat)}'s discard is already entered: undo to change it")
+    if len(cards) != state.rules.discards_each:
+        raise RulesError(f"a discard is {state.rules.discards_each} card(s) here, not {len(cards)}")
+    if deal.crib:
+        strays = [c for c in cards if c not in deal.crib]
+        if strays:
+            raise RulesError(f"{strays[0]} is not in the crib ({' '.join(map(str, deal.crib))}): a discard goes to the crib")
+        _check_unseen(deal, cards, "discard", allowed=set(deal.crib))
+    else:
+        _check_unseen(deal, cards, "discard")
+    discards = list(deal.discards)
+    discards[seat] = cards
+    tx.set_deal(discards=tuple(discards))
+
+
 def _crib(tx: _Tx, event: ev.Crib) -> None:
     state = tx.state
     _need_phase(state, event, Phase.STARTER, Phase.PLAY, Phase.SHOW)
@@ -432,7 +457,11 @@ def _crib(tx: _Tx, event: ev.Crib) -> None:
         raise RulesError("the crib is already entered: undo to change it")
     if len(cards) != 4:
         raise RulesError(f"the crib has 4 cards, not {len(cards)}")
-    _check_unseen(tx.deal, cards, "crib")
+    thrown = {c for d in tx.deal.discards if d for c in d}
+    if not thrown <= set(cards):
+        missing = sorted(thrown - set(cards))
+        raise RulesError(f"the crib must hold the discards entered: {' '.join(map(str, missing))} missing")
+    _check_unseen(tx.deal, cards, "crib", allowed=thrown)
     tx.set_deal(crib=cards)
     if state.phase is Phase.SHOW:
         _advance_show(tx)
@@ -601,6 +630,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[_Tx, Any], None]] = {
     ev.Claim: _claim,
     ev.Muggins: _muggins,
     ev.Crib: _crib,
+    ev.Discard: _discard,
     ev.Peg: _manual_peg,
     ev.Penalty: _penalty,
     ev.Misdeal: _misdeal,

@@ -15,7 +15,7 @@ from cribpi.exc import RulesError
 from cribpi.rules import ACC, DECK, Card, Rules, get_rules
 
 __all__ = [
-    "Mode", "Event", "NewGame", "CutForDeal", "Starter", "HandCards", "Lay", "Go", "Claim",
+    "Mode", "Event", "NewGame", "CutForDeal", "Starter", "HandCards", "Discard", "Lay", "Go", "Claim",
     "Muggins", "Crib", "Peg", "Penalty", "Misdeal", "EndDeal", "NextGame", "Undo",
     "EVENT_TYPES", "event_from_dict", "random_cut",
 ]
@@ -87,6 +87,7 @@ class NewGame(Event):
     mode: Mode = Mode.COUNT
     match_games: int = 1  # best of N
     first_dealer: int | None = None  # None: cut for the deal
+    review: bool = False  # post-deal discard review (a coaching aid; refused by tournament rules)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "names", tuple(self.names))
@@ -119,6 +120,15 @@ class HandCards(Event):
     """Declare a seat's kept cards (before the play, or in the show for cards never laid)."""
 
     kind: ClassVar[str] = "hand"
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Discard(Event):
+    """The cards a seat laid away to the crib (optional: it enables the discard review)."""
+
+    kind: ClassVar[str] = "discard"
     seat: int
     cards: tuple[Card, ...]
 
@@ -210,7 +220,7 @@ class Undo(Event):
 
 EVENT_TYPES: Final[dict[str, type[Event]]] = {
     cls.kind: cls
-    for cls in (NewGame, CutForDeal, Starter, HandCards, Lay, Go, Claim, Muggins, Crib, Peg,
+    for cls in (NewGame, CutForDeal, Starter, HandCards, Discard, Lay, Go, Claim, Muggins, Crib, Peg,
                 Penalty, Misdeal, EndDeal, NextGame, Undo)
 }
 

@@ -74,6 +74,7 @@ class DealState:
     turn: int | None = None
     declared: tuple[tuple[Card, ...] | None, ...] = ()  # hands entered whole, per seat
     crib: tuple[Card, ...] = ()
+    discards: tuple[tuple[Card, ...] | None, ...] = ()  # per seat, when entered
     show_step: int = 0  # index into the show order; len(order) means the crib
     pending: Moment | None = None
     missed: tuple[Missed, ...] = ()
@@ -91,9 +92,9 @@ class DealState:
         seen.update(self.crib)
         if self.starter is not None:
             seen.add(self.starter)
-        for hand in self.declared:
-            if hand:
-                seen.update(hand)
+        for cards in (*self.declared, *self.discards):
+            if cards:
+                seen.update(cards)
         return seen
 
 
@@ -119,6 +120,7 @@ class State:
     game_number: int = 0
     first_dealer: int | None = None  # of the current game
     match_games: int = 1
+    review: bool = False  # the post-deal discard review is offered
     games: tuple[GameRecordResult, ...] = ()
     winner: int | None = None  # team, once the game is over
 
