@@ -30,14 +30,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from cribpi.exc import RecordError, RulesError
 from cribpi.game.engine import INITIAL, apply
 from cribpi.game.events import (
-    Claim, Crib, CutForDeal, EndDeal, Event, Go, HandCards, Lay, Misdeal, Mode, Muggins, NewGame,
-    NextGame, Peg, Penalty, Starter, Undo,
+    Claim, Crib, CutForDeal, Discard, EndDeal, Event, Go, HandCards, Lay, Misdeal, Mode, Muggins,
+    NewGame, NextGame, Peg, Penalty, Starter, Undo,
 )
 from cribpi.game.legal import describe_expected
 from cribpi.game.state import Effect, GameOver, MatchOver, Phase, State
@@ -68,7 +68,7 @@ _RULE_TAGS: Final[dict[str, str]] = {
     "HeelsPegOut": "heels_peg_out", "FiveCard": "five_card", "Tournament": "tournament",
 }
 #: Tags that make up the NewGame event (the rest are free text such as Event, Date, Table).
-GAME_TAGS: Final = ("Players", "Rules", "Base", *_RULE_TAGS, "Mode", "Match", "Dealer")
+GAME_TAGS: Final = ("Players", "Rules", "Base", *_RULE_TAGS, "Mode", "Match", "Dealer", "Review")
 _BOOLS: Final = {"yes": True, "true": True, "on": True, "1": True, "no": False, "false": False, "off": False, "0": False}
 
 
@@ -82,20 +82,21 @@ _FIELD_BY_KEY: Final = {_key(t): f for t, f in _RULE_TAGS.items()} | {"gamelengt
 
 
 def _option_value(field: str, text: str) -> object:
+    """A rule option from its tag text; RulesError says what the option accepts."""
     kind = {f.name: f.type for f in dataclasses.fields(Rules)}[field]
     if kind == "bool":
         if text.lower() not in _BOOLS:
-            raise RulesError(f"{text!r} is not yes or no")
+            raise RulesError("use yes or no")
         return _BOOLS[text.lower()]
     if kind == "int":
         if not re.fullmatch(r"\d+", text):
-            raise RulesError(f"{text!r} is not a whole number")
+            raise RulesError("use a whole number")
         return int(text)
-    if field == "muggins":
-        return MugginsScope(text.lower()) if text.lower() in {m.value for m in MugginsScope} else text
-    if field == "result_scheme":
-        return ResultScheme(text.lower()) if text.lower() in {m.value for m in ResultScheme} else text
-    return text
+    choices = {"muggins": MugginsScope, "result_scheme": ResultScheme}[field]
+    try:
+        return choices(text.lower())
+    except ValueError:
+        raise RulesError("use " + ", ".join(m.value for m in choices)) from None
 
 
 def _rules_tags(rules: Rules) -> list[tuple[str, str]]:
@@ -255,6 +256,8 @@ class _Writer:
             self.lines.append(f'[Match "{event.match_games}"]')
         if event.first_dealer is not None:
             self.lines.append(f"[Dealer {_quote(event.names[event.first_dealer])}]")
+        if event.review:
+            self.lines.append('[Review "yes"]')
 
     def _endings(self, effects: tuple[Effect, ...]) -> None:
         for effect in effects:
@@ -283,6 +286,8 @@ def _format_statement(event: Event, names: tuple[str, ...]) -> str:
         return f"Starter: {event.card}"
     if isinstance(event, HandCards):
         return f"Hand {_name(names[event.seat])}: {cards}"
+    if isinstance(event, Discard):
+        return f"Discard {_name(names[event.seat])}: {cards}"
     if isinstance(event, Crib):
         return f"Crib: {cards}"
     if isinstance(event, Muggins):
@@ -306,33 +311,30 @@ def _scores(state: State) -> str:
 def _without_comments(text: str) -> list[str]:
     """The record's lines with ``; ...`` and ``{...}`` comments blanked out (quotes respected)."""
     out: list[str] = []
-    i, line, opened = 0, 1, 0
-    state = "text"
+    line, opened, mode, i = 1, 0, "text", 0
     while i < len(text):
         ch = text[i]
         if ch == "\n":
             line += 1
-            if state in ("comment", "quote"):
-                state = "text"
             out.append(ch)
-        elif state == "brace":
-            state = "text" if ch == "}" else state
-        elif state == "comment":
-            pass
-        elif state == "quote":
-            out.append(text[i:i + 2] if ch == "\\" and text[i + 1:i + 2] not in ("", "\n") else ch)
-            i += 1 if ch == "\\" and text[i + 1:i + 2] not in ("", "\n") else 0
-            state = "text" if ch == '"' else state
-        elif ch == ";":
-            state = "comment"
-        elif ch == "{":
-            state, opened = "brace", line
-            out.append(" ")
-        else:
-            state = "quote" if ch == '"' else state
+            mode = "brace" if mode == "brace" else "text"  # an open quote is the tokenizer's error
+        elif mode == "brace":
+            mode = "text" if ch == "}" else mode
+        elif mode == "quote":
+            out.append(ch)
+            if ch == "\\" and text[i + 1:i + 2] not in ("", "\n"):
+                out.append(text[i + 1])
+                i += 1
+            elif ch == '"':
+                mode = "text"
+        elif mode == "text" and ch in ';{"':
+            mode = {";": "comment", "{": "brace", '"': "quote"}[ch]
+            out.append({";": "", "{": " ", '"': '"'}[ch])
+            opened = line if ch == "{" else opened
+        elif mode == "text":
             out.append(ch)
         i += 1
-    if state == "brace":
+    if mode == "brace":
         raise RecordError(f"line {opened}: '{{' opens a comment that is never closed: expected '}}'")
     return "".join(out).split("\n")
 
@@ -522,7 +524,10 @@ class _Reader:
         if not match.isdigit():
             self._tag_error("match", "an odd number of games, e.g. 3")
         dealer = self._first_dealer(names)
-        event = NewGame(tuple(names), rules, Mode(mode.lower()), int(match), dealer)
+        review = self._tag_value("review", "no", "yes or no").lower()
+        if review not in _BOOLS:
+            self._tag_error("review", "yes or no")
+        event = NewGame(tuple(names), rules, Mode(mode.lower()), int(match), dealer, _BOOLS[review])
         self.apply(event, line, "the game set up by the tags")
 
     def _tag_value(self, key: str, default: str, expected: str) -> str:
@@ -579,7 +584,7 @@ class _Reader:
         handler = _STATEMENTS.get(keyword)
         if handler is None:
             raise words.error(head, "a statement: " + ", ".join(_STATEMENT_NAMES))
-        if keyword not in ("hand", "deal", "claim", "show", "muggins", "penalty", "peg", "next", "end", "misdeal"):
+        if keyword not in ("hand", "discard", "deal", "claim", "show", "muggins", "penalty", "peg", "next", "end", "misdeal"):
             words.skip(":")
         handler(self, words)
 
@@ -611,6 +616,12 @@ class _Reader:
         words.skip(":")
         cards = words.cards(f"the {self.state.rules.cards_held} cards of the hand (e.g. 5H TD QS 4C)")
         self.apply(HandCards(seat, cards), words.number, f"{self.state.names[seat]}'s hand")
+
+    def _discard(self, words: _Line) -> None:
+        seat = self.seat(words)
+        words.skip(":")
+        cards = words.cards(f"the {self.state.rules.discards_each} card(s) laid away (e.g. 7C 8D)")
+        self.apply(Discard(seat, cards), words.number, f"{self.state.names[seat]}'s discard")
 
     def _crib(self, words: _Line) -> None:
         cards = words.cards("the four cards of the crib (e.g. 7C 8D 7H 8S)")
@@ -667,8 +678,8 @@ class _Reader:
         deal = self.state.deal
         pending = deal.pending if deal else None
         where = "crib" if is_crib else "hand"
+        whose = "the crib" if is_crib else f"{self.state.names[seat or 0]}'s hand"
         if pending is None or pending.where != where or (seat is not None and pending.seat != seat):
-            whose = "the crib" if is_crib else f"{self.state.names[seat or 0]}'s hand"
             raise RecordError(f"line {words.number}: 'Show': {whose} is not waiting for a claim ({self.waiting()})")
         self.apply(Claim(pending.seat, points), words.number, f"the claim of {points} for {whose}")
 
@@ -712,18 +723,12 @@ class _Reader:
 
 
 _STATEMENTS: Final = {
-    "cut": _Reader._cut, "deal": _Reader._deal, "starter": _Reader._starter, "hand": _Reader._hand,
+    "cut": _Reader._cut, "deal": _Reader._deal, "starter": _Reader._starter, "hand": _Reader._hand, "discard": _Reader._discard,
     "crib": _Reader._crib, "play": _Reader._play, "claim": _Reader._claim, "show": _Reader._show,
     "muggins": _Reader._muggins, "penalty": _Reader._penalty, "peg": _Reader._peg,
     "misdeal": _Reader._misdeal, "end": _Reader._end, "next": _Reader._next,
 }
-_STATEMENT_NAMES: Final = ("Cut:", "Deal N: NAME deals", "Starter:", "Hand NAME:", "Crib:", "Play:",
+_STATEMENT_NAMES: Final = ("Cut:", "Deal N: NAME deals", "Starter:", "Hand NAME:", "Discard NAME:", "Crib:", "Play:",
                            "Show NAME N", "Show crib N", "Claim NAME N", "Muggins NAME N",
                            "Penalty NAME N \"reason\"", "Peg NAME N", "Misdeal", "End", "Next game")
 
-
-def iter_statements(text: str) -> Iterator[tuple[int, str]]:
-    """The non-empty lines of a record once comments are taken out, with their numbers."""
-    for number, line in enumerate(_without_comments(text), 1):
-        if line.strip():
-            yield number, line.strip()
