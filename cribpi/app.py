@@ -1,0 +1,469 @@
+"""The table UI: logical actions -> game events -> views -> the hardware.
+
+:class:`TableUI` is the interaction model (DESIGN.md) with no I/O: it turns actions into
+events, keeps the screens to page through, and says what the board and the OLED show.
+:class:`TableApp` runs it on a backend in one loop: actions arrive through an
+:class:`~cribpi.hal.ActionQueue` (gpiozero calls back from its own threads), the loop waits
+on the queue's file descriptor with a selector, and wakes on a timer only while something
+is animating. Every event is journalled (when a store is given) before its effects are shown.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import selectors
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from cribpi.exc import CribpiError, RulesError
+from cribpi.game import (
+    Alert, Claim, Crib, CutForDeal, Effect, EndDeal, Event, Game, GameOver, Go, HandCards, Lay,
+    Misdeal, Mode, Muggins, NewGame, NextGame, Peg, Phase, Starter, State, Undo, expected,
+    random_cut,
+)
+from cribpi.game.review import review_seat, reviewable_seats
+from cribpi.hal import Action, ActionQueue, Backend, Kind
+from cribpi.rules import PRESETS, Card, Rank, get_rules
+from cribpi.views import LedSettings, render_board, render_screen
+from cribpi.views.model import AlertScreen, MenuScreen, MessageScreen, ScreenModel, ShowScreen
+from cribpi.views.oled import show_pages
+from cribpi.views.table import board_model, effect_screens, flash_from, phase_screen, scores_screen
+
+__all__ = ["TableSettings", "Session", "TableUI", "TableApp", "MODES_CYCLE"]
+
+MODES_CYCLE = (Mode.COUNT, Mode.CLAIM, Mode.BOARD)
+PLAYER_SETUPS = ((2, False), (3, False), (4, False), (4, True))
+BRIGHTNESS_STEPS = (0.1, 0.25, 0.5, 0.75, 1.0)
+DEFAULT_NAMES = ("Red", "Blue", "Green", "Yellow")
+FLASH_SECONDS = 1.2
+ANIM_TICK = 0.2
+
+
+@dataclasses.dataclass(frozen=True)
+class TableSettings:
+    """What a new game is started with (the MENU changes these)."""
+
+    names: tuple[str, ...] = DEFAULT_NAMES
+    players: int = 2
+    partnerships: bool = False
+    rules: str = "acc"
+    mode: Mode = Mode.COUNT
+    review: bool = False
+    match_games: int = 1
+    brightness: float = 0.5
+    table: str | None = None
+
+    def new_game(self) -> NewGame:
+        rules = get_rules(self.rules).replace(players=self.players, partnerships=self.partnerships)
+        names = tuple(self.names[:self.players])
+        review = self.review and not rules.tournament
+        return NewGame(names, rules, self.mode, self.match_games, review=review)
+
+
+class Journal(Protocol):
+    """What the app needs of :class:`cribpi.store.Store` (so the app never imports it)."""
+
+    def new_game(self, first_event: NewGame, *, table: str | None = ..., event_name: str | None = ...) -> int: ...
+
+    def append(self, game_id: int, event: Event) -> tuple[Effect, ...]: ...
+
+
+class Session:
+    """One game, journalled event by event when a store is given."""
+
+    def __init__(self, first: NewGame, store: Journal | None = None, table: str | None = None,
+                 game: Game | None = None, game_id: int | None = None) -> None:
+        self.store = store
+        if game is not None:
+            self.game, self.game_id = game, game_id
+            return
+        self.game = Game()
+        self.game_id = store.new_game(first, table=table) if store else None
+        self.game.apply(first)
+
+    @property
+    def state(self) -> State:
+        return self.game.state
+
+    def apply(self, event: Event) -> tuple[Effect, ...]:
+        """Check, journal (committed before anything is shown), then apply."""
+        if self.store is None or self.game_id is None:
+            return self.game.apply(event)
+        effects = self.store.append(self.game_id, event)
+        self.game.apply(event)  # the store's own copy accepted it, so this one does too
+        return effects
+
+
+@dataclasses.dataclass
+class _Menu:
+    items: list[tuple[str, Callable[[], None]]]
+    selected: int = 0
+
+
+class TableUI:
+    """The interaction model, without I/O. ``handle(action)`` returns the effects."""
+
+    def __init__(self, settings: TableSettings | None = None, *, store: Journal | None = None,
+                 session: Session | None = None, rng: random.Random | None = None,
+                 on_settings: Callable[[TableSettings], None] | None = None) -> None:
+        self.settings = settings or TableSettings()
+        self.store = store
+        self.rng = rng or random.Random()
+        self.session = session or Session(self.settings.new_game(), store, self.settings.table)
+        self.rank: Rank | None = None  # a rank key waiting for its suit
+        self.entry: list[Card] = []  # cards entered towards a cut, a crib or a hand
+        self.screens: list[ScreenModel] = []  # transient screens, oldest first
+        self.menu: _Menu | None = None
+        self.flash: tuple[tuple[int, ...], ...] = ()
+        self.muggins_track: int | None = None
+        self.on_settings = on_settings
+
+    @property
+    def state(self) -> State:
+        return self.session.state
+
+    # -- what is shown -----------------------------------------------------------------
+
+    def screen(self) -> ScreenModel:
+        if self.menu is not None:
+            return MenuScreen("Menu", tuple(label for label, _ in self.menu.items), self.menu.selected)
+        if self.screens:
+            return self.screens[0]
+        return phase_screen(self.state, self._entry_text(), "")
+
+    def board(self, anim_step: int = 0) -> Any:
+        return board_model(self.state, self.flash, anim_step=anim_step, muggins_track=self.muggins_track)
+
+    def _entry_text(self) -> str:
+        text = " ".join(str(c) for c in self.entry)
+        if self.rank is not None:
+            text = f"{text} {self.rank.symbol}_".strip()
+        return text
+
+    # -- input -------------------------------------------------------------------------
+
+    def handle(self, action: Action) -> tuple[Effect, ...]:
+        """One logical action. Refused input shows an alert and changes nothing."""
+        try:
+            return self._dispatch(action)
+        except CribpiError as exc:
+            self.rank = None
+            self.screens = [AlertScreen("Not allowed", _wrap(str(exc)))]
+            return ()
+
+    def _dispatch(self, action: Action) -> tuple[Effect, ...]:
+        kind = action.kind
+        if kind is Kind.MENU:
+            self._toggle_menu()
+            return ()
+        if self.menu is not None:
+            return self._menu_action(kind)
+        if self.screens and kind in (Kind.OK, Kind.GO):
+            self._next_screen()
+            return ()
+        self.screens.clear()
+        if kind in (Kind.UNDO, Kind.UNDO_LONG):
+            return self._undo()
+        if kind is Kind.RANK:
+            self.rank = action.rank
+            return ()
+        if kind is Kind.SUIT:
+            if self.rank is None:
+                raise RulesError("press a rank key first, then the suit")
+            card = Card(self.rank, action.suit)  # type: ignore[arg-type]
+            self.rank = None
+            return self._card(card)
+        if kind is Kind.CARD:
+            return self._card(action.card)  # type: ignore[arg-type]
+        return self._command(action)
+
+    def _command(self, action: Action) -> tuple[Effect, ...]:
+        kind = action.kind
+        state = self.state
+        if kind is Kind.GO:
+            return self._apply(Go(self._turn()))
+        if kind is Kind.PEG:
+            return self._peg(action.seat or 0, action.points or 0)
+        if kind is Kind.MUGGINS:
+            return self._muggins(action.seat or 0)
+        if kind is Kind.OK:
+            return self._ok(state)
+        raise RulesError(f"{action} does nothing here")
+
+    def _ok(self, state: State) -> tuple[Effect, ...]:
+        phase = state.phase
+        if phase is Phase.CUT:
+            return self._apply(random_cut(self.rng, state.seats))
+        if phase is Phase.DONE:
+            return self._apply(EndDeal())
+        if phase is Phase.BOARD:
+            return self._apply(EndDeal())
+        if phase is Phase.GAME_OVER:
+            return self._apply(NextGame())
+        if phase is Phase.MATCH_OVER:
+            return self.new_game()
+        pending = state.deal.pending if state.deal else None
+        if pending is not None:
+            return self._apply(Claim(pending.seat, 0))
+        raise RulesError(f"OK does nothing now: waiting for {' or '.join(expected(state).actions)}")
+
+    def _turn(self) -> int:
+        deal = self.state.deal
+        if deal is None or deal.turn is None:
+            raise RulesError("nobody is to play now")
+        return deal.turn
+
+    def _card(self, card: Card) -> tuple[Effect, ...]:
+        state = self.state
+        want = expected(state)
+        if state.phase is Phase.CUT:
+            return self._collect(card, state.seats, lambda cards: CutForDeal(cards))
+        if "starter" in want.actions:
+            return self._apply(Starter(card))
+        if "lay" in want.actions:
+            return self._apply(Lay(self._turn(), card))
+        if "crib" in want.actions:
+            return self._collect(card, 4, lambda cards: Crib(cards))
+        if "hand" in want.actions and want.seat is not None:
+            seat = want.seat
+            laid = state.deal.cards_of(seat) if state.deal else ()
+            need = state.rules.cards_held - len(laid)
+            return self._collect(card, need, lambda cards: HandCards(seat, laid + cards))
+        raise RulesError(f"no card is wanted now: waiting for {' or '.join(want.actions) or 'nothing'}")
+
+    def _collect(self, card: Card, needed: int, make: Callable[[tuple[Card, ...]], Event]) -> tuple[Effect, ...]:
+        if card in self.entry:
+            raise RulesError(f"{card} is already entered: enter {needed - len(self.entry)} more different card(s)")
+        self.entry.append(card)
+        if len(self.entry) < needed:
+            return ()
+        cards, self.entry = tuple(self.entry), []
+        return self._apply(make(cards))
+
+    def _peg(self, seat: int, points: int) -> tuple[Effect, ...]:
+        state = self.state
+        if state.mode is Mode.BOARD:
+            return self._apply(Peg(seat, points))
+        pending = state.deal.pending if state.deal else None
+        if pending is None:
+            raise RulesError("there is no score to claim now")
+        return self._apply(Claim(seat, points))
+
+    def _muggins(self, seat: int) -> tuple[Effect, ...]:
+        deal = self.state.deal
+        team = self.state.team_of(seat)
+        open_ = [m for m in (deal.missed if deal else ()) if self.state.team_of(m.seat) != team]
+        return self._apply(Muggins(seat, open_[-1].missed if open_ else 2))
+
+    def _undo(self) -> tuple[Effect, ...]:
+        if self.rank is not None:
+            self.rank = None  # take back a rank key that waits for its suit
+            return ()
+        if self.entry:
+            self.entry.pop()  # take back the last card of a crib, hand or cut being entered
+            return ()
+        if len(self.session.game.events) <= 1:
+            raise RulesError("nothing to undo: this is the start of the game")
+        return self._apply(Undo(1))
+
+    def _apply(self, event: Event) -> tuple[Effect, ...]:
+        effects = self.session.apply(event)
+        self.entry = [] if not isinstance(event, CutForDeal) else self.entry
+        state = self.state
+        self.flash = flash_from(state, effects)
+        self.muggins_track = next((state.team_of(e.seat) for e in effects
+                                   if isinstance(e, Alert) and e.kind == "muggins" and e.seat is not None), None)
+        self.screens = list(effect_screens(state, effects))
+        return effects
+
+    def _next_screen(self) -> None:
+        screen = self.screens[0]
+        if isinstance(screen, ShowScreen) and screen.page + 1 < show_pages(screen):
+            self.screens[0] = dataclasses.replace(screen, page=screen.page + 1)
+            return
+        self.screens.pop(0)
+
+    # -- the menu ----------------------------------------------------------------------
+
+    def _toggle_menu(self) -> None:
+        self.menu = None if self.menu is not None else _Menu(self._menu_items())
+
+    def _menu_action(self, kind: Kind) -> tuple[Effect, ...]:
+        assert self.menu is not None
+        if kind is Kind.GO:
+            self.menu.selected = (self.menu.selected + 1) % len(self.menu.items)
+        elif kind is Kind.UNDO:
+            self.menu.selected = (self.menu.selected - 1) % len(self.menu.items)
+        elif kind is Kind.OK:
+            _, act = self.menu.items[self.menu.selected]
+            selected = self.menu.selected
+            act()
+            if self.menu is not None:
+                self.menu = _Menu(self._menu_items(), selected)
+        return ()
+
+    def _menu_items(self) -> list[tuple[str, Callable[[], None]]]:
+        s = self.settings
+        players = f"{s.players}{' pairs' if s.partnerships else ''}"
+        items: list[tuple[str, Callable[[], None]]] = [
+            ("Resume", self._close_menu),
+            ("New game", lambda: (self.new_game(), None)[1]),
+            (f"Mode: {s.mode.value}", lambda: self._cycle_mode()),
+            (f"Players: {players}", lambda: self._cycle_players()),
+            (f"Rules: {s.rules}", lambda: self._cycle_rules()),
+            (f"Brightness: {round(s.brightness * 100)}%", lambda: self._cycle_brightness()),
+            (f"Review: {'on' if s.review else 'off'}", lambda: self._change(review=not s.review)),
+            ("Scores", lambda: self._show(scores_screen(self.state))),
+            ("Misdeal", lambda: self._menu_apply(Misdeal())),
+        ]
+        for seat in reviewable_seats(self.state):
+            items.append((f"Review {self.state.names[seat]}", lambda seat=seat: self._show_review(seat)))
+        return items
+
+    def _close_menu(self) -> None:
+        self.menu = None
+
+    def _show(self, screen: ScreenModel) -> None:
+        self.menu = None
+        self.screens = [screen]
+
+    def _menu_apply(self, event: Event) -> None:
+        self.menu = None
+        self.handle_event(event)
+
+    def handle_event(self, event: Event) -> tuple[Effect, ...]:
+        try:
+            return self._apply(event)
+        except CribpiError as exc:
+            self.screens = [AlertScreen("Not allowed", _wrap(str(exc)))]
+            return ()
+
+    def _show_review(self, seat: int) -> None:
+        review = review_seat(self.state, seat)
+        if review is None:
+            self._show(MessageScreen(("No review: it is off", "or the discard is", "not entered."), "Review"))
+            return
+        made = " ".join(map(str, review.made.discard))
+        best = " ".join(map(str, review.best.discard))
+        self._show(MessageScreen((f"Threw {made}: {review.made.total_ev:+.2f}",
+                                  f"Best {best}: {review.best.total_ev:+.2f}",
+                                  f"Cost {review.loss:.2f} pts, #{review.rank}"), f"{self.state.names[seat]} review"))
+
+    def _change(self, **changes: Any) -> None:
+        self.settings = dataclasses.replace(self.settings, **changes)
+        if self.on_settings is not None:
+            self.on_settings(self.settings)
+
+    def _cycle_mode(self) -> None:
+        i = MODES_CYCLE.index(self.settings.mode)
+        self._change(mode=MODES_CYCLE[(i + 1) % len(MODES_CYCLE)])
+
+    def _cycle_players(self) -> None:
+        i = PLAYER_SETUPS.index((self.settings.players, self.settings.partnerships))
+        players, pairs = PLAYER_SETUPS[(i + 1) % len(PLAYER_SETUPS)]
+        self._change(players=players, partnerships=pairs)
+
+    def _cycle_rules(self) -> None:
+        names = [n for n in PRESETS if n != "five-card" or self.settings.players == 2]
+        i = names.index(self.settings.rules) if self.settings.rules in names else -1
+        self._change(rules=names[(i + 1) % len(names)])
+
+    def _cycle_brightness(self) -> None:
+        steps = BRIGHTNESS_STEPS
+        i = min(range(len(steps)), key=lambda k: abs(steps[k] - self.settings.brightness))
+        self._change(brightness=steps[(i + 1) % len(steps)])
+
+    def new_game(self) -> tuple[Effect, ...]:
+        """Start a fresh game with the current settings (the old one is kept in the store)."""
+        self.menu = None
+        self.session = Session(self.settings.new_game(), self.store, self.settings.table)
+        self.entry, self.rank, self.screens, self.flash = [], None, [], ()
+        return ()
+
+
+def _wrap(text: str, width: int = 21) -> tuple[str, ...]:
+    from cribpi.views.table import _wrap_text
+
+    return _wrap_text(text, width)[:6]
+
+
+class TableApp:
+    """The UI on a backend: one loop, no threads of its own, no polling."""
+
+    def __init__(self, backend: Backend, ui: TableUI, *, led_settings: LedSettings | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.backend = backend
+        self.ui = ui
+        self.led_settings = led_settings or LedSettings(brightness=ui.settings.brightness)
+        self.clock = clock
+        self.queue = ActionQueue()
+        self.anim_step = 0
+        self.anim_until = 0.0
+        self._running = False
+        ui.on_settings = self._settings_changed
+
+    def start(self) -> None:
+        self.backend.inputs.start(self.queue)
+        self.render()
+
+    def _settings_changed(self, settings: TableSettings) -> None:
+        self.led_settings = dataclasses.replace(self.led_settings, brightness=settings.brightness)
+
+    def handle(self, action: Action) -> tuple[Effect, ...]:
+        """Apply one action and show the result on the hardware."""
+        effects = self.ui.handle(action)
+        self.anim_step = 0
+        animating = self.ui.flash and any(self.ui.flash) or self.ui.muggins_track is not None
+        animating = animating or any(isinstance(e, GameOver) for e in effects)
+        self.anim_until = self.clock() + FLASH_SECONDS if animating else 0.0
+        self.render()
+        return effects
+
+    def render(self) -> None:
+        board = self.ui.board(self.anim_step)
+        self.backend.pegboard.show(render_board(board, self.led_settings))
+        self.backend.display.show(render_screen(self.ui.screen()))
+
+    def tick(self) -> None:
+        """Advance animations one step (called by the loop while animating)."""
+        self.anim_step += 1
+        if self.clock() >= self.anim_until:
+            self.ui.flash = ()
+            self.ui.muggins_track = None
+            self.anim_until = 0.0
+        self.render()
+
+    def timeout(self) -> float | None:
+        """How long the loop may sleep: forever unless something is animating."""
+        return ANIM_TICK if self.anim_until else None
+
+    def pump(self) -> int:
+        """Handle every action queued so far; returns how many."""
+        actions = self.queue.drain()
+        for action in actions:
+            self.handle(action)
+        return len(actions)
+
+    def run(self, extra: Sequence[tuple[Any, Callable[[], None]]] = (),
+            should_stop: Callable[[], bool] = lambda: False) -> None:
+        """The loop: wait on the action queue (and ``extra`` file objects) with a selector."""
+        self._running = True
+        with selectors.DefaultSelector() as sel:
+            sel.register(self.queue, selectors.EVENT_READ, self.pump)
+            for fileobj, callback in extra:
+                sel.register(fileobj, selectors.EVENT_READ, callback)
+            while self._running and not should_stop():
+                ready = sel.select(self.timeout())
+                for key, _ in ready:
+                    key.data()
+                if self.anim_until:
+                    self.tick()
+
+    def stop(self) -> None:
+        self._running = False
+
+    def close(self) -> None:
+        self.queue.close()
+        self.backend.close()

@@ -1,0 +1,166 @@
+"""Game state -> view models: what the board and the OLED show for a table.
+
+Pure: reads :mod:`cribpi.game` state and effects, returns :mod:`cribpi.views.model` values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from cribpi.game import Alert, Effect, GameOver, Pegged, Phase, State, known_hand
+from cribpi.rules import score_hand
+from cribpi.views.leds import DEFAULT_COLOURS
+from cribpi.views.model import (
+    RGB, AlertScreen, BoardModel, MessageScreen, PlayScreen, PromptScreen, ScoreLine, ScoreRow,
+    ScoreScreen, ScoresScreen, ShowItem, ShowScreen, TrackModel,
+)
+
+__all__ = ["board_model", "flash_from", "phase_screen", "effect_screens", "scores_screen", "seat_label"]
+
+PHASE_PROMPTS = {
+    Phase.CUT: ("Cut for deal", "enter a card per seat, OK: random"),
+    Phase.STARTER: ("Starter card", "rank then suit"),
+}
+
+
+def seat_label(state: State, seat: int) -> str:
+    return state.names[seat] if state.names else f"Seat {seat + 1}"
+
+
+def board_model(state: State, flash: Sequence[Sequence[int]] = (), colours: Sequence[RGB] = DEFAULT_COLOURS,
+                anim_step: int = 0, muggins_track: int | None = None) -> BoardModel:
+    """The pegs of every track (partners share one), games won, and what to animate."""
+    target = state.rules.game_length
+    won = state.games_won() if state.scores else ()
+    tracks = tuple(
+        TrackModel(front=min(score, target), rear=min(rear, score, target),
+                   colour=tuple(colours[t % len(colours)]), games_won=won[t] if won else 0)  # type: ignore[arg-type]
+        for t, (score, rear) in enumerate(zip(state.scores, state.rear))
+    ) or (TrackModel(0, 0, colours[0]), TrackModel(0, 0, colours[1]))
+    over = state.phase in (Phase.GAME_OVER, Phase.MATCH_OVER) and state.winner is not None
+    animation = "winner" if over else ("muggins" if muggins_track is not None else None)
+    return BoardModel(tracks, game_length=target, flash=tuple(tuple(f) for f in flash),
+                      animation=animation, anim_step=anim_step,  # type: ignore[arg-type]
+                      winner_track=state.winner if over else None,
+                      muggins_track=muggins_track if not over else None)
+
+
+def flash_from(state: State, effects: Iterable[Effect]) -> tuple[tuple[int, ...], ...]:
+    """The holes each track just moved through (they blink for a moment)."""
+    holes: list[list[int]] = [[] for _ in state.scores]
+    target = state.rules.game_length
+    for effect in effects:
+        if isinstance(effect, Pegged) and effect.points > 0 and effect.team < len(holes):
+            start = effect.score - effect.points + 1
+            holes[effect.team].extend(h for h in range(max(1, start), min(effect.score, target) + 1))
+    return tuple(tuple(h) for h in holes)
+
+
+def scores_screen(state: State, title: str = "Scores") -> ScoresScreen:
+    won = state.games_won() if state.scores else ()
+    rows = tuple(ScoreRow(state.team_name(t), s, won[t] if won else 0) for t, s in enumerate(state.scores))
+    return ScoresScreen(rows, title)
+
+
+def phase_screen(state: State, entry: str = "", hint: str = "") -> PlayScreen | PromptScreen | ScoresScreen | MessageScreen:
+    """The resting screen of the phase the table is in."""
+    deal = state.deal
+    if state.phase in PHASE_PROMPTS:
+        prompt, default_hint = PHASE_PROMPTS[state.phase]
+        if state.phase is Phase.CUT and entry:
+            prompt = f"Cut: {entry}"
+            entry = ""
+        return PromptScreen(prompt, entry, hint or default_hint)
+    if state.phase is Phase.PLAY and deal is not None:
+        if deal.pending is not None and deal.turn is None:
+            return PromptScreen(f"{seat_label(state, deal.pending.seat)} claims", entry, hint or "peg N, OK for 0")
+        turn = seat_label(state, deal.turn) if deal.turn is not None else ""
+        count = sum(c.value for c in deal.count)
+        if entry:
+            return PromptScreen(f"{turn} lays", entry, hint or f"count {count}")
+        return PlayScreen(count, turn, _last_play_score(state))
+    if state.phase is Phase.SHOW and deal is not None:
+        return _show_prompt(state, entry, hint)
+    if state.phase is Phase.DONE:
+        return MessageScreen(("Deal counted.", "OK: next deal"), "Deal done")
+    if state.phase is Phase.BOARD:
+        return scores_screen(state, "Board")
+    if state.phase in (Phase.GAME_OVER, Phase.MATCH_OVER):
+        return scores_screen(state, "Match over" if state.phase is Phase.MATCH_OVER else "Game over - OK")
+    return MessageScreen(("MENU: new game",), "cribpi")
+
+
+def _show_prompt(state: State, entry: str, hint: str) -> PromptScreen:
+    deal = state.deal
+    assert deal is not None
+    if deal.pending is not None:
+        what = "crib" if deal.pending.where == "crib" else "hand"
+        return PromptScreen(f"{seat_label(state, deal.pending.seat)} {what}?", entry, hint or "peg N, OK for 0")
+    if len(deal.crib) < 4 and deal.show_step >= state.seats:
+        return PromptScreen("Crib cards", entry, hint or f"{len(entry.split())}/4 entered")
+    return PromptScreen("Hand cards", entry, hint or "enter the rest of the hand")
+
+
+def _last_play_score(state: State) -> ScoreLine | None:
+    deal = state.deal
+    if deal is None or not deal.pegged:
+        return None
+    seat, points, reason = deal.pegged[-1]
+    return ScoreLine(seat_label(state, seat), points, reason)
+
+
+def effect_screens(state: State, effects: Iterable[Effect]) -> list[AlertScreen | ScoreScreen | ShowScreen]:
+    """Screens to page through after an event: each score with its reason, show breakdowns,
+    alerts and the result."""
+    screens: list[AlertScreen | ScoreScreen | ShowScreen] = []
+    for effect in effects:
+        if isinstance(effect, Pegged):
+            screens.append(_pegged_screen(state, effect))
+        elif isinstance(effect, Alert) and effect.kind not in ("cut",):
+            screens.append(AlertScreen(_alert_title(effect.kind), _wrap_text(effect.text)))
+        elif isinstance(effect, GameOver):
+            screens.append(AlertScreen("GAME!", _wrap_text(effect.text)))
+    return screens
+
+
+def _pegged_screen(state: State, effect: Pegged) -> ScoreScreen | ShowScreen:
+    who = seat_label(state, effect.seat)
+    if effect.reason in ("hand", "crib") and effect.items:
+        title = f"{who} {effect.reason}"
+        items = tuple(ShowItem(i.kind, i.cards, i.points) for i in effect.items)
+        return ShowScreen(title, items, effect.points)
+    return ScoreScreen(who, effect.points, tuple(_wrap_text(effect.explain or effect.reason)))
+
+
+def _alert_title(kind: str) -> str:
+    return {"muggins": "MUGGINS!", "overclaim": "Overclaim", "underclaim": "Underclaim",
+            "wrong-muggins": "Wrong muggins", "recut": "Cut again", "misdeal": "Misdeal",
+            "penalty": "Penalty", "heels": "His heels"}.get(kind, kind.capitalize())
+
+
+def _wrap_text(text: str, width: int = 21) -> tuple[str, ...]:
+    words = text.split()
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    if line:
+        lines.append(line)
+    return tuple(lines)
+
+
+def hand_breakdown(state: State, seat: int) -> ShowScreen | None:
+    """A seat's hand counted item by item (for the menu's "show hands")."""
+    deal = state.deal
+    if deal is None or deal.starter is None:
+        return None
+    hand = known_hand(state, seat)
+    if len(hand) != state.rules.cards_held:
+        return None
+    score = score_hand(hand, deal.starter, rules=state.rules)
+    items = tuple(ShowItem(i.kind, i.cards, i.points) for i in score.items)
+    return ShowScreen(f"{seat_label(state, seat)} hand", items, score.total)
