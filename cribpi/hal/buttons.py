@@ -73,10 +73,13 @@ class ButtonLogic:
         self._pressed_at = 0.0
         self._holds = 0
 
-    def edge(self, pressed: bool, now: float) -> None:
-        """The pin changed (a bounce counts too)."""
+    def edge(self, pressed: bool, now: float) -> list[Action]:
+        """The pin changed (a bounce counts too). Returns what the old level decided first,
+        so a late timer never loses a press."""
+        actions = self.update(now)
         if pressed != self._raw:
             self._raw, self._raw_at = pressed, now
+        return actions
 
     def _next_hold(self) -> float | None:
         if self.binding.hold is None or not self._pressed:
@@ -178,7 +181,9 @@ class ButtonDriver:
 
     def edge(self, pressed: bool) -> None:
         with self._lock:
-            self.logic.edge(pressed, self.clock.now())
+            actions = self.logic.edge(pressed, self.clock.now())
+        for action in actions:
+            self.deliver(action)
         self._run()
 
     def _run(self) -> None:

@@ -50,18 +50,19 @@ class GpioInputs:
             raise
 
     def _button(self, pin: int, binding: PinBinding, pin_factory: Any) -> Any:
-        from gpiozero import Button, GPIOZeroError
+        # DigitalInputDevice, not Button: Button's hold thread would duplicate our own timing
+        from gpiozero import DigitalInputDevice, GPIOZeroError
 
         try:
-            button = Button(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+            button = DigitalInputDevice(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
         except GPIOZeroError as exc:
             raise HardwareError(
                 f"GPIO{pin} ({binding.press}): {exc} (on a machine without GPIO use "
                 f"CRIBPI_BACKEND=sim, or GPIOZERO_PIN_FACTORY=mock)"
             ) from exc
         driver = ButtonDriver(ButtonLogic(binding, self.timing), self.clock, self._hand_over)
-        button.when_pressed = lambda: driver.edge(True)
-        button.when_released = lambda: driver.edge(False)
+        button.when_activated = lambda: driver.edge(True)
+        button.when_deactivated = lambda: driver.edge(False)
         self._drivers[pin] = driver
         return button
 
