@@ -1,0 +1,143 @@
+"""``cribpi replay game.crib``: check a game record and show every score it makes.
+
+Each scoring event is printed with its line in the record, who pegged, the points, the
+reason in the words players use and the running scores after it; alerts (muggins, an
+overclaim, a penalty) and the result follow where they happen. A record that cannot be
+read, or that the engine refuses, exits with status 2 and one line naming the line at fault.
+See docs/record-format.md for the format.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from cribpi.exc import RecordError
+from cribpi.game.engine import INITIAL, apply
+from cribpi.game.events import Event, Misdeal, NewGame, NextGame
+from cribpi.game.legal import describe_expected
+from cribpi.game.record import Record, parse_record
+from cribpi.game.state import Alert, Effect, GameOver, MatchOver, Pegged, Phase, State
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("replay", help="check a game record and print every score in it", description=__doc__)
+    p.add_argument("file", metavar="FILE", help="a game record (.crib); - reads standard input")
+    p.add_argument("--json", action="store_true",
+                   help="print JSON: a list of scoring events (line, game, deal, seat, name, team, "
+                        "points, reason, explain, score, scores)")
+    p.set_defaults(run=run)
+
+
+def read_record(path: str) -> Record:
+    """Parse the record in ``path``; errors name the file as well as the line."""
+    try:
+        text = _read(path)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"{path}: cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        return parse_record(text)
+    except RecordError as exc:
+        raise RecordError(f"{path}: {exc}") from None
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        import sys
+
+        return sys.stdin.read()
+    return Path(path).read_text(encoding="utf-8")
+
+
+def run(args: argparse.Namespace) -> int:
+    record = read_record(args.file)
+    rows, lines, state = replay_rows(record)
+    if args.json:
+        print(json.dumps([r for r in rows if r["type"] == "score"], ensure_ascii=False))
+        return 0
+    print(_title(record))
+    print("\n".join(lines))
+    print(_summary(record, state))
+    return 0
+
+
+def replay_rows(record: Record) -> tuple[list[dict[str, Any]], list[str], State]:
+    """Replay a parsed record: scoring rows (for JSON), printed lines, and the final state."""
+    rows: list[dict[str, Any]] = []
+    out: list[str] = []
+    state = INITIAL
+    shown: tuple[int, int | None] = (0, None)
+    for event, line in zip(record.events, record.lines):
+        before = state
+        state, effects = apply(state, event)
+        scores = _scores_before(event, before, state)
+        for effect in effects:
+            row = _row(effect, line, state, scores)
+            if row is None:
+                continue
+            if (row["game"], row["deal"]) != shown:
+                shown = (row["game"], row["deal"])
+                out.append(f"-- game {row['game']}, deal {row['deal']}")
+            rows.append(row)
+            out.append(_text(row))
+    return rows, out, state
+
+
+def _scores_before(event: Event, before: State, after: State) -> list[int]:
+    """The running scores an event's pegs start from (a new game and a misdeal reset them)."""
+    if isinstance(event, (NewGame, NextGame)):
+        return [0] * len(after.scores)
+    if isinstance(event, Misdeal) and before.deal is not None:
+        return list(before.deal.scores_at_start)
+    return list(before.scores)
+
+
+def _row(effect: Effect, line: int, state: State, scores: list[int]) -> dict[str, Any] | None:
+    deal = state.deal.number if state.deal else None
+    where = {"line": line, "game": state.game_number, "deal": deal}
+    if isinstance(effect, Pegged):
+        scores[effect.team] = effect.score
+        return {"type": "score", **where, "seat": effect.seat, "name": state.names[effect.seat],
+                "team": effect.team, "points": effect.points, "reason": effect.reason,
+                "explain": effect.explain, "score": effect.score,
+                "scores": {state.team_name(t): s for t, s in enumerate(scores)}}
+    if isinstance(effect, Alert) and effect.kind not in ("penalty", "cut"):
+        return {"type": "alert", **where, "kind": effect.kind, "text": effect.text}
+    if isinstance(effect, GameOver):
+        return {"type": "result", **where, "text": effect.text}
+    if isinstance(effect, MatchOver):
+        won = "-".join(map(str, effect.summary.get("games_won", [])))
+        return {"type": "result", **where, "text": f"match to {state.team_name(effect.winner)}, games {won}"}
+    return None
+
+
+def _text(row: dict[str, Any]) -> str:
+    head = f"line {row['line']:>4}  "
+    if row["type"] == "score":
+        scores = ", ".join(f"{name} {score}" for name, score in row["scores"].items())
+        said = f"{row['reason']}: {row['explain']}" if row["explain"] else row["reason"]
+        return f"{head}{row['name']:<10} {row['points']:>+4}  {said:<48}  {scores}"
+    if row["type"] == "alert":
+        return f"{head}! {row['kind']}: {row['text']}"
+    return f"{head}= {row['text']}"
+
+
+def _title(record: Record) -> str:
+    first = record.events[0]
+    assert isinstance(first, NewGame)
+    tags = [record.tags[t] for t in ("Event", "Date") if t in record.tags]
+    who = " v ".join(first.names)
+    return f"{who}: {first.rules.name} rules, {first.mode.value} mode" + (f" ({'; '.join(tags)})" if tags else "")
+
+
+def _summary(record: Record, state: State) -> str:
+    scores = ", ".join(f"{state.team_name(t)} {s}" for t, s in enumerate(state.scores))
+    if state.phase is Phase.MATCH_OVER:
+        end = "the match is over"
+    elif state.phase is Phase.GAME_OVER:
+        end = "the game is over"
+    else:
+        end = f"in progress, waiting for {describe_expected(state)}"
+    return f"valid record: {len(record.events)} events; {scores}; {end}"
