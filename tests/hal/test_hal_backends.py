@@ -1,0 +1,177 @@
+from __future__ import annotations
+
+import ast
+import time
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from cribpi.exc import ConfigError, HardwareError, NotBuiltError
+from cribpi.hal import ActionQueue, Action, choose_backend, is_raspberry_pi, open_backend
+from cribpi.hal.mock import open_mock
+from cribpi.hal.serial_cards import SerialCardReader
+from cribpi.hal.term import frame_to_ansi, image_to_text
+from cribpi.views.leds import render_board
+from cribpi.views.model import BoardModel, PlayScreen, TrackModel
+from cribpi.views.oled import render_screen
+
+PACKAGE = Path(__file__).parents[2] / "cribpi"
+
+
+def model_file(tmp_path, text):
+    path = tmp_path / "model"
+    path.write_bytes(text.encode() + b"\0")
+    return [path]
+
+
+def test_raspberry_pi_detection(tmp_path):
+    assert is_raspberry_pi(model_file(tmp_path, "Raspberry Pi 4 Model B Rev 1.4"))
+    assert not is_raspberry_pi(model_file(tmp_path, "Pine64 RockPro64"))
+    assert not is_raspberry_pi([tmp_path / "absent"])
+
+
+def test_choice_order(tmp_path, monkeypatch):
+    from cribpi.config import Config
+
+    pi, other = model_file(tmp_path, "Raspberry Pi Zero 2 W"), [tmp_path / "absent"]
+    monkeypatch.delenv("CRIBPI_BACKEND", raising=False)
+    assert choose_backend(None, None, pi) == "pi"
+    assert choose_backend(None, None, other) == "sim"
+    assert choose_backend(None, Config(backend="mock"), pi) == "mock"
+    monkeypatch.setenv("CRIBPI_BACKEND", "sim")
+    assert choose_backend(None, Config(backend="mock"), pi) == "sim"
+    assert choose_backend("mock", None, pi) == "mock"
+
+
+def test_unknown_backend_names_the_accepted_ones():
+    with pytest.raises(ConfigError, match="'lego' is not one of pi, controller, sim, mock"):
+        open_backend("lego")
+
+
+def test_controller_is_an_honest_placeholder():
+    with pytest.raises(NotBuiltError, match="not built yet") as info:
+        open_backend("controller")
+    assert isinstance(info.value, HardwareError) and isinstance(info.value, NotImplementedError)
+
+
+def test_pi_without_gpio_says_what_to_do(monkeypatch):
+    from gpiozero import Device
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
+    with pytest.raises(HardwareError, match="CRIBPI_BACKEND=sim"):
+        open_backend("pi", device_factory=lambda **kw: pytest.fail("display opened first"))
+
+
+def test_pi_passes_oled_settings_to_the_device_factory():
+    from gpiozero.pins.mock import MockFactory
+    from luma.core.device import dummy
+
+    from cribpi.config import Config, OledConfig
+
+    seen = {}
+
+    def factory(**kwargs):
+        seen.update(kwargs)
+        return dummy(mode="1")
+
+    config = Config(oled=OledConfig(driver="sh1106", port=3, address=0x3D, rotate=180))
+    with open_backend("pi", config, pin_factory=MockFactory(), device_factory=factory):
+        pass
+    assert seen == {"driver": "sh1106", "port": 3, "address": 0x3D, "rotate": 180}
+
+
+def test_mock_keeps_frames_and_images():
+    with open_mock() as board:
+        frame = render_board(BoardModel((TrackModel(3, 1, (255, 0, 0)), TrackModel(0, 0, (0, 0, 255)))))
+        board.pegboard.show(frame)
+        board.display.show(render_screen(PlayScreen(7, "Bob")))
+        assert board.frames == [frame]
+        assert board.image.tobytes() == render_screen(PlayScreen(7, "Bob")).tobytes()
+
+
+def test_mock_press_with_bounces_is_one_action():
+    with open_mock() as board, ActionQueue() as actions:
+        board.inputs.start(actions)
+        board.driver.press(Action.parse("go"), bounces=4)
+        assert actions.drain() == [Action.parse("go")]
+
+
+def test_mock_refuses_an_unbound_action():
+    from cribpi.hal.buttons import PinBinding
+
+    with open_mock(pins={2: PinBinding.for_press(Action.parse("ok"))}) as board:
+        with pytest.raises(ConfigError, match="no pin is bound to menu: bound are ok"):
+            board.press("menu")
+
+
+def test_serial_card_reader_over_loop():
+    reader = SerialCardReader("loop://")
+    with ActionQueue() as actions:
+        reader.start(actions)
+        reader.port.write(b"5H\nnonsense\n10d\n")
+        deadline = time.monotonic() + 5
+        got = []
+        while len(got) < 2 and time.monotonic() < deadline:
+            got += actions.drain()
+            time.sleep(0.01)
+        reader.close()
+    assert got == [Action.parse("card 5H"), Action.parse("card TD")]
+
+
+def test_serial_card_reader_bad_port():
+    with pytest.raises(HardwareError, match="card reader"):
+        SerialCardReader("nosuchscheme://x")
+
+
+def test_image_to_half_blocks():
+    image = Image.new("1", (128, 64))
+    image.putpixel((0, 0), 1)
+    image.putpixel((1, 1), 1)
+    image.putpixel((2, 0), 1)
+    image.putpixel((2, 1), 1)
+    lines = image_to_text(image).split("\n")
+    assert len(lines) == 32 and {len(line) for line in lines} == {128}
+    assert lines[0][:4] == "▀▄█ "
+    assert set("".join(lines[1:])) == {" "}
+
+
+def test_image_to_text_draws_a_screen():
+    text = image_to_text(render_screen(PlayScreen(15, "Alice")))
+    assert "█" in text
+
+
+def test_frame_to_ansi_rows_and_colours():
+    frame = render_board(BoardModel((TrackModel(12, 6, (255, 0, 0), 1), TrackModel(0, 0, (0, 0, 255)))))
+    text = frame_to_ansi(frame)
+    lines = text.split("\n")
+    assert len(lines) == 2 * 5  # 4 rows of 30 and the game hole, per track
+    assert lines[0].startswith("T1   1 ")
+    assert "\x1b[38;2;255;0;0m●" in lines[0]  # the front peg, full red
+    assert "\x1b[38;5;" in frame_to_ansi(frame, truecolour=False)
+    assert "games" in lines[0]
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "views").rglob("*.py")), ids=lambda p: p.name)
+def test_views_import_no_hardware(path):
+    banned = ("gpiozero", "luma", "serial", "cribpi.hal", "cribpi.app", "cribpi.daemon",
+              "cribpi.store")
+    bad = {name for name in _imports(path) if name.startswith(banned)}
+    assert not bad, f"{path.name} imports {bad}"
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "hal").rglob("*.py")), ids=lambda p: p.name)
+def test_hal_does_not_import_the_game(path):
+    assert not {n for n in _imports(path) if n.startswith(("cribpi.game", "cribpi.app"))}

@@ -1,0 +1,103 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cribpi.config import DEFAULT_PINS, load_config
+from cribpi.exc import ConfigError
+from cribpi.hal.actions import Action
+
+SAMPLE = Path(__file__).parents[1] / "hardware" / "cribpi.toml"
+
+
+def write(tmp_path, text):
+    path = tmp_path / "cribpi.toml"
+    path.write_text(text)
+    return path
+
+
+def test_defaults_without_a_file():
+    config = load_config(None)
+    assert config.backend is None and config.pins == DEFAULT_PINS
+    assert config.oled.address == 0x3C and config.oled.driver == "ssd1306"
+    assert config.db.name == "cribpi.db"
+
+
+def test_the_sample_loads_with_its_layout():
+    config = load_config(SAMPLE)
+    assert config.backend == "pi"
+    assert config.board_layout is not None and config.board_layout.tracks == 2
+    assert config.pins[27].hold == Action.parse("undo_long")
+
+
+def test_an_empty_file_is_the_defaults(tmp_path):
+    config = load_config(write(tmp_path, ""))
+    assert config.pins == DEFAULT_PINS and config.leds.brightness == 0.5
+
+
+def test_values_and_relative_paths(tmp_path):
+    config = load_config(write(tmp_path, """
+backend = "sim"
+db = "games.db"
+[pins]
+GPIO5 = "rank 5"
+6 = { press = "ok", hold = "menu" }
+[buttons]
+debounce_ms = 10
+long_press_ms = 600
+repeat_ms = 300
+[oled]
+driver = "sh1106"
+rotate = 180
+address = 0x3D
+[leds]
+brightness = 0.25
+current_cap_ma = 1500
+marks = false
+"""))
+    assert config.db == tmp_path / "games.db"
+    assert config.pins[5].press == Action.parse("rank 5") and config.pins[5].hold is None
+    assert config.pins[6].hold == Action.parse("menu")
+    assert config.timing.repeat_s == pytest.approx(0.3)
+    assert (config.oled.driver, config.oled.rotate, config.oled.address) == ("sh1106", 180, 0x3D)
+    assert config.leds.current_cap_ma == 1500 and not config.leds.marks
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("backend = [", r"not valid TOML"),
+        ("colour = 1", r"colour = 1 is not valid: unknown key; accepted: backend"),
+        ("[oled]\ndriver = \"ssd1309\"", r"oled.driver = 'ssd1309' is not valid: ssd1306 or sh1106"),
+        ("[oled]\nrotate = 90", r"oled.rotate = 90 .*0 or 180"),
+        ("[oled]\nport = \"1\"", r"oled.port = '1' .*expected int"),
+        ("[oled]\nbus = 1", r"oled.bus = 1 .*accepted: driver, port"),
+        ("[pins]\n40 = \"ok\"", r"pins.40 .*BCM pin number 0-27"),
+        ("[pins]\n17 = \"jump\"", r"pins.17 = 'jump' .*not an action"),
+        ("[pins]\n17 = \"ok\"\nGPIO17 = \"go\"", r"GPIO17 is bound twice"),
+        ("[leds]\nbrightness = 2", r"leds = .*brightness 2 is not between 0 and 1"),
+        ("[leds]\nmarks = 1", r"leds.marks = 1 .*expected bool"),
+        ("[buttons]\ndebounce_ms = 900", r"buttons = .*debounce"),
+        ("layout = \"missing.toml\"", r"missing.toml: no such layout file"),
+    ],
+)
+def test_broken_files_name_the_file_and_key(tmp_path, text, message):
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError, match=message) as info:
+        load_config(path)
+    assert "cribpi.toml" in str(info.value) or "missing.toml" in str(info.value)
+
+
+def test_loading_changes_nothing(tmp_path):
+    path = write(tmp_path, "[oled]\ndriver = \"nope\"")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    with pytest.raises(ConfigError):
+        load_config(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    assert path.read_text() == "[oled]\ndriver = \"nope\""
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(ConfigError, match="no such configuration file"):
+        load_config(tmp_path / "none.toml")
