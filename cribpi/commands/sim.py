@@ -1,0 +1,67 @@
+"""``cribpi sim``: play at the whole table in a terminal, with no hardware.
+
+The game is journalled (``--db``; default: the same database as the daemon) and resumes
+where it stopped; ``--new`` starts a fresh one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+
+from cribpi.exc import ConfigError
+from cribpi.game import Mode
+
+TABLE = "sim"
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("sim", help="play the whole table in the terminal (simulated hardware)",
+                       description=__doc__)
+    p.add_argument("--players", default="2", choices=["2", "3", "4", "4p"],
+                   help="2, 3, 4 individual, or 4p (partners opposite)")
+    p.add_argument("--mode", default="count", choices=[m.value for m in Mode])
+    p.add_argument("--rules", default="acc", help="rule preset (acc, hoyle, leaflet, acc-tournament, five-card)")
+    p.add_argument("--names", help="comma-separated player names, seat 1 first")
+    p.add_argument("--db", type=Path, help="journal file (default: the cribpi database)")
+    p.add_argument("--new", action="store_true", help="start a new game instead of resuming")
+    p.add_argument("--seed", type=int, help="seed for random cuts (reproducible sessions)")
+    p.set_defaults(run=run)
+
+
+def settings_from(args: argparse.Namespace) -> object:
+    from cribpi.app import DEFAULT_NAMES, TableSettings
+    from cribpi.rules import get_rules
+
+    get_rules(args.rules)  # a bad preset name fails before the terminal changes
+    players = 4 if args.players == "4p" else int(args.players)
+    names = tuple(n.strip() for n in args.names.split(",")) if args.names else DEFAULT_NAMES
+    if len(names) < players:
+        raise ConfigError(f"--names gives {len(names)} name(s) for {players} players")
+    return TableSettings(names=names, players=players, partnerships=args.players == "4p",
+                         rules=args.rules, mode=Mode(args.mode), table=TABLE)
+
+
+def run(args: argparse.Namespace) -> int:
+    from cribpi.app import Session, TableApp, TableUI
+    from cribpi.config import default_db_path
+    from cribpi.hal import open_backend
+    from cribpi.sim import Terminal
+    from cribpi.store import Store
+
+    settings = settings_from(args)
+    db = args.db or default_db_path()
+    db.parent.mkdir(parents=True, exist_ok=True)
+    store = Store(db)
+    restored = None if args.new else store.current(table=TABLE)
+    session = Session(None, store, game=restored.game, game_id=restored.game_id) if restored else None  # type: ignore[arg-type]
+    ui = TableUI(settings, store=store, session=session, rng=random.Random(args.seed))  # type: ignore[arg-type]
+    backend = open_backend("sim")
+    app = TableApp(backend, ui)
+    try:
+        Terminal(app, backend).run()
+    finally:
+        app.close()
+        store.close()
+    return 0

@@ -1,0 +1,142 @@
+"""``cribpi sim``: the whole table in a terminal, on the sim backend.
+
+The LED tracks are drawn as coloured dots, the OLED from its real 128x64 image in half-block
+characters, and keys map to the logical actions (legend on screen). The game is journalled
+like on the Pi, so quitting and starting again resumes it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import termios
+import tty
+from collections.abc import Callable
+from typing import TextIO
+
+from cribpi.app import TableApp
+from cribpi.hal import Action, Backend
+from cribpi.hal.term import frame_to_ansi, image_to_text
+
+__all__ = ["KeyMapper", "Terminal", "LEGEND"]
+
+LEGEND = (
+    "cards: rank A 2-9 T J Q K, then suit c d h s     g: go   Enter: OK   u: undo  U: undo again",
+    "m: menu (g/u move, Enter picks)   p: peg/claim (seat 1-4, points, Enter)   x: muggins (seat)",
+    "Ctrl-C or Ctrl-D: quit (the game is kept and resumes next time)",
+)
+_RANK_KEYS = {"a": "A", "t": "T", "0": "T", "j": "J", "q": "Q", "k": "K", **{str(n): str(n) for n in range(2, 10)}}
+_SUIT_KEYS = {"c": "C", "d": "D", "h": "H", "s": "S"}
+_PLAIN_KEYS = {"g": "go", "\r": "ok", "\n": "ok", " ": "ok", "u": "undo", "\x7f": "undo", "U": "undo_long",
+               "m": "menu", "\t": "menu"}
+QUIT_KEYS = ("\x03", "\x04")
+
+
+class KeyMapper:
+    """Keys -> actions. ``p`` and ``x`` start a short entry (seat, then points)."""
+
+    def __init__(self) -> None:
+        self.entry: str | None = None  # "p" + digits while a peg is typed, "x" for muggins
+
+    def feed(self, key: str) -> Action | None:
+        if self.entry is not None:
+            return self._entry_key(key)
+        if key in ("p", "x"):
+            self.entry = key
+            return None
+        if key in _RANK_KEYS:
+            return Action.parse(f"rank {_RANK_KEYS[key]}")
+        if key in _SUIT_KEYS:
+            return Action.parse(f"suit {_SUIT_KEYS[key]}")
+        if key in _PLAIN_KEYS:
+            return Action.parse(_PLAIN_KEYS[key])
+        return None
+
+    def _entry_key(self, key: str) -> Action | None:
+        assert self.entry is not None
+        if key in ("\x1b", "u", "\x7f"):
+            self.entry = None if key != "\x7f" or len(self.entry) <= 1 else self.entry[:-1]
+            return None
+        if key.isdigit():
+            self.entry += key
+            if self.entry[0] == "x":
+                seat, self.entry = int(key) - 1, None
+                return Action.muggins(seat) if 0 <= seat <= 3 else None
+            return None
+        if key in ("\r", "\n", " ") and self.entry[0] == "p" and len(self.entry) >= 3:
+            seat, points = int(self.entry[1]) - 1, int(self.entry[2:])
+            self.entry = None
+            if 0 <= seat <= 3 and 1 <= points <= 29:
+                return Action.peg(seat, points)
+        return None
+
+    @property
+    def status(self) -> str:
+        if self.entry is None:
+            return ""
+        if self.entry[0] == "x":
+            return "muggins: which seat (1-4)?"
+        digits = self.entry[1:]
+        return f"peg: seat {digits[:1] or '_'}, points {digits[1:] or '_'} (Enter)"
+
+
+class Terminal:
+    """Draws the sim backend's frame and image; reads keys from a tty in cbreak mode."""
+
+    def __init__(self, app: TableApp, backend: Backend, out: TextIO = sys.stdout,
+                 keys_fd: int | None = None) -> None:
+        self.app = app
+        self.backend = backend
+        self.out = out
+        self.keys_fd = sys.stdin.fileno() if keys_fd is None else keys_fd
+        self.mapper = KeyMapper()
+        self.quit = False
+        backend.display.subscribe(self.draw)  # type: ignore[attr-defined]
+
+    def draw(self) -> None:
+        frame = self.backend.pegboard.frame  # type: ignore[attr-defined]
+        image = self.backend.display.image  # type: ignore[attr-defined]
+        state = self.app.ui.state
+        parts = ["\x1b[H\x1b[2J", "cribpi sim\r\n\r\n"]
+        if frame is not None:
+            parts.append(frame_to_ansi(frame).replace("\n", "\r\n") + "\r\n\r\n")
+        if image is not None:
+            border = "+" + "-" * 128 + "+"
+            body = "\r\n".join(f"|{line}|" for line in image_to_text(image).splitlines())
+            parts.append(f"{border}\r\n{body}\r\n{border}\r\n")
+        scores = "  ".join(f"{state.team_name(t)} {s}" for t, s in enumerate(state.scores))
+        parts.append(f"{scores}   [{state.mode.value}, {state.rules.name}, {state.phase.value}]\r\n")
+        parts.append((self.mapper.status or "") + "\r\n")
+        parts.append("\r\n".join(LEGEND) + "\r\n")
+        self.out.write("".join(parts))
+        self.out.flush()
+
+    def on_keys(self) -> None:
+        data = os.read(self.keys_fd, 64)
+        if not data:
+            self.quit = True
+            return
+        for key in data.decode(errors="ignore"):
+            if key in QUIT_KEYS:
+                self.quit = True
+                return
+            action = self.mapper.feed(key)
+            if action is not None:
+                self.app.handle(action)
+            else:
+                self.draw()
+
+    def run(self) -> None:
+        restore: Callable[[], None] = lambda: None
+        if os.isatty(self.keys_fd):
+            saved = termios.tcgetattr(self.keys_fd)
+            tty.setraw(self.keys_fd)
+            restore = lambda: termios.tcsetattr(self.keys_fd, termios.TCSADRAIN, saved)  # noqa: E731
+        try:
+            self.app.start()
+            self.draw()
+            self.app.run(extra=[(self.keys_fd, self.on_keys)], should_stop=lambda: self.quit)
+        finally:
+            restore()
+            self.out.write("\r\n")
+            self.out.flush()
