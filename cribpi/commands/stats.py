@@ -1,0 +1,45 @@
+"""``cribpi stats --db cribpi.db``: each player's record over the finished games of a journal."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+
+from cribpi.exc import StoreError
+from cribpi.store import PlayerStats, Store
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("stats", help="per-player statistics from a game journal", description=__doc__)
+    p.add_argument("--db", required=True, metavar="PATH", help="the game journal (SQLite file)")
+    p.add_argument("--json", action="store_true", help="print JSON: one object per player name")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not os.path.isfile(args.db):  # opening would create an empty journal
+        raise StoreError(f"there is no game journal at {args.db}: give the file `cribpi run` writes")
+    with Store(args.db) as store:
+        stats = store.stats()
+    if args.json:
+        print(json.dumps({name: s.as_dict() for name, s in stats.items()}, ensure_ascii=False))
+        return 0
+    if not stats:
+        print("No finished games yet.")
+        return 0
+    print(f"{'Player':<12} {'Games':>5} {'Won':>4} {'Matches':>7} {'Won':>4} {'Skunks +/-':>10}"
+          f" {'Hand':>5} {'Crib':>5} {'Peg/deal':>8}")
+    for player in stats.values():
+        print(_row(player))
+    return 0
+
+
+def _row(p: PlayerStats) -> str:
+    skunks = f"{p.skunks_given}/{p.skunks_received}"
+    return (f"{p.name:<12} {p.games_played:>5} {p.games_won:>4} {p.matches_played:>7} {p.matches_won:>4}"
+            f" {skunks:>10} {_avg(p.average_hand):>5} {_avg(p.average_crib):>5} {_avg(p.pegging_per_deal):>8}")
+
+
+def _avg(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
