@@ -116,6 +116,7 @@ class TableUI:
         self.entry: list[Card] = []  # cards entered towards a cut, a crib or a hand
         self.screens: list[ScreenModel] = []  # transient screens, oldest first
         self.menu: _Menu | None = None
+        self.tally: tuple[int, int] | None = None  # (seat, points) pegged or claimed, until OK
         self.flash: tuple[tuple[int, ...], ...] = ()
         self.muggins_track: int | None = None
         self.on_settings = on_settings
@@ -137,6 +138,9 @@ class TableUI:
         return board_model(self.state, self.flash, anim_step=anim_step, muggins_track=self.muggins_track)
 
     def _entry_text(self) -> str:
+        if self.tally is not None:
+            seat, points = self.tally
+            return f"{self.state.names[seat]} {points}"
         text = " ".join(str(c) for c in self.entry)
         if self.rank is not None:
             text = f"{text} {self.rank.symbol}_".strip()
@@ -193,6 +197,8 @@ class TableUI:
         raise RulesError(f"{action} does nothing here")
 
     def _ok(self, state: State) -> tuple[Effect, ...]:
+        if self.tally is not None:
+            return self._commit_tally()
         phase = state.phase
         if phase is Phase.CUT:
             return self._apply(random_cut(self.rng, state.seats))
@@ -243,12 +249,24 @@ class TableUI:
         return self._apply(make(cards))
 
     def _peg(self, seat: int, points: int) -> tuple[Effect, ...]:
+        """PEG presses add up (a +1 key pressed five times is 5); OK pegs or claims the sum."""
         state = self.state
-        if state.mode is Mode.BOARD:
-            return self._apply(Peg(seat, points))
-        pending = state.deal.pending if state.deal else None
-        if pending is None:
+        if seat >= state.seats:
+            raise RulesError(f"seat {seat + 1} is not at this table: seats are 1-{state.seats}")
+        if state.mode is not Mode.BOARD and not (state.deal and state.deal.pending):
             raise RulesError("there is no score to claim now")
+        if self.tally is not None and self.tally[0] != seat:
+            raise RulesError(f"finish {state.names[self.tally[0]]}'s peg with OK (or UNDO) first")
+        total = (self.tally[1] if self.tally else 0) + points
+        self.tally = (seat, total)
+        return ()
+
+    def _commit_tally(self) -> tuple[Effect, ...]:
+        assert self.tally is not None
+        seat, points = self.tally
+        self.tally = None
+        if self.state.mode is Mode.BOARD:
+            return self._apply(Peg(seat, points))
         return self._apply(Claim(seat, points))
 
     def _muggins(self, seat: int) -> tuple[Effect, ...]:
@@ -258,6 +276,9 @@ class TableUI:
         return self._apply(Muggins(seat, open_[-1].missed if open_ else 2))
 
     def _undo(self) -> tuple[Effect, ...]:
+        if self.tally is not None:
+            self.tally = None  # drop a peg or claim not yet confirmed
+            return ()
         if self.rank is not None:
             self.rank = None  # take back a rank key that waits for its suit
             return ()

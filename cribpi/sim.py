@@ -38,6 +38,13 @@ class KeyMapper:
     def __init__(self) -> None:
         self.entry: str | None = None  # "p" + digits while a peg is typed, "x" for muggins
 
+    def actions(self, key: str) -> list[Action]:
+        """The actions one key makes: a finished peg entry is the peg and its OK."""
+        action = self.feed(key)
+        if action is None:
+            return []
+        return [action, Action.parse("ok")] if action.kind.value == "peg" else [action]
+
     def feed(self, key: str) -> Action | None:
         if self.entry is not None:
             return self._entry_key(key)
@@ -120,10 +127,10 @@ class Terminal:
             if key in QUIT_KEYS:
                 self.quit = True
                 return
-            action = self.mapper.feed(key)
-            if action is not None:
+            actions = self.mapper.actions(key)
+            for action in actions:
                 self.app.handle(action)
-            else:
+            if not actions:
                 self.draw()
 
     def run(self) -> None:

@@ -84,6 +84,8 @@ def phase_screen(state: State, entry: str = "", hint: str = "") -> PlayScreen | 
     if state.phase is Phase.DONE:
         return MessageScreen(("Deal counted.", "OK: next deal"), "Deal done")
     if state.phase is Phase.BOARD:
+        if entry:
+            return PromptScreen("Peg", entry, hint or "more pegs add up; OK pegs")
         return scores_screen(state, "Board")
     if state.phase in (Phase.GAME_OVER, Phase.MATCH_OVER):
         return scores_screen(state, "Match over" if state.phase is Phase.MATCH_OVER else "Game over - OK")

@@ -1,0 +1,176 @@
+"""The table UI on the mock backend: presses in, events, LED frames and OLED images out."""
+
+import random
+
+import pytest
+
+from cribpi.app import TableApp, TableSettings, TableUI
+from cribpi.game import Mode, Phase
+from cribpi.hal import Action, open_backend
+from cribpi.store import Store
+from cribpi.views.model import AlertScreen, MenuScreen, PlayScreen, ScoreScreen, ShowScreen
+
+
+@pytest.fixture
+def table():
+    backend = open_backend("mock")
+    ui = TableUI(TableSettings(), rng=random.Random(1))
+    app = TableApp(backend, ui)
+    app.start()
+    yield backend, ui, app
+    app.close()
+
+
+def press(backend, app, *words):
+    backend.press(*words)
+    app.pump()
+
+
+def card(backend, app, text):
+    press(backend, app, "rank", text[0])
+    press(backend, app, "suit", text[1])
+
+
+def dismiss(backend, ui, app):
+    while ui.screens:
+        press(backend, app, "ok")
+
+
+def test_a_whole_deal_from_button_presses(table):
+    backend, ui, app = table
+    press(backend, app, "ok")  # random cut for the deal
+    dismiss(backend, ui, app)
+    assert ui.state.phase is Phase.STARTER
+    card(backend, app, "6S")
+    dealer = ui.state.deal.dealer
+    pone = 1 - dealer
+    for seat, text in [(pone, "QH"), (dealer, "5C"), (pone, "TD"), (dealer, "6D"),
+                       (pone, "2C"), (dealer, "4H"), (pone, "4S"), (dealer, "4D")]:
+        dismiss(backend, ui, app)
+        assert ui.state.deal.turn == seat
+        card(backend, app, text)
+    assert isinstance(ui.screen(), ScoreScreen) and ui.screen().points == 7
+    dismiss(backend, ui, app)
+    for text in ("7C", "8H", "7D", "8S"):
+        card(backend, app, text)
+    assert ui.state.scores[dealer] == 59 and ui.state.scores[pone] == 2
+    assert any(isinstance(s, ShowScreen) and s.total == 24 for s in ui.screens)
+    assert backend.frames[-1].hole(dealer, 59) != (0, 0, 0)  # the front peg is lit
+    assert backend.image is not None and backend.image.size == (128, 64)
+    dismiss(backend, ui, app)
+    press(backend, app, "ok")  # next deal
+    assert ui.state.deal.number == 2 and ui.state.deal.dealer == pone
+
+
+def test_wrong_card_shows_an_alert_and_changes_nothing(table):
+    backend, ui, app = table
+    press(backend, app, "ok")
+    dismiss(backend, ui, app)
+    card(backend, app, "6S")
+    before = ui.state
+    card(backend, app, "6S")  # the starter again
+    assert ui.state is before
+    assert isinstance(ui.screen(), AlertScreen) and "6S" in " ".join(ui.screen().lines)
+
+
+def test_undo_takes_back_a_rank_then_events(table):
+    backend, ui, app = table
+    press(backend, app, "ok")
+    dismiss(backend, ui, app)
+    card(backend, app, "JS")  # heels
+    assert max(ui.state.scores) == 2
+    dismiss(backend, ui, app)
+    press(backend, app, "rank", "5")
+    press(backend, app, "undo")  # only the waiting rank
+    assert max(ui.state.scores) == 2 and ui.rank is None
+    press(backend, app, "undo")
+    assert ui.state.phase is Phase.STARTER and max(ui.state.scores) == 0
+
+
+def test_long_press_on_undo_repeats(table):
+    backend, ui, app = table
+    press(backend, app, "ok")
+    dismiss(backend, ui, app)
+    card(backend, app, "KS")
+    dealer = ui.state.deal.dealer
+    card(backend, app, "5C")
+    card(backend, app, "TD")
+    events = len(ui.session.game.events)
+    dismiss(backend, ui, app)
+    press(backend, app, "undo_long")
+    assert len(ui.session.game.events) < events
+
+
+def test_menu_changes_mode_and_starts_a_new_game(table):
+    backend, ui, app = table
+    press(backend, app, "menu")
+    assert isinstance(ui.screen(), MenuScreen)
+    press(backend, app, "go")
+    press(backend, app, "go")  # "Mode: count"
+    press(backend, app, "ok")
+    assert ui.settings.mode is Mode.CLAIM
+    press(backend, app, "go")
+    press(backend, app, "ok")  # players 3
+    assert ui.settings.players == 3
+    ui.menu.selected = 1
+    press(backend, app, "ok")  # new game
+    assert ui.menu is None and ui.state.mode is Mode.CLAIM and ui.state.seats == 3
+
+
+def test_claim_mode_pegs_claims_from_peg_actions(table):
+    backend, ui, app = table
+    ui.settings = TableSettings(mode=Mode.CLAIM)
+    ui.new_game()
+    press(backend, app, "ok")
+    dismiss(backend, ui, app)
+    card(backend, app, "KS")
+    dealer = ui.state.deal.dealer
+    pone = 1 - dealer
+    card(backend, app, "5C")
+    card(backend, app, "TD")
+    ui.handle(Action.peg(dealer, 1))
+    press(backend, app, "peg", dealer, 1)  # the +1 key: presses add up until OK
+    assert ui.state.scores[dealer] == 0 and ui.tally == (dealer, 2)
+    press(backend, app, "ok")
+    assert ui.state.scores[dealer] == 2
+
+
+def test_board_mode_pegs_with_buttons():
+    backend = open_backend("mock")
+    ui = TableUI(TableSettings(mode=Mode.BOARD))
+    app = TableApp(backend, ui)
+    app.start()
+    ui.handle(Action.parse("ok"))  # cut at random
+    dismiss(backend, ui, app)
+    ui.handle(Action.peg(0, 12))
+    ui.handle(Action.parse("ok"))
+    ui.handle(Action.peg(1, 5))
+    ui.handle(Action.parse("ok"))
+    assert ui.state.scores == (12, 5) and ui.state.rear == (0, 0)
+    app.close()
+
+
+def test_a_game_in_a_store_resumes_identically(tmp_path):
+    from cribpi.app import Session
+
+    with Store(tmp_path / "t.db") as store:
+        ui = TableUI(TableSettings(table="t"), store=store, rng=random.Random(3))
+        for text in ("ok",):
+            ui.handle(Action.parse(text))
+        ui.screens.clear()
+        ui.handle(Action.of_card("6S"))
+        ui.handle(Action.of_card("5H"))
+        state = ui.state
+    with Store(tmp_path / "t.db") as store:
+        restored = store.current(table="t")
+        assert restored.game.state == state
+        session = Session(None, store, game=restored.game, game_id=restored.game_id)
+        ui2 = TableUI(TableSettings(table="t"), store=store, session=session)
+        assert ui2.state == state
+
+
+def test_idle_loop_does_not_wake_without_input(table):
+    backend, ui, app = table
+    assert app.timeout() is None  # nothing animating: the selector blocks
+    press(backend, app, "ok")
+    assert app.timeout() is not None or not any(ui.flash)
