@@ -222,6 +222,16 @@ class Store:
                 version += 1
             conn.execute(f"PRAGMA user_version={version}")
 
+    def backup(self, target: str | os.PathLike[str]) -> None:
+        """A consistent copy of the journal at ``target`` (SQLite's online backup), safe while
+        games are being written; copying the .db file alone could miss the events in its -wal."""
+        with self._guard(f"back up to {os.fspath(target)}"):
+            dest = sqlite3.connect(os.fspath(target))
+            try:
+                self._conn.backup(dest)
+            finally:
+                dest.close()
+
     def close(self) -> None:
         self._conn.close()
 
