@@ -438,6 +438,15 @@ def parse_record(text: str) -> Record:
     return Record(reader.tags, reader.events, reader.lines)
 
 
+def _match_name(names: Iterable[str], text: str) -> int | None:
+    """The seat named ``text``: exactly, or else in any case when that is unambiguous."""
+    names = list(names)
+    if text in names:
+        return names.index(text)
+    folded = [seat for seat, name in enumerate(names) if name.lower() == text.lower()]
+    return folded[0] if len(folded) == 1 else None
+
+
 class _Reader:
     def __init__(self) -> None:
         self.tags: dict[str, str] = {}
@@ -481,13 +490,10 @@ class _Reader:
 
     def seat(self, words: _Line) -> int:
         token = words.take("a player's name")
-        names = self.state.names
-        if token.text in names:
-            return names.index(token.text)
-        folded = [i for i, n in enumerate(names) if n.lower() == token.text.lower()]
-        if len(folded) == 1:
-            return folded[0]
-        raise words.error(token, "a player's name: " + ", ".join(names))
+        seat = _match_name(self.state.names, token.text)
+        if seat is None:
+            raise words.error(token, "a player's name: " + ", ".join(self.state.names))
+        return seat
 
     # -- tags and the NewGame event
 
@@ -543,10 +549,10 @@ class _Reader:
     def _first_dealer(self, names: list[str]) -> int | None:
         if "dealer" not in self.tag_values:
             return None
-        dealer = self._tag_value("dealer", "", "one player's name")
-        if dealer not in names:
+        seat = _match_name(names, self._tag_value("dealer", "", "one player's name"))
+        if seat is None:
             self._tag_error("dealer", "one of the players: " + ", ".join(names))
-        return names.index(dealer)
+        return seat
 
     def _rules(self, players: int) -> Rules:
         name = self._tag_value("rules", "acc", "a rule preset: " + ", ".join(PRESETS))
