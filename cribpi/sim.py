@@ -17,6 +17,7 @@ from typing import TextIO
 from cribpi.app import TableApp
 from cribpi.hal import Action, Backend
 from cribpi.hal.term import frame_to_ansi, image_to_text
+from cribpi.views.model import AlertScreen, MessageScreen
 
 __all__ = ["KeyMapper", "Terminal", "LEGEND"]
 
@@ -113,7 +114,7 @@ class Terminal:
             parts.append(f"{border}\r\n{body}\r\n{border}\r\n")
         scores = "  ".join(f"{state.team_name(t)} {s}" for t, s in enumerate(state.scores))
         parts.append(f"{scores}   [{state.mode.value}, {state.rules.name}, {state.phase.value}]\r\n")
-        parts.append((self.mapper.status or "") + "\r\n")
+        parts.append((self.mapper.status or _screen_text(self.app.ui.screen())) + "\r\n")
         parts.append("\r\n".join(LEGEND) + "\r\n")
         self.out.write("".join(parts))
         self.out.flush()
@@ -147,3 +148,11 @@ class Terminal:
             restore()
             self.out.write("\r\n")
             self.out.flush()
+
+
+def _screen_text(screen: object) -> str:
+    """Alerts and messages in plain words too (for screen readers and for tests)."""
+    if isinstance(screen, (AlertScreen, MessageScreen)):
+        title = getattr(screen, "title", "")
+        return f"{title}: {' '.join(screen.lines)}" if title else " ".join(screen.lines)
+    return ""
