@@ -92,11 +92,11 @@ def _option_value(field: str, text: str) -> object:
         if not re.fullmatch(r"\d+", text):
             raise RulesError("use a whole number")
         return int(text)
-    choices = {"muggins": MugginsScope, "result_scheme": ResultScheme}[field]
+    choices: type[MugginsScope] | type[ResultScheme] = MugginsScope if field == "muggins" else ResultScheme
     try:
         return choices(text.lower())
     except ValueError:
-        raise RulesError("use " + ", ".join(m.value for m in choices)) from None
+        raise RulesError("use " + ", ".join(str(m.value) for m in choices)) from None
 
 
 def _rules_tags(rules: Rules) -> list[tuple[str, str]]:
@@ -116,7 +116,7 @@ def _option_text(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, (MugginsScope, ResultScheme)):
-        return value.value
+        return str(value.value)
     return str(value)
 
 

@@ -13,8 +13,7 @@ import pytest
 from cribpi.cli import main
 from cribpi.exc import CribpiError, RecordError
 from cribpi.game import (
-    Claim, Crib, Discard, EndDeal, Event, Game, GameOver, Go, Lay, Misdeal, Mode, NewGame, Pegged,
-    Penalty, Phase, Starter, Undo,
+    Claim, Discard, Event, Game, Lay, Misdeal, Mode, NewGame, Pegged, Penalty, Phase, Starter, Undo,
 )
 from cribpi.game.record import export_record, parse_record
 from cribpi.game.simulate import random_game_events
