@@ -27,9 +27,11 @@ from cribpi.game.review import review_seat, reviewable_seats
 from cribpi.hal import Action, ActionQueue, Backend, Kind
 from cribpi.rules import PRESETS, Card, Rank, get_rules
 from cribpi.views import LedSettings, render_board, render_screen
-from cribpi.views.model import AlertScreen, MenuScreen, MessageScreen, ScreenModel, ShowScreen
+from cribpi.views.model import AlertScreen, MenuScreen, MessageScreen, ScoreLine, ScreenModel, ShowScreen
 from cribpi.views.oled import show_pages
-from cribpi.views.table import board_model, effect_screens, flash_from, phase_screen, scores_screen
+from cribpi.views.table import (
+    board_model, effect_screens, flash_from, last_score_line, phase_screen, scores_screen,
+)
 
 __all__ = ["TableSettings", "Session", "TableUI", "TableApp", "MODES_CYCLE"]
 
@@ -116,6 +118,7 @@ class TableUI:
         self.entry: list[Card] = []  # cards entered towards a cut, a crib or a hand
         self.screens: list[ScreenModel] = []  # transient screens, oldest first
         self.menu: _Menu | None = None
+        self.last_score: ScoreLine | None = None
         self.tally: tuple[int, int] | None = None  # (seat, points) pegged or claimed, until OK
         self.flash: tuple[tuple[int, ...], ...] = ()
         self.muggins_track: int | None = None
@@ -132,7 +135,7 @@ class TableUI:
             return MenuScreen("Menu", tuple(label for label, _ in self.menu.items), self.menu.selected)
         if self.screens:
             return self.screens[0]
-        return phase_screen(self.state, self._entry_text(), "")
+        return phase_screen(self.state, self._entry_text(), "", self.last_score)
 
     def board(self, anim_step: int = 0) -> Any:
         return board_model(self.state, self.flash, anim_step=anim_step, muggins_track=self.muggins_track)
@@ -297,6 +300,7 @@ class TableUI:
         self.muggins_track = next((state.team_of(e.seat) for e in effects
                                    if isinstance(e, Alert) and e.kind == "muggins" and e.seat is not None), None)
         self.screens = list(effect_screens(state, effects))
+        self.last_score = last_score_line(state, effects, self.last_score)
         return effects
 
     def _next_screen(self) -> None:

@@ -15,7 +15,7 @@ from cribpi.views.model import (
     ScoreScreen, ScoresScreen, ShowItem, ShowScreen, TrackModel,
 )
 
-__all__ = ["board_model", "flash_from", "phase_screen", "effect_screens", "scores_screen", "seat_label"]
+__all__ = ["board_model", "flash_from", "last_score_line", "phase_screen", "effect_screens", "scores_screen", "seat_label"]
 
 PHASE_PROMPTS = {
     Phase.CUT: ("Cut for deal", "enter a card per seat, OK: random"),
@@ -62,8 +62,17 @@ def scores_screen(state: State, title: str = "Scores") -> ScoresScreen:
     return ScoresScreen(rows, title)
 
 
-def phase_screen(state: State, entry: str = "", hint: str = "") -> PlayScreen | PromptScreen | ScoresScreen | MessageScreen:
-    """The resting screen of the phase the table is in."""
+def last_score_line(state: State, effects: Iterable[Effect], previous: ScoreLine | None = None) -> ScoreLine | None:
+    """The last score among ``effects`` with its spoken reason (else ``previous``)."""
+    for effect in reversed(list(effects)):
+        if isinstance(effect, Pegged):
+            return ScoreLine(seat_label(state, effect.seat), effect.points, effect.explain or effect.reason)
+    return previous
+
+
+def phase_screen(state: State, entry: str = "", hint: str = "",
+                 last: ScoreLine | None = None) -> PlayScreen | PromptScreen | ScoresScreen | MessageScreen:
+    """The resting screen of the phase the table is in (``last``: the latest score to show)."""
     deal = state.deal
     if state.phase in PHASE_PROMPTS:
         prompt, default_hint = PHASE_PROMPTS[state.phase]
@@ -78,7 +87,7 @@ def phase_screen(state: State, entry: str = "", hint: str = "") -> PlayScreen | 
         count = sum(c.value for c in deal.count)
         if entry:
             return PromptScreen(f"{turn} lays", entry, hint or f"count {count}")
-        return PlayScreen(count, turn, _last_play_score(state))
+        return PlayScreen(count, turn, last if last is not None and deal.pegged else _last_play_score(state))
     if state.phase is Phase.SHOW and deal is not None:
         return _show_prompt(state, entry, hint)
     if state.phase is Phase.DONE:

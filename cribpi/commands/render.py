@@ -1,0 +1,56 @@
+"""``cribpi render --record FILE --out DIR``: a picture of the board and the OLED after
+every event of a game record (``NNN-board.png``, ``NNN-oled.png``), for docs and bug reports."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from cribpi.exc import RecordError
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("render", help="draw the board and OLED after each event of a record",
+                       description=__doc__)
+    p.add_argument("--record", type=Path, required=True, help="a game record (see docs/record-format.md)")
+    p.add_argument("--out", type=Path, required=True, help="folder for the PNG files (created if missing)")
+    p.add_argument("--scale", type=int, default=3, help="OLED enlargement (default 3)")
+    p.set_defaults(run=run)
+
+
+def render_record(text: str, out: Path, scale: int = 3) -> list[Path]:
+    from cribpi.game import apply
+    from cribpi.game.engine import INITIAL
+    from cribpi.game.record import parse_record
+    from cribpi.views import LedSettings, render_board, render_screen
+    from cribpi.views.picture import board_picture, oled_picture
+    from cribpi.views.table import board_model, effect_screens, last_score_line, phase_screen
+
+    record = parse_record(text)
+    out.mkdir(parents=True, exist_ok=True)
+    state = INITIAL
+    written: list[Path] = []
+    settings = LedSettings(brightness=1.0, current_cap_ma=100_000)
+    last = None
+    for number, event in enumerate(record.events, start=1):
+        state, effects = apply(state, event)
+        last = last_score_line(state, effects, last)
+        frame = render_board(board_model(state), settings)  # pegs at rest: no flash
+        screens = effect_screens(state, effects)
+        screen = screens[-1] if screens else phase_screen(state, last=last)
+        stem = f"{number:03d}-{event.kind}"
+        for suffix, picture in (("board", board_picture(frame)), ("oled", oled_picture(render_screen(screen), scale))):
+            path = out / f"{stem}-{suffix}.png"
+            picture.save(path)
+            written.append(path)
+    return written
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        text = args.record.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RecordError(f"cannot read the record {args.record}: {exc.strerror}") from None
+    written = render_record(text, args.out, args.scale)
+    print(f"wrote {len(written)} pictures to {args.out}")
+    return 0
