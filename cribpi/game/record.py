@@ -221,7 +221,7 @@ class _Writer:
                 self.play[-1] += f"={event.points}"
             else:
                 self.play.append(f"={event.points}")
-        elif where == "heels" and starter_claim:
+        elif where == "heels" and starter_claim and self.lines[-1].startswith("Starter:"):
             self.lines[-1] += f"={event.points}"
         elif where == "hand":
             self.line(f"Show {_name(before.names[event.seat])} {event.points}")
