@@ -30,16 +30,14 @@ def random_game_events(rng: random.Random, rules: Rules = ACC, mode: Mode = Mode
     first = NewGame(NAMES[:rules.players], rules, mode, match_games)
     state, _ = apply(state, first)
     yield first, state
-    hands: list[list[Card]] = []
-    crib: list[Card] = []
+    cards = _Cards()
     while state.phase is not Phase.MATCH_OVER:
-        event = _choose(rng, state, hands, crib, declare_hands)
+        event = _choose(rng, state, cards, declare_hands)
         state, _ = apply(state, event)
         yield event, state
 
 
-def _choose(rng: random.Random, state: State, hands: list[list[Card]], crib: list[Card],
-            declare: bool) -> Event:
+def _choose(rng: random.Random, state: State, cards: _Cards, declare: bool) -> Event:
     phase = state.phase
     if phase is Phase.CUT:
         return CutForDeal(tuple(rng.sample(DECK, state.seats)))
@@ -52,13 +50,13 @@ def _choose(rng: random.Random, state: State, hands: list[list[Card]], crib: lis
     deal = state.deal
     assert deal is not None
     if phase is Phase.STARTER:
-        if declare and any(h is None for h in deal.declared) and hands:
-            seat = next(s for s, h in enumerate(deal.declared) if h is None)
-            return HandCards(seat, tuple(hands[seat]))
-        starter = _deal(rng, state, hands, crib)
+        if not deal.declared or all(h is None for h in deal.declared):
+            _deal(rng, state, cards)  # a fresh deal: the driver holds the cards
         if declare:
-            return HandCards(0, tuple(hands[0]))
-        return starter
+            waiting = [s for s, h in enumerate(deal.declared) if h is None]
+            if waiting:
+                return HandCards(waiting[0], tuple(cards.hands[waiting[0]]))
+        return Starter(cards.starter)
     if deal.pending is not None and (phase is Phase.SHOW or deal.turn is None or rng.random() < 0.7):
         return _claim(rng, state)
     if deal.missed and rng.random() < 0.5:
@@ -66,20 +64,30 @@ def _choose(rng: random.Random, state: State, hands: list[list[Card]], crib: lis
         callers = [s for s in range(state.seats) if state.team_of(s) != state.team_of(victim.seat)]
         return Muggins(rng.choice(callers), rng.randint(1, victim.missed + 1))
     if phase is Phase.PLAY:
-        return _play(rng, state, hands)
+        return _play(rng, state, cards.hands)
     if phase is Phase.SHOW:
         waiting = expected(state)
         if waiting.actions == ("hand",) and waiting.seat is not None:
-            return HandCards(waiting.seat, tuple(hands[waiting.seat]))
-        return Crib(tuple(crib))
+            return HandCards(waiting.seat, tuple(cards.hands[waiting.seat]))
+        return Crib(tuple(cards.crib))
     return EndDeal()
 
 
-def _deal(rng: random.Random, state: State, hands: list[list[Card]], crib: list[Card]) -> Event:
-    """Shuffle, deal, discard at random; returns the starter event (hands kept by the driver)."""
+class _Cards:
+    """What the driver dealt this deal (the engine sees only what a table would enter)."""
+
+    def __init__(self) -> None:
+        self.hands: list[list[Card]] = []
+        self.crib: list[Card] = []
+        self.starter: Card = DECK[0]
+
+
+def _deal(rng: random.Random, state: State, cards: _Cards) -> None:
+    """Shuffle, deal and discard at random; the driver keeps the hands, crib and starter."""
     rules = state.rules
     pack = list(DECK)
     rng.shuffle(pack)
+    hands, crib = cards.hands, cards.crib
     hands.clear()
     crib.clear()
     for _ in range(state.seats):
@@ -89,10 +97,7 @@ def _deal(rng: random.Random, state: State, hands: list[list[Card]], crib: list[
         hands.append(dealt[:rules.cards_held])
     for _ in range(rules.crib_from_pack):
         crib.append(pack.pop())
-    starter = pack.pop()
-    if state.deal is not None and any(h is not None for h in state.deal.declared):
-        return Starter(starter)
-    return Starter(starter)
+    cards.starter = pack.pop()
 
 
 def _play(rng: random.Random, state: State, hands: list[list[Card]]) -> Event:

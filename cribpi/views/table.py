@@ -128,7 +128,8 @@ def effect_screens(state: State, effects: Iterable[Effect]) -> list[AlertScreen 
         if isinstance(effect, Pegged):
             screens.append(_pegged_screen(state, effect))
         elif isinstance(effect, Alert) and effect.kind not in ("cut",):
-            screens.append(AlertScreen(_alert_title(effect.kind), _wrap_text(effect.text)))
+            items = tuple(f"{i.kind} {' '.join(map(str, i.cards))} {i.points}".replace("  ", " ") for i in effect.items)
+            screens.append(AlertScreen(_alert_title(effect.kind), _wrap_text(effect.text) + items))
         elif isinstance(effect, GameOver):
             screens.append(AlertScreen("GAME!", _wrap_text(effect.text)))
     return screens

@@ -84,3 +84,13 @@ def test_no_state_breaks_a_rule(match):
             assert 0 <= cards_left(state, seat) <= state.rules.cards_held
         if deal.turn is not None:
             assert cards_left(state, deal.turn) > 0 and deal.turn not in deal.gone
+
+
+@pytest.mark.parametrize("rules", SETUPS, ids=lambda r: f"{r.players}{'p' if r.partnerships else ''}{'-5card' if r.five_card else ''}")
+@pytest.mark.parametrize("mode", [Mode.COUNT, Mode.CLAIM])
+def test_games_with_every_hand_entered_keep_the_rules(rules, mode):
+    """With hands entered the engine checks every go against the hand: the driver's
+    legal play must never be refused, and the state invariants hold."""
+    match = list(random_game_events(random.Random(11), rules, mode, match_games=1, declare_hands=True))
+    assert match[-1][1].phase is Phase.MATCH_OVER
+    test_no_state_breaks_a_rule(match)

@@ -1,0 +1,92 @@
+"""Regenerate the OLED and board pictures used in docs/usage.md and README.md.
+
+    python docs/pictures.py        (writes docs/img/*.png)
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from cribpi.app import TableSettings, TableUI
+from cribpi.game import Mode
+from cribpi.hal import Action
+from cribpi.rules import ACC, MugginsScope
+from cribpi.views import LedSettings, render_board, render_screen
+from cribpi.views.picture import board_picture, oled_picture
+
+OUT = Path(__file__).with_name("img")
+
+
+def snap(ui: TableUI, name: str) -> None:
+    oled_picture(render_screen(ui.screen())).save(OUT / f"{name}.png")
+
+
+def press(ui: TableUI, *texts: str) -> None:
+    for text in texts:
+        ui.handle(Action.parse(text))
+
+
+def cards(ui: TableUI, *texts: str) -> None:
+    for text in texts:
+        press(ui, f"rank {text[0]}", f"suit {text[1]}")
+
+
+def count_mode() -> None:
+    ui = TableUI(TableSettings(names=("Ann", "Bob")), rng=random.Random(2))
+    snap(ui, "usage-count-1-cut")
+    press(ui, "ok")
+    ui.screens.clear()
+    snap(ui, "usage-count-2-starter")
+    press(ui, "rank 6")
+    snap(ui, "usage-count-3-rank-waits-for-suit")
+    press(ui, "suit S")
+    cards(ui, "QH", "5C")
+    snap(ui, "usage-count-4-fifteen-two")
+    cards(ui, "TD", "6D", "2C", "4H", "4S", "4D")
+    ui.screens = [s for s in ui.screens if type(s).__name__ == "ShowScreen"][:1]
+    snap(ui, "usage-count-5-hand-breakdown")
+    ui.screens.clear()
+    snap(ui, "usage-count-6-crib-prompt")
+    board = render_board(ui.board(), LedSettings(brightness=1.0, current_cap_ma=1e6))
+    board_picture(board).save(OUT / "usage-count-board.png")
+
+
+def claim_mode() -> None:
+    rules = "acc-tournament"
+    ui = TableUI(TableSettings(names=("Ann", "Bob"), mode=Mode.CLAIM, rules=rules), rng=random.Random(2))
+    press(ui, "ok")
+    ui.screens.clear()
+    cards(ui, "KS", "5C", "TD")
+    dealer = ui.state.deal.dealer
+    snap(ui, "usage-claim-1-waiting-for-claim")
+    cards(ui, "5H")  # the next card: the fifteen was never claimed
+    snap(ui, "usage-claim-2-muggins-offered")
+    ui.screens.clear()
+    ui.handle(Action.muggins(1 - dealer))
+    snap(ui, "usage-claim-3-muggins-taken")
+
+
+def board_mode() -> None:
+    ui = TableUI(TableSettings(names=("Ann", "Bob"), mode=Mode.BOARD), rng=random.Random(2))
+    press(ui, "ok")
+    ui.screens.clear()
+    ui.handle(Action.peg(0, 5))
+    ui.handle(Action.peg(0, 1))
+    snap(ui, "usage-board-1-tally")
+    press(ui, "ok")
+    ui.screens.clear()
+    snap(ui, "usage-board-2-scores")
+
+
+def menu() -> None:
+    ui = TableUI(TableSettings(), rng=random.Random(2))
+    press(ui, "menu", "go", "go")
+    snap(ui, "usage-menu")
+
+
+if __name__ == "__main__":
+    OUT.mkdir(exist_ok=True)
+    for make in (count_mode, claim_mode, board_mode, menu):
+        make()
+    print(f"pictures written to {OUT}")
