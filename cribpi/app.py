@@ -167,7 +167,7 @@ class TableUI:
             return ()
         if self.menu is not None:
             return self._menu_action(kind)
-        if self.screens and kind in (Kind.OK, Kind.GO):
+        if self.screens and kind is Kind.OK:
             self._next_screen()
             return ()
         self.screens.clear()

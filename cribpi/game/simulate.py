@@ -66,9 +66,9 @@ def _choose(rng: random.Random, state: State, cards: _Cards, declare: bool) -> E
     if phase is Phase.PLAY:
         return _play(rng, state, cards.hands)
     if phase is Phase.SHOW:
-        waiting = expected(state)
-        if waiting.actions == ("hand",) and waiting.seat is not None:
-            return HandCards(waiting.seat, tuple(cards.hands[waiting.seat]))
+        wanted = expected(state)
+        if wanted.actions == ("hand",) and wanted.seat is not None:
+            return HandCards(wanted.seat, tuple(cards.hands[wanted.seat]))
         return Crib(tuple(cards.crib))
     return EndDeal()
 

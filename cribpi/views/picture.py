@@ -36,10 +36,10 @@ def _dot(draw: ImageDraw.ImageDraw, x: int, y: int, colour: tuple[int, int, int]
     lit = colour != (0, 0, 0)
     shown = tuple(min(255, round(255 * (c / 255) ** 0.5)) for c in colour) if lit else (20, 14, 8)
     r = 5 if lit else 3
-    draw.ellipse((x - r, y - r, x + r, y + r), fill=shown)  # type: ignore[arg-type]
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=shown)
 
 
 def oled_picture(image: Image.Image, scale: int = 3) -> Image.Image:
     """The 128x64 one-bit screen enlarged, white on near-black like the panel."""
     grey = image.convert("L").point(lambda v: 235 if v else 12)
-    return grey.resize((image.width * scale, image.height * scale), Image.NEAREST)
+    return grey.resize((image.width * scale, image.height * scale), Image.Resampling.NEAREST)
