@@ -32,6 +32,7 @@ from cribpi.exc import RulesError, StoreError
 from cribpi.game import (
     INITIAL, EndDeal, Event, Game, NewGame, NextGame, Phase, State, apply, event_from_dict,
 )
+from cribpi.game.review import review_seat, reviewable_seats
 from cribpi.game.state import Effect
 from cribpi.rules import ResultKind
 
@@ -116,6 +117,8 @@ class PlayerStats:
     crib_points: int = 0
     deals: int = 0
     play_points: int = 0
+    reviews: int = 0  # discards reviewed (tables with the review on, discard entered)
+    review_loss: float = 0.0  # expected points given up against the best discard, summed
 
     @property
     def average_hand(self) -> float | None:
@@ -129,10 +132,16 @@ class PlayerStats:
     def pegging_per_deal(self) -> float | None:
         return self.play_points / self.deals if self.deals else None
 
+    @property
+    def average_discard_loss(self) -> float | None:
+        """Expected points per deal given up by the discards reviewed (0 is perfect)."""
+        return self.review_loss / self.reviews if self.reviews else None
+
     def as_dict(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)
         out.update(average_hand=self.average_hand, average_crib=self.average_crib,
-                   pegging_per_deal=self.pegging_per_deal)
+                   pegging_per_deal=self.pegging_per_deal,
+                   average_discard_loss=self.average_discard_loss)
         return out
 
 
@@ -482,6 +491,11 @@ def _add_deal(players: dict[str, PlayerStats], state: State) -> None:
         for seat, player in enumerate(stats):
             player.deals += 1
             player.play_points += sum(p for s, p, where in deal.pegged if s == seat and where == "play")
+    for seat in reviewable_seats(state):
+        review = review_seat(state, seat)
+        if review is not None:
+            stats[seat].reviews += 1
+            stats[seat].review_loss += review.loss
 
 
 def _add_results(players: dict[str, PlayerStats], state: State) -> None:

@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
         print("No finished games yet.")
         return 0
     print(f"{'Player':<12} {'Games':>5} {'Won':>4} {'Matches':>7} {'Won':>4} {'Skunks +/-':>10}"
-          f" {'Hand':>5} {'Crib':>5} {'Peg/deal':>8}")
+          f" {'Hand':>5} {'Crib':>5} {'Peg/deal':>8} {'Discard loss':>12}")
     for player in stats.values():
         print(_row(player))
     return 0
@@ -38,8 +38,9 @@ def run(args: argparse.Namespace) -> int:
 def _row(p: PlayerStats) -> str:
     skunks = f"{p.skunks_given}/{p.skunks_received}"
     return (f"{p.name:<12} {p.games_played:>5} {p.games_won:>4} {p.matches_played:>7} {p.matches_won:>4}"
-            f" {skunks:>10} {_avg(p.average_hand):>5} {_avg(p.average_crib):>5} {_avg(p.pegging_per_deal):>8}")
+            f" {skunks:>10} {_avg(p.average_hand):>5} {_avg(p.average_crib):>5} {_avg(p.pegging_per_deal):>8}"
+            f" {_avg(p.average_discard_loss, 2):>12}")
 
 
-def _avg(value: float | None) -> str:
-    return "-" if value is None else f"{value:.1f}"
+def _avg(value: float | None, places: int = 1) -> str:
+    return "-" if value is None else f"{value:.{places}f}"

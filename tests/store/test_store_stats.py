@@ -116,3 +116,36 @@ def test_hand_and_crib_totals_match_the_pegged_effects_of_random_count_matches(s
         assert player.games_won == games[name]
         assert player.matches_played == 3
         assert 0 <= player.play_points <= 31 * player.deals
+
+
+def test_discard_reviews_are_kept_in_the_statistics(tmp_path):
+    """With the review on and the discards entered, each player's discard loss is averaged."""
+    from cribpi.analysis import review_discard
+    from cribpi.game import Crib, Discard, EndDeal, Lay, Mode, NewGame, Penalty, Starter
+    from cribpi.rules import ACC, parse_cards
+    from cribpi.store import Store
+
+    pone_hand, dealer_hand = tuple(parse_cards("9H 6C 4C 5C")), tuple(parse_cards("5D 5H 5S JD"))
+    with Store(tmp_path / "r.db") as store:
+        gid = store.new_game(NewGame(("Ann", "Ben"), ACC, Mode.COUNT, first_dealer=1, review=True))
+        for event in (Starter(parse_cards("2S")[0]), Discard(0, tuple(parse_cards("KC QD"))),
+                      Discard(1, tuple(parse_cards("8S 7D")))):
+            store.append(gid, event)
+        from cribpi.game import Go
+        hands = {0: pone_hand, 1: dealer_hand}
+        game = store.current().game
+        while game.state.deal.turn is not None:
+            deal = game.state.deal
+            seat = deal.turn
+            room = 31 - sum(c.value for c in deal.count)
+            fits = [c for c in hands[seat] if c not in deal.cards_of(seat) and c.value <= room]
+            store.append(gid, Lay(seat, fits[0]) if fits else Go(seat))
+            game = store.current().game
+        store.append(gid, Crib(tuple(parse_cards("KC QD 8S 7D"))))
+        store.append(gid, EndDeal())
+        store.append(gid, Penalty(0, 121, "test: end the game"))
+        stats = store.stats()
+    expected = review_discard(pone_hand + tuple(parse_cards("KC QD")), parse_cards("KC QD"), dealer=False)
+    assert stats["Ann"].reviews == 1 and stats["Ben"].reviews == 1
+    assert abs(stats["Ann"].average_discard_loss - expected.loss) < 1e-9
+    assert "average_discard_loss" in stats["Ann"].as_dict()
