@@ -267,14 +267,22 @@ def _settle_play_moment(tx: _Tx) -> None:
         _resolve(tx, pending, 0)
 
 
-def _lay(tx: _Tx, event: ev.Lay) -> None:
+def _check_play_turn(tx: _Tx, event: ev.Lay | ev.Go, what: str) -> tuple[int, DealState]:
+    """The checks every card and go share: the play is on, it is this seat's turn, and no
+    show claim waits."""
     state = tx.state
     _need_phase(state, event, Phase.PLAY)
     seat = _check_seat(state, event.seat)
     deal = tx.deal
-    _check_turn(state, deal, seat, "lay a card")
+    _check_turn(state, deal, seat, what)
     if deal.pending is not None and deal.pending.where not in ("play", "heels"):
         raise RulesError(f"{_who(state, deal.pending.seat)} must claim first")
+    return seat, deal
+
+
+def _lay(tx: _Tx, event: ev.Lay) -> None:
+    state = tx.state
+    seat, deal = _check_play_turn(tx, event, "lay a card")
     card = event.card
     if cards_left(state, seat) <= 0:
         raise RulesError(f"{_who(state, seat)} has already laid {state.rules.cards_held} cards: no card is left in that hand")
@@ -315,12 +323,7 @@ def _check_turn(state: State, deal: DealState, seat: int, what: str) -> None:
 
 def _go(tx: _Tx, event: ev.Go) -> None:
     state = tx.state
-    _need_phase(state, event, Phase.PLAY)
-    seat = _check_seat(state, event.seat)
-    deal = tx.deal
-    _check_turn(state, deal, seat, "say go")
-    if deal.pending is not None and deal.pending.where not in ("play", "heels"):
-        raise RulesError(f"{_who(state, deal.pending.seat)} must claim first")
+    seat, deal = _check_play_turn(tx, event, "say go")
     running = sum(c.value for c in deal.count)
     if running + 10 <= MAX_COUNT:
         raise RulesError(f"{_who(state, seat)} cannot say go at {running}: every card fits under 31, so a card must be laid")
