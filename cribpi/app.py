@@ -23,6 +23,7 @@ from cribpi.game import (
     Misdeal, Mode, Muggins, NewGame, NextGame, Peg, Phase, Starter, State, Undo, expected,
     random_cut,
 )
+from cribpi.game.engine import claimable
 from cribpi.game.review import review_seat, reviewable_seats
 from cribpi.hal import Action, ActionQueue, Backend, Kind
 from cribpi.rules import PRESETS, Card, Rank, get_rules
@@ -213,9 +214,9 @@ class TableUI:
             return self._apply(NextGame())
         if phase is Phase.MATCH_OVER:
             return self.new_game()
-        pending = state.deal.pending if state.deal else None
-        if pending is not None:
-            return self._apply(Claim(pending.seat, 0))
+        want = expected(state)
+        if want.actions == ("claim",) and want.seat is not None:
+            return self._apply(Claim(want.seat, 0))  # OK alone claims nothing
         raise RulesError(f"OK does nothing now: waiting for {' or '.join(expected(state).actions)}")
 
     def _turn(self) -> int:
@@ -248,16 +249,21 @@ class TableUI:
         self.entry.append(card)
         if len(self.entry) < needed:
             return ()
-        cards, self.entry = tuple(self.entry), []
-        return self._apply(make(cards))
+        try:
+            effects = self._apply(make(tuple(self.entry)))
+        except CribpiError:
+            self.entry.pop()  # only the card that was refused; the rest stay entered
+            raise
+        self.entry = []
+        return effects
 
     def _peg(self, seat: int, points: int) -> tuple[Effect, ...]:
         """PEG presses add up (a +1 key pressed five times is 5); OK pegs or claims the sum."""
         state = self.state
         if seat >= state.seats:
             raise RulesError(f"seat {seat + 1} is not at this table: seats are 1-{state.seats}")
-        if state.mode is not Mode.BOARD and not (state.deal and state.deal.pending):
-            raise RulesError("there is no score to claim now")
+        if state.mode is not Mode.BOARD and claimable(state, seat) is None:
+            raise RulesError(f"{state.names[seat]} has no score to claim now")
         if self.tally is not None and self.tally[0] != seat:
             raise RulesError(f"finish {state.names[self.tally[0]]}'s peg with OK (or UNDO) first")
         total = (self.tally[1] if self.tally else 0) + points
@@ -267,10 +273,10 @@ class TableUI:
     def _commit_tally(self) -> tuple[Effect, ...]:
         assert self.tally is not None
         seat, points = self.tally
+        event = Peg(seat, points) if self.state.mode is Mode.BOARD else Claim(seat, points)
+        effects = self._apply(event)  # a refusal keeps the tally for UNDO or another try
         self.tally = None
-        if self.state.mode is Mode.BOARD:
-            return self._apply(Peg(seat, points))
-        return self._apply(Claim(seat, points))
+        return effects
 
     def _muggins(self, seat: int) -> tuple[Effect, ...]:
         deal = self.state.deal
@@ -294,7 +300,6 @@ class TableUI:
 
     def _apply(self, event: Event) -> tuple[Effect, ...]:
         effects = self.session.apply(event)
-        self.entry = [] if not isinstance(event, CutForDeal) else self.entry
         state = self.state
         self.flash = flash_from(state, effects)
         self.muggins_track = next((state.team_of(e.seat) for e in effects

@@ -376,7 +376,8 @@ class Store:
             row = self._conn.execute(sql + " ORDER BY id DESC LIMIT 1", args).fetchone()
             if row is None:
                 return None
-            game = self._games[row[0]] = self._load(row[0])
+            self._games[row[0]] = self._load(row[0])
+            game = self._load(row[0])  # the caller's own copy: appends apply to the store's
         return Restored(row[0], game, row[1], row[2])
 
     def games(self, status: str | None = None) -> list[dict[str, Any]]:
@@ -454,10 +455,11 @@ def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
     conn.execute("BEGIN IMMEDIATE")
     try:
         yield
+        conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:  # a failed COMMIT (disk full, I/O error) must not wedge the journal
+            conn.execute("ROLLBACK")
         raise
-    conn.execute("COMMIT")
 
 
 # -- statistics ------------------------------------------------------------------------------

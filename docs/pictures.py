@@ -60,7 +60,7 @@ def claim_mode() -> None:
     cards(ui, "KS", "5C", "TD")
     dealer = ui.state.deal.dealer
     snap(ui, "usage-claim-1-waiting-for-claim")
-    cards(ui, "5H")  # the next card: the fifteen was never claimed
+    cards(ui, "5H", "AD")  # the dealer lays again: his fifteen was never claimed
     snap(ui, "usage-claim-2-muggins-offered")
     ui.screens.clear()
     ui.handle(Action.muggins(1 - dealer))

@@ -20,9 +20,10 @@ from cribpi.game.state import (
 )
 from cribpi.rules import MAX_COUNT, Card, Rank, ScoreItem, classify_result, score_hand, score_play
 
-__all__ = ["apply", "show_order", "cards_left", "INITIAL"]
+__all__ = ["apply", "show_order", "cards_left", "claimable", "INITIAL", "MAX_CLAIM"]
 
 INITIAL = State()
+MAX_CLAIM = 29  # no single score is larger: the most a claim or a muggins call can name
 
 
 class _GameEnded(Exception):
@@ -76,7 +77,7 @@ class _Tx:
         record = GameRecordResult(team, state.scores, result, state.first_dealer or 0)
         self.set(phase=Phase.GAME_OVER, winner=team, games=state.games + (record,))
         if state.deal is not None:
-            self.set_deal(turn=None, pending=None, missed=())  # nothing after this instant counts
+            self.set_deal(turn=None, pending=None, unclaimed=(), missed=())  # nothing after this instant counts
         text = f"{state.team_name(team)} wins {state.scores[team]}-{max(others)}: {result.kind.value}"
         self.effects.append(GameOver(team, state.scores, result, text))
         champion = _match_winner(self.state)
@@ -253,30 +254,55 @@ def _begin_play(tx: _Tx) -> None:
 
 
 def _score(tx: _Tx, moment: Moment) -> None:
-    """Count mode pegs at once; claim mode waits for the claim."""
-    if tx.state.mode is Mode.CLAIM:
+    """Count mode pegs at once; claim mode waits for the claim.
+
+    A play or heels score waits without blocking the play, until its player lays his next
+    card (Hoyle: a short peg "may not be corrected after he has played the next card"; the
+    leaflet: heels are lost once the dealer plays). A hand or the crib blocks the show.
+    """
+    if tx.state.mode is not Mode.CLAIM:
+        tx.peg(moment.seat, moment.points, moment.where, moment.items)
+    elif moment.where in ("hand", "crib"):
         tx.set_deal(pending=moment)
     else:
-        tx.peg(moment.seat, moment.points, moment.where, moment.items)
+        _add_unclaimed(tx, moment)
 
 
-def _settle_play_moment(tx: _Tx) -> None:
-    """A play (or heels) moment not claimed before the next card counts as a claim of 0."""
-    pending = tx.deal.pending
-    if pending is not None and pending.where in ("play", "heels"):
-        _resolve(tx, pending, 0)
+def _add_unclaimed(tx: _Tx, moment: Moment) -> None:
+    """One unclaimed play score per seat: a second (a go after the card) joins the first."""
+    unclaimed = list(tx.deal.unclaimed)
+    for i, old in enumerate(unclaimed):
+        if old.seat == moment.seat and old.where == moment.where:
+            unclaimed[i] = Moment(old.seat, old.where, old.points + moment.points, old.items + moment.items)
+            break
+    else:
+        unclaimed.append(moment)
+    tx.set_deal(unclaimed=tuple(unclaimed))
+
+
+def claimable(state: State, seat: int) -> Moment | None:
+    """The score a claim by ``seat`` would be for: its hand or crib, else its play score."""
+    deal = state.deal
+    if deal is None:
+        return None
+    if deal.pending is not None and deal.pending.seat == seat:
+        return deal.pending
+    return next((m for m in deal.unclaimed if m.seat == seat), None)
+
+
+def _settle_unclaimed(tx: _Tx, seat: int) -> None:
+    """The seat lays again: what it did not claim before is a claim of 0."""
+    for moment in [m for m in tx.deal.unclaimed if m.seat == seat]:
+        _resolve(tx, moment, 0)
 
 
 def _check_play_turn(tx: _Tx, event: ev.Lay | ev.Go, what: str) -> tuple[int, DealState]:
-    """The checks every card and go share: the play is on, it is this seat's turn, and no
-    show claim waits."""
+    """The checks every card and go share: the play is on and it is this seat's turn."""
     state = tx.state
     _need_phase(state, event, Phase.PLAY)
     seat = _check_seat(state, event.seat)
     deal = tx.deal
     _check_turn(state, deal, seat, what)
-    if deal.pending is not None and deal.pending.where not in ("play", "heels"):
-        raise RulesError(f"{_who(state, deal.pending.seat)} must claim first")
     return seat, deal
 
 
@@ -289,12 +315,13 @@ def _lay(tx: _Tx, event: ev.Lay) -> None:
     declared = deal.declared[seat]
     if declared is not None and card not in declared:
         raise RulesError(f"{card} is not in {_who(state, seat)}'s hand: {' '.join(map(str, declared))}")
-    _check_unseen(deal, (card,), "play", allowed=set(declared or ()))
+    _check_unseen(deal, (card,), "play", allowed=set(declared or ()) - set(deal.cards_of(seat)))
     running = sum(c.value for c in deal.count)
     if running + card.value > MAX_COUNT:
         raise RulesError(f"{card} would take the count from {running} to {running + card.value}, past 31: "
                          f"lay a card worth {MAX_COUNT - running} or less, or say go")
-    _settle_play_moment(tx)
+    _settle_unclaimed(tx, seat)
+    _check_renege(tx, seat, (card,))
     count = deal.count + (card,)
     tx.set_deal(count=count, played=tx.deal.played + ((seat, card),), last_layer=seat)
     scored = score_play(count, rules=state.rules)
@@ -308,6 +335,17 @@ def _lay(tx: _Tx, event: ev.Lay) -> None:
         _end_count(tx)
     else:
         tx.set_deal(turn=_next_seat(tx.state, seat, active))
+
+
+def _check_renege(tx: _Tx, seat: int, cards: tuple[Card, ...]) -> None:
+    """A card that fitted when its holder said go is a renege (ACC: 2 a card, on the
+    opponent's call): the table is told, and the judge's penalty does the rest."""
+    state = tx.state
+    for card in cards:
+        at = next((count for s, count in tx.deal.gone_at if s == seat and count + card.value <= MAX_COUNT), None)
+        if at is not None:
+            tx.alert("renege", f"renege: {state.names[seat]} said go at {at} holding {card}, "
+                     f"which fitted (ACC: a 2-point penalty per card)", seat)
 
 
 def _go_item(state: State) -> ScoreItem:
@@ -333,8 +371,7 @@ def _go(tx: _Tx, event: ev.Go) -> None:
         if fits:
             raise RulesError(f"{_who(state, seat)} holds {fits[0]}, which fits at {running}: "
                              f"a player who can lay a card must lay it")
-    _settle_play_moment(tx)
-    tx.set_deal(gone=tx.deal.gone | {seat})
+    tx.set_deal(gone=tx.deal.gone | {seat}, gone_at=tx.deal.gone_at + ((seat, running),))
     active = _active(tx.state, tx.deal)
     if active:
         tx.set_deal(turn=_next_seat(tx.state, seat, active))
@@ -352,9 +389,9 @@ def _end_count(tx: _Tx) -> None:
     tx.set_deal(count=(), gone=frozenset())
     with_cards = {s for s in range(state.seats) if cards_left(state, s) > 0}
     if not with_cards or state.rules.five_card:
-        tx.set_deal(turn=None)
-        if tx.deal.pending is None:
-            _start_show(tx)
+        tx.set_deal(turn=None, unclaimed=tuple(m for m in tx.deal.unclaimed if m.points))
+        if not tx.deal.unclaimed:
+            _start_show(tx)  # else the play's last scores are claimed first
         return
     assert deal.last_layer is not None
     tx.set_deal(turn=_next_seat(state, deal.last_layer, with_cards))
@@ -426,6 +463,7 @@ def _hand(tx: _Tx, event: ev.HandCards) -> None:
     declared = list(deal.declared)
     declared[seat] = cards
     tx.set_deal(declared=tuple(declared))
+    _check_renege(tx, seat, tuple(c for c in cards if c not in laid))
     if state.phase is Phase.SHOW:
         _advance_show(tx)
 
@@ -477,20 +515,25 @@ def _claim(tx: _Tx, event: ev.Claim) -> None:
     state = tx.state
     _need_phase(state, event, Phase.PLAY, Phase.SHOW)
     seat = _check_seat(state, event.seat)
-    pending = tx.deal.pending
-    if pending is None:
-        raise RulesError("there is nothing to claim for now")
-    if pending.seat != seat:
-        raise RulesError(f"{_who(state, seat)} cannot claim: the claim is {_who(state, pending.seat)}'s ({pending.where})")
-    if not isinstance(event.points, int) or event.points < 0 or event.points > 31:
-        raise RulesError(f"a claim is 0-31 points, not {event.points!r}")
-    _resolve(tx, pending, event.points)
+    if not isinstance(event.points, int) or isinstance(event.points, bool) or not 0 <= event.points <= MAX_CLAIM:
+        raise RulesError(f"a claim is 0-{MAX_CLAIM} points, not {event.points!r}")
+    moment = claimable(state, seat)
+    if moment is None:
+        waiting = [f"{_who(state, m.seat)} ({m.where})" for m in tx.deal.unclaimed]
+        if tx.deal.pending is not None:
+            waiting.append(f"{_who(state, tx.deal.pending.seat)} ({tx.deal.pending.where})")
+        raise RulesError(f"{_who(state, seat)} has nothing to claim now: "
+                         f"claims are open for {', '.join(waiting) or 'nobody'}")
+    _resolve(tx, moment, event.points)
 
 
 def _resolve(tx: _Tx, moment: Moment, claimed: int) -> None:
     state = tx.state
     _close_muggins(tx, moment)
-    tx.set_deal(pending=None)
+    if moment is tx.deal.pending:
+        tx.set_deal(pending=None)
+    else:
+        tx.set_deal(unclaimed=tuple(m for m in tx.deal.unclaimed if m is not moment), last_claim=moment.seat)
     name = state.names[moment.seat]
     if claimed > moment.points:
         tx.alert("overclaim", f"{name} claimed {claimed} but has {moment.points}: corrected", moment.seat, moment.items)
@@ -506,9 +549,10 @@ def _resolve(tx: _Tx, moment: Moment, claimed: int) -> None:
 
 def _after_moment(tx: _Tx, moment: Moment) -> None:
     if moment.where in ("hand", "crib"):
+        tx.set_deal(last_claim=moment.seat)
         _advance_show(tx)
-    elif tx.state.phase is Phase.PLAY and tx.deal.turn is None:
-        _start_show(tx)  # the play ended while its last moment waited for a claim
+    elif tx.state.phase is Phase.PLAY and tx.deal.turn is None and not tx.deal.unclaimed:
+        _start_show(tx)  # the play ended while its last scores waited for claims
 
 
 def _record_underclaim(tx: _Tx, moment: Moment, missed: int) -> None:
@@ -545,12 +589,13 @@ def _muggins(tx: _Tx, event: ev.Muggins) -> None:
     seat = _check_seat(state, event.seat)
     if state.mode is not Mode.CLAIM or not state.rules.muggins.moments:
         raise RulesError("muggins is not played at this table (it needs claim mode and a muggins rule)")
-    if not isinstance(event.points, int) or event.points <= 0:
-        raise RulesError(f"muggins is called for 1 point or more, not {event.points!r}")
+    if not isinstance(event.points, int) or not 1 <= event.points <= MAX_CLAIM:
+        raise RulesError(f"muggins is called for 1-{MAX_CLAIM} points, not {event.points!r}")
     team = state.team_of(seat)
     open_ = [m for m in tx.deal.missed if state.team_of(m.seat) != team]
     if not open_:
-        accused = _next_opponent(state, seat)
+        last = tx.deal.last_claim
+        accused = last if last is not None and state.team_of(last) != team else _next_opponent(state, seat)
         tx.alert("wrong-muggins", f"{state.names[seat]} called muggins wrongly: "
                  f"{state.names[accused]} pegs {event.points}", seat)
         tx.peg(accused, event.points, "wrong muggins")

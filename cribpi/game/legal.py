@@ -34,12 +34,14 @@ def expected(state: State) -> Expected:
         return Expected(("next_game",))
     if phase is Phase.MATCH_OVER or deal is None:
         return Expected(())
-    if deal.pending is not None and (phase is Phase.SHOW or deal.turn is None):
+    if deal.pending is not None:
         return Expected(("claim",), deal.pending.seat)
+    if phase is Phase.PLAY and deal.turn is None and deal.unclaimed:
+        return Expected(("claim",), deal.unclaimed[0].seat)  # the play is over: its last claims
     if phase is Phase.STARTER:
         return Expected(("starter",))
     if phase is Phase.PLAY:
-        acts = ("lay", "go", "claim") if deal.pending is not None else ("lay", "go")
+        acts = ("lay", "go", "claim") if deal.unclaimed else ("lay", "go")
         return Expected(acts if can_go(state) else tuple(a for a in acts if a != "go"), deal.turn)
     if phase is Phase.SHOW:
         order = show_order(state)

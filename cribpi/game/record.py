@@ -34,7 +34,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from cribpi.exc import RecordError, RulesError
-from cribpi.game.engine import INITIAL, apply
+from cribpi.game.engine import INITIAL, apply, claimable
 from cribpi.game.events import (
     Claim, Crib, CutForDeal, Discard, EndDeal, Event, Go, HandCards, Lay, Misdeal, Mode, Muggins,
     NewGame, NextGame, Peg, Penalty, Starter, Undo,
@@ -167,6 +167,10 @@ def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _is_card(token: str) -> bool:
+    return token not in ("go", "|") and "=" not in token and not token.startswith("=")
+
+
 class _Writer:
     """Turns events into lines; consecutive lays, goes and play claims share one Play line."""
 
@@ -214,13 +218,12 @@ class _Writer:
         self.play.append(str(event.card))
 
     def _claim(self, event: Claim, before: State, starter_claim: bool) -> None:
-        pending = before.deal.pending if before.deal else None
-        where = pending.where if pending else ""
-        if where == "play":
-            if self.play and self.play[-1] != "|" and "=" not in self.play[-1]:
-                self.play[-1] += f"={event.points}"
-            else:
-                self.play.append(f"={event.points}")
+        moment = claimable(before, event.seat)
+        where = moment.where if moment else ""
+        deal = before.deal
+        last_layer = deal.played[-1][0] if deal and deal.played else None
+        if where == "play" and self.play and _is_card(self.play[-1]) and last_layer == event.seat:
+            self.play[-1] += f"={event.points}"  # the claim right after the player's own card
         elif where == "heels" and starter_claim and self.lines[-1].startswith("Starter:"):
             self.lines[-1] += f"={event.points}"
         elif where == "hand":
@@ -662,13 +665,17 @@ class _Reader:
         self.apply(Lay(seat, card), words.number, f"{card} laid by {name}")
 
     def _claim_pending(self, words: _Line, where: str) -> None:
+        """``=N`` after a card claims for that card's player; after the starter, the dealer's heels."""
         points = words.number_("the points claimed, e.g. =2")
         deal = self.state.deal
-        pending = deal.pending if deal else None
-        if pending is None or pending.where != where:
+        seat = None
+        if deal is not None:
+            seat = deal.dealer if where == "heels" else (deal.played[-1][0] if deal.played else None)
+        moment = claimable(self.state, seat) if seat is not None else None
+        if moment is None or moment.where != where or seat is None:
             raise RecordError(f"line {words.number}: '={points}': there is no {where} score to claim now "
                               f"(claims need [Mode \"claim\"]; {self.waiting()})")
-        self.apply(Claim(pending.seat, points), words.number, f"{self.state.names[pending.seat]}'s claim of {points}")
+        self.apply(Claim(seat, points), words.number, f"{self.state.names[seat]}'s claim of {points}")
 
     def _claim(self, words: _Line) -> None:
         seat = self.seat(words)

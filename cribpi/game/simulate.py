@@ -15,7 +15,7 @@ from cribpi.game.events import (
     NextGame, Peg, Starter,
 )
 from cribpi.game.legal import expected
-from cribpi.game.state import Phase, State
+from cribpi.game.state import Moment, Phase, State
 from cribpi.rules import ACC, DECK, MAX_COUNT, Card, Rules
 
 __all__ = ["random_game_events", "NAMES"]
@@ -57,8 +57,10 @@ def _choose(rng: random.Random, state: State, cards: _Cards, declare: bool) -> E
             if waiting:
                 return HandCards(waiting[0], tuple(cards.hands[waiting[0]]))
         return Starter(cards.starter)
-    if deal.pending is not None and (phase is Phase.SHOW or deal.turn is None or rng.random() < 0.7):
-        return _claim(rng, state)
+    blocking = expected(state).actions == ("claim",)
+    if blocking or (deal.unclaimed and rng.random() < 0.6):
+        moment = deal.pending or (deal.unclaimed[0] if blocking else rng.choice(deal.unclaimed))
+        return _claim(rng, moment)
     if deal.missed and rng.random() < 0.5:
         victim = deal.missed[-1]
         callers = [s for s in range(state.seats) if state.team_of(s) != state.team_of(victim.seat)]
@@ -112,14 +114,9 @@ def _play(rng: random.Random, state: State, hands: list[list[Card]]) -> Event:
     return Go(seat)
 
 
-def _claim(rng: random.Random, state: State) -> Event:
-    deal = state.deal
-    assert deal is not None and deal.pending is not None
-    true = deal.pending.points
+def _claim(rng: random.Random, moment: Moment) -> Event:
+    """Mostly right, sometimes short (muggins bait), sometimes over."""
+    true = moment.points
     roll = rng.random()
     claimed = true if roll < 0.7 else max(0, true - rng.randint(1, 3)) if roll < 0.9 else true + rng.randint(1, 2)
-    return Claim(deal.pending.seat, claimed)
-
-
-def remaining(state: State, seat: int) -> int:
-    return cards_left(state, seat)
+    return Claim(moment.seat, claimed)

@@ -76,8 +76,11 @@ class DealState:
     crib: tuple[Card, ...] = ()
     discards: tuple[tuple[Card, ...] | None, ...] = ()  # per seat, when entered
     show_step: int = 0  # index into the show order; len(order) means the crib
-    pending: Moment | None = None
+    pending: Moment | None = None  # a hand or the crib waiting for its claim (blocks the show)
+    unclaimed: tuple[Moment, ...] = ()  # play and heels scores not claimed yet (one per seat)
+    gone_at: tuple[tuple[int, int], ...] = ()  # (seat, count) of every go this deal: renege checks
     missed: tuple[Missed, ...] = ()
+    last_claim: int | None = None  # the seat that claimed last (a wrong muggins call accuses it)
     scores_at_start: tuple[int, ...] = ()
     pegged: tuple[tuple[int, int, str], ...] = ()  # (seat, points, where) in this deal
     hand_totals: tuple[tuple[int, int], ...] = ()  # (seat, points the rules give) per hand shown

@@ -81,8 +81,8 @@ def phase_screen(state: State, entry: str = "", hint: str = "",
             entry = ""
         return PromptScreen(prompt, entry, hint or default_hint)
     if state.phase is Phase.PLAY and deal is not None:
-        if deal.pending is not None and deal.turn is None:
-            return PromptScreen(f"{seat_label(state, deal.pending.seat)} claims", entry, hint or "peg N, OK for 0")
+        if deal.turn is None and deal.unclaimed:
+            return PromptScreen(f"{seat_label(state, deal.unclaimed[0].seat)} claims", entry, hint or "peg N, OK for 0")
         turn = seat_label(state, deal.turn) if deal.turn is not None else ""
         count = sum(c.value for c in deal.count)
         if entry:

@@ -174,3 +174,41 @@ def test_idle_loop_does_not_wake_without_input(table):
     assert app.timeout() is None  # nothing animating: the selector blocks
     press(backend, app, "ok")
     assert app.timeout() is not None or not any(ui.flash)
+
+
+def test_after_a_restart_each_press_is_applied_once(tmp_path):
+    """The restored game and the journal stay one: a card, then an undo, agree with a replay."""
+    from cribpi.daemon import open_table
+    from cribpi.config import Config
+
+    config = Config(db=tmp_path / "t.db")
+    with Store(config.db) as store:
+        ui = open_table(config, store, rng=random.Random(1))
+        ui.handle(Action.parse("ok"))
+        ui.screens.clear()
+        ui.handle(Action.of_card("5D"))
+    with Store(config.db) as store:
+        ui = open_table(config, store)
+        effects = ui.handle(Action.of_card("KC"))
+        assert not isinstance(ui.screen(), AlertScreen), ui.screen()
+        assert ui.state.deal.played and ui.state.deal.played[-1][1].index == Action.of_card("KC").card.index
+        ui.handle(Action.parse("undo"))
+        assert store.current(table="main").game.state == ui.state
+        assert ui.state.deal.played == ()
+
+
+def test_a_refused_crib_card_keeps_the_cards_already_entered(table):
+    backend, ui, app = table
+    press(backend, app, "ok")
+    dismiss(backend, ui, app)
+    card(backend, app, "6S")
+    for text in ("QH", "5C", "TD", "6D", "2C", "4H", "4S", "4D"):
+        card(backend, app, text)
+    dismiss(backend, ui, app)
+    for text in ("7C", "8H", "7D"):
+        card(backend, app, text)
+    card(backend, app, "QH")  # laid in the play: refused
+    assert isinstance(ui.screen(), AlertScreen)
+    assert [str(c) for c in ui.entry] == ["7C", "8H", "7D"]
+    card(backend, app, "8S")
+    assert ui.state.phase is Phase.DONE

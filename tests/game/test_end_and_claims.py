@@ -32,8 +32,8 @@ def play_out_claiming(s):
     hands = {PONE: PONE_HAND, DEALER: DEALER_HAND}
     while s.state.phase is Phase.PLAY:
         deal_ = s.state.deal
-        if deal_.pending is not None:
-            s(Claim(deal_.pending.seat, deal_.pending.points))
+        if deal_.unclaimed:
+            s(Claim(deal_.unclaimed[0].seat, deal_.unclaimed[0].points))
             continue
         seat = deal_.turn
         room = 31 - sum(c.value for c in deal_.count)
@@ -146,13 +146,75 @@ def test_muggins_off_records_the_underclaim_and_refuses_a_call():
         s.game.apply(Muggins(DEALER, 2))
 
 
+def test_a_play_score_can_be_claimed_until_its_player_lays_again():
+    s = Script(NewGame(("Pone", "Dealer"), MUGGINS, Mode.CLAIM, first_dealer=DEALER))
+    s(Starter(C("2S")), Lay(PONE, C("5C")), Lay(DEALER, C("TD")))
+    s(Lay(PONE, C("5H")))  # the pone's card does not take the dealer's fifteen away
+    assert not s.state.deal.missed
+    s(Claim(DEALER, 2))
+    assert s.state.scores == (0, 2)
+
+
 def test_play_underclaim_muggins_window_closes_when_the_player_pegs_again():
     s = Script(NewGame(("Pone", "Dealer"), MUGGINS, Mode.CLAIM, first_dealer=DEALER))
     s(Starter(C("2S")), Lay(PONE, C("5C")), Lay(DEALER, C("TD")))
-    s(Lay(PONE, C("5H")))  # dealer never claimed the fifteen: a claim of 0
+    s(Lay(PONE, C("5H")), Lay(DEALER, C("AD")))  # the dealer lays again: the fifteen is missed
     assert s.state.deal.missed and s.state.deal.missed[0].seat == DEALER
     s(Muggins(PONE, 2))
     assert s.state.scores[PONE] == 2
+
+
+def test_heels_are_lost_only_once_the_dealer_plays():
+    s = Script(NewGame(("Pone", "Dealer"), ACC, Mode.CLAIM, first_dealer=DEALER))
+    s(Starter(C("JD")), Lay(PONE, C("5C")))
+    assert s.state.deal.unclaimed[0].where == "heels"
+    s(Claim(DEALER, 2))
+    assert s.state.scores == (0, 2)
+    s2 = Script(NewGame(("Pone", "Dealer"), ACC, Mode.CLAIM, first_dealer=DEALER))
+    s2(Starter(C("JD")), Lay(PONE, C("5C")), Lay(DEALER, C("5D")))
+    assert any(getattr(e, "kind", "") == "underclaim" and "heels" in e.text for e in s2.effects)
+    assert s2.state.scores == (0, 0)
+
+
+def test_the_show_waits_for_the_plays_last_claims():
+    s = Script(NewGame(("Pone", "Dealer"), ACC, Mode.CLAIM, first_dealer=DEALER))
+    s(Starter(C("KS")))
+    hands = {PONE: cards("AC 2C 3C 4C"), DEALER: cards("AD 2D 3D 4D")}
+    play_out(s, hands)
+    assert s.state.phase is Phase.PLAY and s.state.deal.turn is None and s.state.deal.unclaimed
+    waiting = {m.seat for m in s.state.deal.unclaimed}
+    for seat in {PONE, DEALER} - waiting:
+        with pytest.raises(RulesError, match="nothing to claim"):
+            s.game.apply(Claim(seat, 1))
+    while s.state.deal.unclaimed:
+        m = s.state.deal.unclaimed[0]
+        s(Claim(m.seat, m.points))
+    assert s.state.phase is Phase.SHOW
+
+
+def test_a_wrong_muggins_call_is_capped_and_accuses_the_last_claimant():
+    s, _ = _underclaimed_show(MUGGINS)
+    with pytest.raises(RulesError, match="1-29"):
+        s.game.apply(Muggins(DEALER, 60))
+
+
+def test_the_same_card_cannot_be_laid_twice_from_an_entered_hand():
+    from cribpi.game import HandCards
+    s = Script(NewGame(("A", "B"), ACC, Mode.COUNT, first_dealer=0))
+    s(HandCards(1, cards("KH QH 7H 8H")), Starter(C("2S")))
+    s(Lay(1, C("KH")), Lay(0, C("KC")), Lay(1, C("QH")))
+    s(Go(0), Go(1), Lay(0, C("5C")))
+    with pytest.raises(RulesError, match="already been seen"):
+        s.game.apply(Lay(1, C("KH")))
+
+
+def test_a_renege_is_reported():
+    s = Script(NewGame(("A", "B"), ACC, Mode.COUNT, first_dealer=1))
+    s(Starter(C("2S")), Lay(0, C("TC")), Lay(1, C("KD")), Lay(0, C("QC")))  # 30
+    s(Go(1), Go(0))  # B said go at 30...
+    s(Lay(1, C("AD")))  # ...holding an ace
+    alert = next(e for e in s.effects if getattr(e, "kind", "") == "renege")
+    assert "go at 30" in alert.text and "AD" in alert.text
 
 
 def test_misdeal_cancels_heels_and_the_same_dealer_deals_again():
