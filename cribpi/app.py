@@ -20,7 +20,7 @@ from typing import Any, Protocol
 from cribpi.exc import CribpiError, RulesError
 from cribpi.game import (
     Alert, Claim, Crib, CutForDeal, Effect, EndDeal, Event, Game, GameOver, Go, HandCards, Lay,
-    Misdeal, Mode, Muggins, NewGame, NextGame, Peg, Phase, Starter, State, Undo, expected,
+    Misdeal, Mode, Muggins, NewGame, NextGame, Peg, Penalty, Phase, Starter, State, Undo, expected,
     random_cut,
 )
 from cribpi.game.engine import claimable
@@ -40,6 +40,9 @@ MODES_CYCLE = (Mode.COUNT, Mode.CLAIM, Mode.BOARD)
 PLAYER_SETUPS = ((2, False), (3, False), (4, False), (4, True))
 BRIGHTNESS_STEPS = (0.1, 0.25, 0.5, 0.75, 1.0)
 DEFAULT_NAMES = ("Red", "Blue", "Green", "Yellow")
+PENALTY_POINTS = (2, 4, 6, 1, 3, 5, 10, -2, -15)
+PENALTY_REASONS = ("renege", "exposed card", "overpeg", "wrong number of cards",
+                   "played out of turn", "claimed a game not won", "other")
 FLASH_SECONDS = 1.2
 ANIM_TICK = 0.2
 
@@ -101,8 +104,16 @@ class Session:
 
 @dataclasses.dataclass
 class _Menu:
-    items: list[tuple[str, Callable[[], None]]]
+    build: Callable[[], list[tuple[str, Callable[[], None]]]]
     selected: int = 0
+    title: str = "Menu"
+
+    def __post_init__(self) -> None:
+        self.items = self.build()
+        self.selected = min(self.selected, len(self.items) - 1)
+
+    def rebuilt(self) -> _Menu:
+        return _Menu(self.build, self.selected, self.title)
 
 
 class TableUI:
@@ -120,7 +131,8 @@ class TableUI:
         self.screens: list[ScreenModel] = []  # transient screens, oldest first
         self.menu: _Menu | None = None
         self.last_score: ScoreLine | None = None
-        self.tally: tuple[int, int] | None = None  # (seat, points) pegged or claimed, until OK
+        self.tally: tuple[int, int] | None = None
+        self.penalty: tuple[int, int, int] = (0, 2, 0)  # the penalty menu: seat, points, reason  # (seat, points) pegged or claimed, until OK
         self.flash: tuple[tuple[int, ...], ...] = ()
         self.muggins_track: int | None = None
         self.on_settings = on_settings
@@ -133,7 +145,7 @@ class TableUI:
 
     def screen(self) -> ScreenModel:
         if self.menu is not None:
-            return MenuScreen("Menu", tuple(label for label, _ in self.menu.items), self.menu.selected)
+            return MenuScreen(self.menu.title, tuple(label for label, _ in self.menu.items), self.menu.selected)
         if self.screens:
             return self.screens[0]
         return phase_screen(self.state, self._entry_text(), "", self.last_score)
@@ -318,7 +330,7 @@ class TableUI:
     # -- the menu ----------------------------------------------------------------------
 
     def _toggle_menu(self) -> None:
-        self.menu = None if self.menu is not None else _Menu(self._menu_items())
+        self.menu = None if self.menu is not None else _Menu(self._menu_items)
 
     def _menu_action(self, kind: Kind) -> tuple[Effect, ...]:
         assert self.menu is not None
@@ -327,11 +339,11 @@ class TableUI:
         elif kind is Kind.UNDO:
             self.menu.selected = (self.menu.selected - 1) % len(self.menu.items)
         elif kind is Kind.OK:
-            _, act = self.menu.items[self.menu.selected]
-            selected = self.menu.selected
+            menu = self.menu
+            _, act = menu.items[menu.selected]
             act()
-            if self.menu is not None:
-                self.menu = _Menu(self._menu_items(), selected)
+            if self.menu is menu:
+                self.menu = menu.rebuilt()
         return ()
 
     def _menu_items(self) -> list[tuple[str, Callable[[], None]]]:
@@ -347,10 +359,36 @@ class TableUI:
             (f"Review: {'on' if s.review else 'off'}", lambda: self._change(review=not s.review)),
             ("Scores", lambda: self._show(scores_screen(self.state))),
             ("Misdeal", lambda: self._menu_apply(Misdeal())),
+            ("Penalty...", self._open_penalty),
         ]
         for seat in reviewable_seats(self.state):
             items.append((f"Review {self.state.names[seat]}", lambda seat=seat: self._show_review(seat)))
         return items
+
+    def _open_penalty(self) -> None:
+        self.penalty = (0, PENALTY_POINTS[0], 0)
+        self.menu = _Menu(self._penalty_items, title="Judge's penalty")
+
+    def _penalty_items(self) -> list[tuple[str, Callable[[], None]]]:
+        """A judge's ruling: who pegs, how much (negative: goes back) and why."""
+        seat, points, reason = self.penalty
+        state = self.state
+        seats = max(state.seats, 1)
+        nxt = PENALTY_POINTS[(PENALTY_POINTS.index(points) + 1) % len(PENALTY_POINTS)]
+        return [
+            (f"Pegs: {state.names[seat] if state.names else seat + 1}",
+             lambda: self._set_penalty(seat=(seat + 1) % seats)),
+            (f"Points: {points:+d}", lambda: self._set_penalty(points=nxt)),
+            (f"For: {PENALTY_REASONS[reason]}",
+             lambda: self._set_penalty(reason=(reason + 1) % len(PENALTY_REASONS))),
+            ("Peg the penalty", lambda: self._menu_apply(Penalty(seat, points, PENALTY_REASONS[reason]))),
+            ("Back", lambda: setattr(self, "menu", _Menu(self._menu_items))),
+        ]
+
+    def _set_penalty(self, seat: int | None = None, points: int | None = None, reason: int | None = None) -> None:
+        old = self.penalty
+        self.penalty = (old[0] if seat is None else seat, old[1] if points is None else points,
+                        old[2] if reason is None else reason)
 
     def _close_menu(self) -> None:
         self.menu = None

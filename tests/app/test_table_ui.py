@@ -212,3 +212,23 @@ def test_a_refused_crib_card_keeps_the_cards_already_entered(table):
     assert [str(c) for c in ui.entry] == ["7C", "8H", "7D"]
     card(backend, app, "8S")
     assert ui.state.phase is Phase.DONE
+
+
+def test_the_judges_penalty_from_the_menu(table):
+    backend, ui, app = table
+    press(backend, app, "ok")
+    dismiss(backend, ui, app)
+    card(backend, app, "KS")
+    press(backend, app, "menu")
+    labels = ui.screen().items
+    ui.menu.selected = labels.index("Penalty...")
+    press(backend, app, "ok")
+    assert ui.screen().title == "Judge's penalty"
+    press(backend, app, "go")  # to "Points"
+    press(backend, app, "ok")  # 2 -> 4
+    assert "Points: +4" in ui.screen().items
+    press(backend, app, "go")
+    press(backend, app, "go")  # "Peg the penalty"
+    press(backend, app, "ok")
+    assert ui.state.scores[0] == 4 and ui.menu is None
+    assert isinstance(ui.screen(), AlertScreen) and "renege" in " ".join(ui.screen().lines)
