@@ -42,15 +42,19 @@ class ScoreItem:
         return f"{self.kind} {' '.join(str(c) for c in self.cards)} = {self.points}"
 
 
-def _points_of_ranks(ranks: Sequence[int]) -> int:
-    """Fifteens + pairs + runs of a rank multiset (the reference, straight from the rules)."""
+def _fifteen_points(ranks: Sequence[int]) -> int:
     values = [min(r, 10) for r in ranks]
-    fifteens = sum(
+    return sum(
         2
         for k in range(2, len(values) + 1)
         for combo in itertools.combinations(values, k)
         if sum(combo) == 15
     )
+
+
+def _points_of_ranks(ranks: Sequence[int]) -> int:
+    """Fifteens + pairs + runs of a rank multiset (the reference, straight from the rules)."""
+    fifteens = _fifteen_points(ranks)
     counts = [0] * 15
     for r in ranks:
         counts[r] += 1
@@ -76,17 +80,22 @@ def _run_points(counts: Sequence[int]) -> int:
     return total
 
 
-def _build_table() -> dict[int, int]:
+def _build_tables() -> tuple[dict[int, int], frozenset[int]]:
+    """Points per rank multiset, and the multisets that hold a fifteen (for itemising)."""
     table: dict[int, int] = {}
+    with_fifteens: set[int] = set()
     for size in (4, 5):
         for ranks in itertools.combinations_with_replacement(range(1, 14), size):
             if size == 5 and ranks[0] == ranks[4]:
                 continue  # five of a rank cannot be dealt
-            table[sum(1 << 3 * (r - 1) for r in ranks)] = _points_of_ranks(ranks)
-    return table
+            key = sum(1 << 3 * (r - 1) for r in ranks)
+            table[key] = _points_of_ranks(ranks)
+            if _fifteen_points(ranks):
+                with_fifteens.add(key)
+    return table, frozenset(with_fifteens)
 
 
-_TABLE: Final = _build_table()
+_TABLE, _HAS_FIFTEEN = _build_tables()
 _NOBS: Final = tuple(Card(Rank.JACK, s) for s in Suit)
 
 
@@ -199,7 +208,8 @@ def _duplicate_message(hand: tuple[Card, ...], starter: Card) -> str:
 
 def _itemise(hand: tuple[Card, ...], starter: Card, crib: bool, rules: Rules) -> Iterator[ScoreItem]:
     cards = tuple(sorted(hand)) + (starter,)
-    yield from _fifteens(cards)
+    if sum(c.rank_bit for c in cards) in _HAS_FIFTEEN:
+        yield from _fifteens(cards)
     yield from _pairs(cards)
     yield from _runs(cards)
     flush = _flush(hand, starter.suit, crib, rules)
@@ -229,21 +239,20 @@ def _pairs(cards: tuple[Card, ...]) -> Iterator[ScoreItem]:
 
 
 def _runs(cards: tuple[Card, ...]) -> Iterator[ScoreItem]:
-    for k in range(len(cards), 2, -1):
-        runs = [
-            combo
-            for combo in itertools.combinations(sorted(cards, key=lambda c: c.rank), k)
-            if _is_run(combo)
-        ]
-        if runs:
-            for run in runs:
-                yield ScoreItem("run", run, k)
-            return
-
-
-def _is_run(cards: Sequence[Card]) -> bool:
-    ranks = sorted(c.rank for c in cards)
-    return all(b == a + 1 for a, b in zip(ranks, ranks[1:]))
+    """Every run of the longest length: one card of each rank of the longest stretch of
+    consecutive ranks (five cards hold at most one stretch of three or more)."""
+    by_rank: dict[int, list[Card]] = {}
+    for card in sorted(cards, key=lambda c: c.rank):
+        by_rank.setdefault(card.rank, []).append(card)
+    stretch: list[int] = []
+    best: list[int] = []
+    for rank in sorted(by_rank):
+        stretch = stretch + [rank] if stretch and rank == stretch[-1] + 1 else [rank]
+        if len(stretch) > len(best):
+            best = stretch
+    if len(best) >= 3:
+        for run in itertools.product(*(by_rank[r] for r in best)):
+            yield ScoreItem("run", run, len(best))
 
 
 def describe_total(total: int) -> str:
