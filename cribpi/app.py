@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from cribpi.exc import CribpiError, RulesError
+from cribpi.exc import CribpiError, HardwareError, RulesError
 from cribpi.game import (
     Alert, Claim, Crib, CutForDeal, Effect, EndDeal, Event, Game, GameOver, Go, HandCards, Lay,
     Misdeal, Mode, Muggins, NewGame, NextGame, Peg, Penalty, Phase, Starter, State, Undo, expected,
@@ -197,6 +197,8 @@ class TableUI:
             return self._card(card)
         if kind is Kind.CARD:
             return self._card(action.card)  # type: ignore[arg-type]
+        if kind is Kind.REJECTED:
+            raise HardwareError(action.text or "unreadable input")
         return self._command(action)
 
     def _command(self, action: Action) -> tuple[Effect, ...]:

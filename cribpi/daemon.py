@@ -44,20 +44,24 @@ def open_table(config: Config, store: Store, *, table: str = TABLE, rng: random.
 
 
 @contextmanager
-def _stop_on_signals(app: TableApp) -> Iterator[list[int]]:
-    """SIGTERM/SIGINT stop the loop: the handler only records the signal and wakes it."""
+def _stop_on_signals() -> Iterator[tuple[list[int], int]]:
+    """SIGTERM/SIGINT ask the loop to stop: the handler records the signal and wakes the
+    loop through a pipe. Installed before anything else starts, so an early signal is never
+    the default (abrupt) one."""
     received: list[int] = []
     read_fd, write_fd = os.pipe()
     os.set_blocking(write_fd, False)
 
     def handler(signum: int, _frame: object) -> None:
         received.append(signum)
-        app.stop()
-        os.write(write_fd, b"s")
+        try:
+            os.write(write_fd, b"s")
+        except BlockingIOError:
+            pass
 
     previous = {s: signal.signal(s, handler) for s in (signal.SIGTERM, signal.SIGINT)}
     try:
-        yield [read_fd]
+        yield received, read_fd
     finally:
         for signum, old in previous.items():
             signal.signal(signum, old)
@@ -67,15 +71,15 @@ def _stop_on_signals(app: TableApp) -> Iterator[list[int]]:
 
 def serve(config: Config, backend: Backend) -> int:
     """Run the table on ``backend`` until a signal stops it. Returns the exit code."""
-    config.db.parent.mkdir(parents=True, exist_ok=True)
-    with Store(config.db) as store:
-        app = TableApp(backend, open_table(config, store), led_settings=config.leds)
-        try:
-            with _stop_on_signals(app) as (wake_fd,):
+    with _stop_on_signals() as (received, wake_fd):
+        config.db.parent.mkdir(parents=True, exist_ok=True)
+        with Store(config.db) as store:
+            app = TableApp(backend, open_table(config, store), led_settings=config.leds)
+            try:
                 app.start()
-                app.run(extra=[(wake_fd, lambda: os.read(wake_fd, 64))])
-        finally:
-            app.close()
+                app.run(extra=[(wake_fd, lambda: os.read(wake_fd, 64))], should_stop=lambda: bool(received))
+            finally:
+                app.close()
     return 0
 
 

@@ -35,6 +35,7 @@ class Kind(enum.Enum):
     PEG = "peg"
     MUGGINS = "muggins"
     CARD = "card"  # a whole card from a card reader
+    REJECTED = "rejected"  # input a device sent that is not an action (shown, changes nothing)
 
 
 ACTION_FORMS = (
@@ -54,6 +55,7 @@ class Action:
     seat: int | None = None
     points: int | None = None
     card: Card | None = None
+    text: str | None = None  # REJECTED: what was wrong, for the display
 
     @classmethod
     def plain(cls, kind: Kind | str) -> Action:
@@ -87,6 +89,11 @@ class Action:
         return cls(Kind.CARD, card=card if isinstance(card, Card) else Card.parse(card))
 
     @classmethod
+    def rejected(cls, why: str) -> Action:
+        """Input that could not be understood: the app shows ``why`` and changes nothing."""
+        return cls(Kind.REJECTED, text=why)
+
+    @classmethod
     def parse(cls, text: str) -> Action:
         """Parse the text form (``ok``, ``rank Q``, ``suit H``, ``peg 0 2``, ``card 5H``)."""
         words = text.strip().lower().split()
@@ -108,9 +115,13 @@ class Action:
             return f"muggins {self.seat}"
         if self.kind is Kind.CARD:
             return f"card {self.card}"
+        if self.kind is Kind.REJECTED:
+            return f"rejected: {self.text}"
         return self.kind.value
 
     def __repr__(self) -> str:
+        if self.kind is Kind.REJECTED:
+            return f"Action.rejected({self.text!r})"
         return f"Action.parse({str(self)!r})"
 
 

@@ -2,8 +2,10 @@
 
 Opened by pyserial URL, so ``loop://`` and ``socket://`` test it without a device. A reader
 thread does the blocking reads and hands cards to ``deliver`` (an
-:class:`~cribpi.hal.actions.ActionQueue` in the app). A line that is not a card is skipped and
-logged; when the device goes away the thread stops and keeps the error in ``error``.
+:class:`~cribpi.hal.actions.ActionQueue` in the app). Bytes are buffered until a whole line
+has arrived (a read can time out mid-line). A line that is not a card becomes a ``REJECTED``
+action naming it, which the table shows without changing anything; when the device goes away
+the thread stops and keeps the error in ``error``.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from cribpi.exc import CardError, HardwareError
 from cribpi.hal.actions import Action
 from cribpi.hal.base import Deliver
 
-__all__ = ["SerialCardReader"]
+__all__ = ["SerialCardReader", "MAX_LINE"]
+
+MAX_LINE = 64  # a longer "line" is noise on the wire, not a card
 
 log = logging.getLogger(__name__)
 
@@ -36,23 +40,31 @@ class SerialCardReader:
         self._thread.start()
 
     def _read(self, deliver: Deliver) -> None:
+        buffer = b""
         while not self._stop.is_set():
             try:
-                line = self.port.readline()
+                buffer += self.port.readline()
             except OSError as exc:  # SerialException is an OSError too (unplugged)
                 self.error = exc
                 log.error("card reader %s: %s", self.url, exc)
                 return
-            self._line(line, deliver)
+            if len(buffer) > MAX_LINE:
+                self._line(buffer[:MAX_LINE] + b"...", deliver)
+                buffer = b""
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                self._line(line, deliver)
 
     def _line(self, line: bytes, deliver: Deliver) -> None:
         text = line.decode("utf-8", "replace").strip()
         if not text or self._stop.is_set():
             return
         try:
-            deliver(Action.of_card(text))
+            action = Action.of_card(text)
         except CardError as exc:
             log.warning("card reader %s: skipped %r: %s", self.url, text, exc)
+            action = Action.rejected(f"card reader sent {exc}")
+        deliver(action)
 
     def close(self) -> None:
         self._stop.set()

@@ -33,7 +33,7 @@ def test_bad_text_names_the_forms(text):
 
 def test_kinds_cover_the_interaction_model():
     assert {k.value for k in Kind} == {"rank", "suit", "go", "ok", "undo", "undo_long", "menu",
-                                       "peg", "muggins", "card"}
+                                       "peg", "muggins", "card", "rejected"}
 
 
 def test_queue_wakes_a_select_and_keeps_order_across_threads():

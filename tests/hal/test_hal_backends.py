@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from cribpi.exc import ConfigError, HardwareError, NotBuiltError
-from cribpi.hal import ActionQueue, Action, choose_backend, is_raspberry_pi, open_backend
+from cribpi.hal import ActionQueue, Action, Kind, choose_backend, is_raspberry_pi, open_backend
 from cribpi.hal.mock import open_mock
 from cribpi.hal.serial_cards import SerialCardReader
 from cribpi.hal.term import frame_to_ansi, image_to_text
@@ -113,11 +113,13 @@ def test_serial_card_reader_over_loop():
         reader.port.write(b"5H\nnonsense\n10d\n")
         deadline = time.monotonic() + 5
         got = []
-        while len(got) < 2 and time.monotonic() < deadline:
+        while len(got) < 3 and time.monotonic() < deadline:
             got += actions.drain()
             time.sleep(0.01)
         reader.close()
-    assert got == [Action.parse("card 5H"), Action.parse("card TD")]
+    assert [got[0], got[2]] == [Action.parse("card 5H"), Action.parse("card TD")]
+    assert got[1].kind is Kind.REJECTED and "'nonsense' is not a card" in got[1].text
+    assert eval(repr(got[1]), {"Action": Action}) == got[1]
 
 
 def test_serial_card_reader_bad_port():

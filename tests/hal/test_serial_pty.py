@@ -1,0 +1,65 @@
+"""The serial card reader on a real pseudo-terminal: whole cards, split lines, garbage."""
+
+import os
+import queue
+import time
+
+import pytest
+
+from cribpi.hal.actions import Kind
+from cribpi.hal.serial_cards import SerialCardReader
+
+
+@pytest.fixture
+def pty_reader():
+    master, slave = os.openpty()
+    reader = SerialCardReader(os.ttyname(slave))
+    got: queue.SimpleQueue = queue.SimpleQueue()
+    reader.start(got.put)
+    yield master, reader, got
+    reader.close()
+    os.close(master)
+    os.close(slave)
+
+
+def _next(got, timeout=3.0):
+    return got.get(timeout=timeout)
+
+
+def test_cards_arrive_as_card_actions(pty_reader):
+    master, _, got = pty_reader
+    os.write(master, "5H\r\n10d\nq♠\n".encode())
+    assert [str(_next(got).card) for _ in range(3)] == ["5H", "TD", "QS"]
+
+
+def test_a_line_split_across_reads_is_one_card(pty_reader):
+    master, _, got = pty_reader
+    os.write(master, b"1")
+    time.sleep(0.3)  # longer than the reader's read timeout
+    os.write(master, b"0h\n")
+    action = _next(got)
+    assert action.kind is Kind.CARD and str(action.card) == "TH"
+
+
+def test_garbage_is_rejected_with_a_reason_and_reading_goes_on(pty_reader):
+    master, _, got = pty_reader
+    os.write(master, b"\xff\xfegarbage\nZZ\n" + b"x" * 200 + b"\n7C\n")
+    rejected = [_next(got) for _ in range(3)]
+    assert all(a.kind is Kind.REJECTED for a in rejected)
+    assert "garbage" in rejected[0].text and "accepted" not in rejected[0].text or "expected" in rejected[0].text
+    assert "ZZ" in rejected[1].text
+    assert str(_next(got).card) == "7C"
+
+
+def test_a_rejected_line_shows_on_the_table_and_changes_nothing():
+    import random
+
+    from cribpi.app import TableSettings, TableUI
+    from cribpi.hal.actions import Action
+    from cribpi.views.model import AlertScreen
+
+    ui = TableUI(TableSettings(), rng=random.Random(1))
+    before = ui.state
+    ui.handle(Action.rejected("card reader sent 'ZZ' is not a card"))
+    assert ui.state is before
+    assert isinstance(ui.screen(), AlertScreen) and "ZZ" in " ".join(ui.screen().lines)
