@@ -120,6 +120,7 @@ class PlayScreen:
     count: int
     turn: str
     last: ScoreLine | None = None
+    note: str = ""  # shown instead of ``last``: e.g. whose play score is still open to claim
 
     def __post_init__(self) -> None:
         if not 0 <= self.count <= 31:

@@ -72,8 +72,8 @@ def _play(screen: PlayScreen) -> Image.Image:
     SMALL.draw(image, (0, 26), "count")
     digits = str(screen.count)
     BIG_DIGITS.draw(image, (_centre_x(BIG_DIGITS, digits), 10), digits)
-    if screen.last is not None:
-        text = score_text(screen.last)[:SMALL_COLUMNS]
+    if screen.note or screen.last is not None:
+        text = (screen.note or score_text(screen.last))[:SMALL_COLUMNS]  # type: ignore[arg-type]
         SMALL.draw(image, (_centre_x(SMALL, text), HEIGHT - 7), text)
     return image
 

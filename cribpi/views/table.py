@@ -87,7 +87,10 @@ def phase_screen(state: State, entry: str = "", hint: str = "",
         count = sum(c.value for c in deal.count)
         if entry:
             return PromptScreen(f"{turn} lays", entry, hint or f"count {count}")
-        return PlayScreen(count, turn, last if last is not None and deal.pegged else _last_play_score(state))
+        note = ""
+        if deal.unclaimed:  # claim mode: say whose score is open, never how much it is
+            note = "to claim: " + ", ".join(seat_label(state, m.seat) for m in deal.unclaimed)
+        return PlayScreen(count, turn, last if last is not None and deal.pegged else _last_play_score(state), note)
     if state.phase is Phase.SHOW and deal is not None:
         return _show_prompt(state, entry, hint)
     if state.phase is Phase.DONE:

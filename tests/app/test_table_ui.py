@@ -232,3 +232,18 @@ def test_the_judges_penalty_from_the_menu(table):
     press(backend, app, "ok")
     assert ui.state.scores[0] == 4 and ui.menu is None
     assert isinstance(ui.screen(), AlertScreen) and "renege" in " ".join(ui.screen().lines)
+
+
+def test_claim_mode_says_whose_score_is_open_but_never_how_much(table):
+    backend, ui, app = table
+    ui.settings = TableSettings(mode=Mode.CLAIM, names=("Ann", "Bob"))
+    ui.new_game()
+    press(backend, app, "ok")
+    dismiss(backend, ui, app)
+    card(backend, app, "KS")
+    card(backend, app, "5C")
+    card(backend, app, "TD")  # a fifteen, not claimed yet
+    screen = ui.screen()
+    assert isinstance(screen, PlayScreen) and screen.count == 15
+    dealer = ui.state.names[ui.state.deal.dealer]
+    assert dealer in screen.note and not any(ch.isdigit() for ch in screen.note)
