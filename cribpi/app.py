@@ -308,9 +308,13 @@ class TableUI:
         if self.entry:
             self.entry.pop()  # take back the last card of a crib, hand or cut being entered
             return ()
-        if len(self.session.game.events) <= 1:
+        events = self.session.game.events
+        if len(events) <= 1:
             raise RulesError("nothing to undo: this is the start of the game")
-        return self._apply(Undo(1))
+        undone = events[-1]
+        effects = self._apply(Undo(1))
+        self.screens = [MessageScreen(_wrap(f"took back: {describe_event(self.state, undone)}"), "Undone")]
+        return effects
 
     def _apply(self, event: Event) -> tuple[Effect, ...]:
         effects = self.session.apply(event)
@@ -353,19 +357,26 @@ class TableUI:
         players = f"{s.players}{' pairs' if s.partnerships else ''}"
         items: list[tuple[str, Callable[[], None]]] = [
             ("Resume", self._close_menu),
-            ("New game", lambda: (self.new_game(), None)[1]),
+            ("New game...", lambda: self._confirm("Abandon this game?", "Yes: new game",
+                                                  lambda: (self.new_game(), None)[1])),
             (f"Mode: {s.mode.value}", lambda: self._cycle_mode()),
             (f"Players: {players}", lambda: self._cycle_players()),
             (f"Rules: {s.rules}", lambda: self._cycle_rules()),
             (f"Brightness: {round(s.brightness * 100)}%", lambda: self._cycle_brightness()),
             (f"Review: {'on' if s.review else 'off'}", lambda: self._change(review=not s.review)),
             ("Scores", lambda: self._show(scores_screen(self.state))),
-            ("Misdeal", lambda: self._menu_apply(Misdeal())),
+            ("Misdeal...", lambda: self._confirm("Misdeal: deal again?", "Yes: misdeal",
+                                                 lambda: self._menu_apply(Misdeal()))),
             ("Penalty...", self._open_penalty),
         ]
         for seat in reviewable_seats(self.state):
             items.append((f"Review {self.state.names[seat]}", lambda seat=seat: self._show_review(seat)))
         return items
+
+    def _confirm(self, question: str, yes: str, act: Callable[[], None]) -> None:
+        """A second step for what cannot be taken back with UNDO. "No" comes first."""
+        back = lambda: setattr(self, "menu", _Menu(self._menu_items))  # noqa: E731
+        self.menu = _Menu(lambda: [("No, go back", back), (yes, act)], title=question)
 
     def _open_penalty(self) -> None:
         self.penalty = (0, PENALTY_POINTS[0], 0)
@@ -453,6 +464,19 @@ class TableUI:
         return ()
 
 
+def describe_event(state: State, event: Event) -> str:
+    """``Ann lays 5C``: an event in a few words, for the undo notice."""
+    seat = getattr(event, "seat", None)
+    who = state.names[seat] if seat is not None and seat < len(state.names) else ""
+    if isinstance(event, Lay):
+        return f"{who} lays {event.card}"
+    if isinstance(event, Starter):
+        return f"the starter {event.card}"
+    cards = getattr(event, "cards", None)
+    detail = " ".join(map(str, cards)) if cards else str(getattr(event, "points", "") or "")
+    return " ".join(part for part in (who, event.kind.replace("_", " "), detail) if part)
+
+
 def _wrap(text: str, width: int = 21) -> tuple[str, ...]:
     from cribpi.views.table import _wrap_text
 
@@ -535,5 +559,7 @@ class TableApp:
         self._running = False
 
     def close(self) -> None:
-        self.queue.close()
-        self.backend.close()
+        try:
+            self.backend.close()  # first: its input threads stop delivering
+        finally:
+            self.queue.close()

@@ -38,13 +38,13 @@ class KeyMapper:
 
     def __init__(self) -> None:
         self.entry: str | None = None  # "p" + digits while a peg is typed, "x" for muggins
+        self.notice = ""  # why the last entry was dropped
 
     def actions(self, key: str) -> list[Action]:
-        """The actions one key makes: a finished peg entry is the peg and its OK."""
+        """The actions one key makes (a finished peg entry is one PEG; the terminal adds OK)."""
+        self.notice = ""
         action = self.feed(key)
-        if action is None:
-            return []
-        return [action, Action.parse("ok")] if action.kind.value == "peg" else [action]
+        return [] if action is None else [action]
 
     def feed(self, key: str) -> Action | None:
         if self.entry is not None:
@@ -74,8 +74,9 @@ class KeyMapper:
         if key in ("\r", "\n", " ") and self.entry[0] == "p" and len(self.entry) >= 3:
             seat, points = int(self.entry[1]) - 1, int(self.entry[2:])
             self.entry = None
-            if 0 <= seat <= 3 and 1 <= points <= 29:
+            if 0 <= seat <= 3 and 1 <= points <= 121:
                 return Action.peg(seat, points)
+            self.notice = f"peg {seat + 1} {points}: seats are 1-4 and points 1-121"
         return None
 
     @property
@@ -113,8 +114,9 @@ class Terminal:
             body = "\r\n".join(f"|{line}|" for line in image_to_text(image).splitlines())
             parts.append(f"{border}\r\n{body}\r\n{border}\r\n")
         scores = "  ".join(f"{state.team_name(t)} {s}" for t, s in enumerate(state.scores))
-        parts.append(f"{scores}   [{state.mode.value}, {state.rules.name}, {state.phase.value}]\r\n")
-        parts.append((self.mapper.status or _screen_text(self.app.ui.screen())) + "\r\n")
+        dealer = f", {state.names[state.deal.dealer]} deals" if state.deal and state.names else ""
+        parts.append(f"{scores}   [{state.mode.value}, {state.rules.name}, {state.phase.value}]{dealer}\r\n")
+        parts.append((self.mapper.status or self.mapper.notice or _screen_text(self.app.ui.screen())) + "\r\n")
         parts.append("\r\n".join(LEGEND) + "\r\n")
         self.out.write("".join(parts))
         self.out.flush()
@@ -131,6 +133,8 @@ class Terminal:
             actions = self.mapper.actions(key)
             for action in actions:
                 self.app.handle(action)
+                if action.kind.value == "peg" and self.app.ui.tally is not None:
+                    self.app.handle(Action.parse("ok"))  # typed in one go: peg it at once
             if not actions:
                 self.draw()
 
@@ -146,7 +150,7 @@ class Terminal:
             self.app.run(extra=[(self.keys_fd, self.on_keys)], should_stop=lambda: self.quit)
         finally:
             restore()
-            self.out.write("\r\n")
+            self.out.write("\r\ncribpi: the game is kept; start cribpi sim again to resume it.\n")
             self.out.flush()
 
 

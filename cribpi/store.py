@@ -216,6 +216,8 @@ class Store:
 
     def _create(self, conn: sqlite3.Connection) -> None:
         with _transaction(conn):
+            if conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID:
+                return  # another process created the journal while this one waited for the lock
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
                     conn.execute(statement)

@@ -78,7 +78,7 @@ class _Tx:
         self.set(phase=Phase.GAME_OVER, winner=team, games=state.games + (record,))
         if state.deal is not None:
             self.set_deal(turn=None, pending=None, unclaimed=(), missed=())  # nothing after this instant counts
-        text = f"{state.team_name(team)} wins {state.scores[team]}-{max(others)}: {result.kind.value}"
+        text = f"{state.team_name(team)} wins {min(state.scores[team], state.rules.game_length)}-{max(others)}: {result.kind.value}"
         self.effects.append(GameOver(team, state.scores, result, text))
         champion = _match_winner(self.state)
         if champion is not None:
@@ -127,12 +127,12 @@ def _awaiting(state: State) -> str:
 
 def _check_seat(state: State, seat: object) -> int:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.seats:
-        raise RulesError(f"seat {seat!r} does not exist: seats are 0-{state.seats - 1}")
+        raise RulesError(f"seat {seat!r} does not exist: seats are 0-{state.seats - 1} (1-{state.seats} at the table)")
     return seat
 
 
 def _who(state: State, seat: int) -> str:
-    return f"{state.names[seat]} (seat {seat})"
+    return f"{state.names[seat]} (seat {seat + 1})"  # people count seats from 1
 
 
 def show_order(state: State) -> tuple[int, ...]:

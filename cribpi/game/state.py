@@ -183,6 +183,8 @@ class Pegged(Effect):
         if self.note:
             return self.note
         items = self.items
+        if not items:
+            return ""  # a manual peg or a penalty: the reason says it all
         return spoken_count([i.kind for i in items], [i.points for i in items], [len(i.cards) for i in items])
 
 

@@ -75,8 +75,8 @@ class Action:
     @classmethod
     def peg(cls, seat: int, points: int) -> Action:
         _check_seat(seat)
-        if not 1 <= points <= 29:
-            raise ConfigError(f"peg {seat} {points}: points must be 1-29")
+        if not 1 <= points <= 121:
+            raise ConfigError(f"peg {seat} {points}: points must be 1-121")
         return cls(Kind.PEG, seat=seat, points=points)
 
     @classmethod
@@ -160,10 +160,13 @@ class ActionQueue:
     def __init__(self) -> None:
         self._queue: queue.SimpleQueue[Action] = queue.SimpleQueue()
         self._read_fd, self._write_fd = os.pipe()
+        self._closed = False
         os.set_blocking(self._read_fd, False)
         os.set_blocking(self._write_fd, False)
 
     def __call__(self, action: Action) -> None:
+        if self._closed:
+            return  # a late delivery from an input thread while the table shuts down
         self._queue.put(action)
         try:
             os.write(self._write_fd, b"\0")
@@ -188,6 +191,9 @@ class ActionQueue:
                 return actions
 
     def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
         for fd in (self._read_fd, self._write_fd):
             try:
                 os.close(fd)

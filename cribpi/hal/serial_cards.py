@@ -41,6 +41,7 @@ class SerialCardReader:
 
     def _read(self, deliver: Deliver) -> None:
         buffer = b""
+        discarding = False  # the rest of an over-long line is noise too, not a card
         while not self._stop.is_set():
             try:
                 buffer += self.port.readline()
@@ -48,12 +49,15 @@ class SerialCardReader:
                 self.error = exc
                 log.error("card reader %s: %s", self.url, exc)
                 return
-            if len(buffer) > MAX_LINE:
-                self._line(buffer[:MAX_LINE] + b"...", deliver)
-                buffer = b""
             while b"\n" in buffer:
                 line, buffer = buffer.split(b"\n", 1)
-                self._line(line, deliver)
+                if not discarding:
+                    self._line(line, deliver)
+                discarding = False
+            if len(buffer) > MAX_LINE:
+                if not discarding:
+                    self._line(buffer[:MAX_LINE] + b"...", deliver)
+                buffer, discarding = b"", True
 
     def _line(self, line: bytes, deliver: Deliver) -> None:
         text = line.decode("utf-8", "replace").strip()

@@ -130,7 +130,7 @@ class Card:
         """Parse ``5H``, ``10h``, ``TD``, ``QS``, ``5♥`` or ``a♠``."""
         if not isinstance(token, str):
             raise CardError(f"{token!r} is not a card: expected {_ACCEPTED}")
-        text = token.strip()
+        text = token.strip().replace("\ufe0f", "").replace("\ufe0e", "")  # emoji-style ♥️
         rank = _RANK_BY_TOKEN.get(text[:-1].upper()) if len(text) >= 2 else None
         suit = _SUIT_BY_TOKEN.get(text[-1:].upper())
         if rank is None or suit is None or text[:-1] == "1":

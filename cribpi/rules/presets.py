@@ -195,7 +195,8 @@ def classify_result(winner_score: int, loser_score: int, rules: Rules = ACC) -> 
     if not 0 <= loser_score < rules.game_length:
         raise RulesError(f"loser_score {loser_score} must be 0-{rules.game_length - 1}")
     kind = _result_kind(loser_score, rules)
-    return GameResult(kind, _GAME_POINTS[rules.result_scheme][kind], winner_score - loser_score)
+    # The game ends in the game hole: points pegged past it do not widen the spread.
+    return GameResult(kind, _GAME_POINTS[rules.result_scheme][kind], rules.game_length - loser_score)
 
 
 def _result_kind(loser_score: int, rules: Rules) -> ResultKind:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from cribpi.game import Alert, Effect, GameOver, Pegged, Phase, State, known_hand
-from cribpi.rules import score_hand
+from cribpi.rules import ScoreItem, score_hand
 from cribpi.views.leds import DEFAULT_COLOURS
 from cribpi.views.model import (
     RGB, AlertScreen, BoardModel, MessageScreen, PlayScreen, PromptScreen, ScoreLine, ScoreRow,
@@ -19,7 +19,7 @@ __all__ = ["board_model", "flash_from", "last_score_line", "phase_screen", "effe
 
 PHASE_PROMPTS = {
     Phase.CUT: ("Cut for deal", "enter a card per seat, OK: random"),
-    Phase.STARTER: ("Starter card", "rank then suit"),
+    Phase.STARTER: ("Starter card", "{dealer} deals"),
 }
 
 
@@ -76,6 +76,7 @@ def phase_screen(state: State, entry: str = "", hint: str = "",
     deal = state.deal
     if state.phase in PHASE_PROMPTS:
         prompt, default_hint = PHASE_PROMPTS[state.phase]
+        default_hint = default_hint.format(dealer=seat_label(state, deal.dealer) if deal else "")
         if state.phase is Phase.CUT and entry:
             prompt = f"Cut: {entry}"
             entry = ""
@@ -127,14 +128,18 @@ def effect_screens(state: State, effects: Iterable[Effect]) -> list[AlertScreen 
     """Screens to page through after an event: each score with its reason, show breakdowns,
     alerts and the result."""
     screens: list[AlertScreen | ScoreScreen | ShowScreen] = []
+    over = [e for e in effects if isinstance(e, GameOver)]
+    if over:  # the result first: the table needs to see it before the breakdowns
+        screens.append(AlertScreen("GAME!", _wrap_text(over[0].text)))
     for effect in effects:
         if isinstance(effect, Pegged):
             screens.append(_pegged_screen(state, effect))
         elif isinstance(effect, Alert) and effect.kind not in ("cut",):
-            items = tuple(f"{i.kind} {' '.join(map(str, i.cards))} {i.points}".replace("  ", " ") for i in effect.items)
-            screens.append(AlertScreen(_alert_title(effect.kind), _wrap_text(effect.text) + items))
-        elif isinstance(effect, GameOver):
-            screens.append(AlertScreen("GAME!", _wrap_text(effect.text)))
+            items = tuple(_item_line(i) for i in effect.items)
+            text = _wrap_text(effect.text)
+            if effect.kind == "muggins":  # the items matter more than the sentence
+                text = _wrap_text(effect.text.split(":")[0] + ":")
+            screens.append(AlertScreen(_alert_title(effect.kind), text + items))
     return screens
 
 
@@ -145,6 +150,13 @@ def _pegged_screen(state: State, effect: Pegged) -> ScoreScreen | ShowScreen:
         items = tuple(ShowItem(i.kind, i.cards, i.points) for i in effect.items)
         return ShowScreen(title, items, effect.points)
     return ScoreScreen(who, effect.points, tuple(_wrap_text(effect.explain or effect.reason)))
+
+
+def _item_line(item: ScoreItem) -> str:
+    """``fifteen 5C TD 2``; a play score names only its kind (its cards are the whole count)."""
+    if len(item.cards) > 3 or not item.cards:
+        return f"{item.kind} {item.points}"
+    return f"{item.kind} {' '.join(map(str, item.cards))} {item.points}"
 
 
 def _alert_title(kind: str) -> str:

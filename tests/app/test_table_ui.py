@@ -113,8 +113,22 @@ def test_menu_changes_mode_and_starts_a_new_game(table):
     press(backend, app, "ok")  # players 3
     assert ui.settings.players == 3
     ui.menu.selected = 1
-    press(backend, app, "ok")  # new game
+    press(backend, app, "ok")  # "New game...": asks first, "No" first
+    assert ui.screen().title == "Abandon this game?" and ui.menu.selected == 0
+    press(backend, app, "go")
+    press(backend, app, "ok")  # yes
     assert ui.menu is None and ui.state.mode is Mode.CLAIM and ui.state.seats == 3
+
+
+def test_undo_says_what_it_took_back(table):
+    backend, ui, app = table
+    press(backend, app, "ok")
+    dismiss(backend, ui, app)
+    card(backend, app, "KS")
+    card(backend, app, "5C")
+    dismiss(backend, ui, app)
+    press(backend, app, "undo")
+    assert ui.screen().title == "Undone" and "5C" in " ".join(ui.screen().lines)
 
 
 def test_claim_mode_pegs_claims_from_peg_actions(table):

@@ -145,8 +145,10 @@ def test_acc_results(loser: int, kind: ResultKind, points: int) -> None:
     assert (result.kind, result.game_points, result.margin) == (kind, points, 121 - loser)
 
 
-def test_acc_is_the_default_scheme_and_margin_counts_overshoot() -> None:
-    assert classify_result(125, 100).margin == 25
+def test_acc_is_the_default_scheme_and_the_spread_ends_in_the_game_hole() -> None:
+    # Points pegged past the game hole do not count: the spread is 121 less the loser's score.
+    assert classify_result(125, 100).margin == 21
+    assert classify_result(61, 40, ACC.replace(game_length=61)).margin == 21
     assert classify_result(121, 85).kind is ResultKind.SKUNK
 
 
