@@ -50,6 +50,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a full disk, an unreadable file: one line, not a traceback
+        where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+        print(f"cribpi {args.command}: {exc.strerror or exc}{where}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -76,6 +76,7 @@ _SECTION_KEYS = {
     "card_reader": {"port": str},
 }
 OLED_DRIVERS = ("ssd1306", "sh1106")
+BACKEND_NAMES = ("pi", "controller", "sim", "mock")  # as cribpi.hal.BACKENDS (hal imports this module)
 
 
 class _Reader:
@@ -104,8 +105,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
             return tomllib.load(fh)
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such configuration file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: not valid TOML (UTF-8 text): {exc}") from None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be read: {exc.strerror}") from None
 
@@ -193,15 +194,24 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     reader = _Reader(path)
     _sections(reader, data)
     layout = _relative(path.parent, data.get("layout"))
+    backend = data.get("backend")
+    if backend is not None and backend not in BACKEND_NAMES:
+        raise reader.fail("backend", backend, f"one of {', '.join(BACKEND_NAMES)}")
+    if "db" in data and not str(data["db"]).strip():
+        raise reader.fail("db", data["db"], "a file name for the game journal (e.g. cribpi.db)")
+    try:
+        board_layout = load_layout(layout) if layout else None
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: layout = {data.get('layout')!r}: {exc}") from None
     return Config(
         path=path,
-        backend=data.get("backend"),
+        backend=backend,
         pins=_pins(reader, data["pins"]) if "pins" in data else dict(DEFAULT_PINS),
         timing=_timing(reader, data.get("buttons", {})),
         oled=_oled(reader, data.get("oled", {})),
         leds=_leds(reader, data.get("leds", {})),
         layout=layout,
-        board_layout=load_layout(layout) if layout else None,
+        board_layout=board_layout,
         db=_relative(path.parent, data.get("db")) or default_db_path(),
         controller_port=data.get("controller", {}).get("port"),
         card_reader_port=data.get("card_reader", {}).get("port"),

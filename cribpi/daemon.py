@@ -18,6 +18,7 @@ from pathlib import Path
 
 from cribpi.app import Session, TableApp, TableSettings, TableUI
 from cribpi.config import Config, load_config
+from cribpi.exc import ConfigError
 from cribpi.hal import Backend, choose_backend, open_backend
 from cribpi.store import Store
 
@@ -92,7 +93,13 @@ def run(config_path: str | None = None, backend_name: str | None = None) -> int:
 
 
 def _run_sim(config: Config) -> int:
+    import sys
+
     from cribpi.sim import Terminal
+
+    if not sys.stdin.isatty():
+        raise ConfigError("no Raspberry Pi here and no terminal for the simulator: "
+                          "run `cribpi run` in a terminal, or choose a backend with --backend")
 
     config.db.parent.mkdir(parents=True, exist_ok=True)
     with Store(config.db) as store:

@@ -51,6 +51,9 @@ def run(args: argparse.Namespace) -> int:
         text = args.record.read_text(encoding="utf-8")
     except OSError as exc:
         raise RecordError(f"cannot read the record {args.record}: {exc.strerror}") from None
-    written = render_record(text, args.out, args.scale)
+    try:
+        written = render_record(text, args.out, args.scale)
+    except RecordError as exc:
+        raise RecordError(f"{args.record}: {exc}") from None
     print(f"wrote {len(written)} pictures to {args.out}")
     return 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 from pathlib import Path
 
 from cribpi.exc import ConfigError
@@ -50,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
     from cribpi.sim import Terminal
     from cribpi.store import Store
 
+    if not sys.stdin.isatty():
+        raise ConfigError("cribpi sim needs a terminal to read keys from (stdin is not a tty)")
     settings = settings_from(args)
     db = args.db or default_db_path()
     db.parent.mkdir(parents=True, exist_ok=True)

@@ -18,7 +18,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def run(args: argparse.Namespace) -> int:
-    if not os.path.isfile(args.db):  # opening would create an empty journal
+    if not os.path.isfile(args.db) or os.path.getsize(args.db) == 0:  # opening would create a journal
         raise StoreError(f"there is no game journal at {args.db}: give the file `cribpi run` writes")
     with Store(args.db) as store:
         stats = store.stats()

@@ -42,6 +42,7 @@ Led = tuple[int, int]  # (strip, index)
 Spot = tuple[str, int, int]  # ("hole" | "games", track, number)
 ENTRY_FORMS = '"T:A-B", "T:H", "games T:A-B", "games T:N", "skip N"'
 _ENTRY = re.compile(r"(?:(?P<games>games)\s+)?(?P<track>\d+):(?P<a>\d+)(?:-(?P<b>\d+))?")
+MAX_LED_INDEX = 9999  # no strip is longer: a bigger index is a typo, and would cost memory
 _SKIP = re.compile(r"skip\s+(?P<n>\d+)")
 
 
@@ -107,6 +108,8 @@ class _Builder:
         text = entry.strip().lower() if isinstance(entry, str) else ""
         skip = _SKIP.fullmatch(text)
         if skip:
+            if index + int(skip["n"]) > MAX_LED_INDEX:
+                raise self.fail(key, entry, f"a skip that keeps the strip under {MAX_LED_INDEX + 1} LEDs")
             return index + int(skip["n"])
         match = _ENTRY.fullmatch(text)
         if match is None:
@@ -192,6 +195,8 @@ def load_layout(path: str | Path) -> Layout:
             data = tomllib.load(fh)
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such layout file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: not valid TOML (UTF-8 text): {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read as a layout file: {exc.strerror}") from None
     return parse_layout(data, str(path))

@@ -96,3 +96,12 @@ def test_file_errors_name_the_file(tmp_path):
         load_layout(bad)
     with pytest.raises(ConfigError, match="no such layout file"):
         load_layout(tmp_path / "none.toml")
+
+def test_a_huge_skip_is_refused():
+    import pytest as _pytest
+
+    from cribpi.exc import ConfigError as _ConfigError
+    from cribpi.hal.layout import parse_layout as _parse
+
+    with _pytest.raises(_ConfigError, match="skip"):
+        _parse({"tracks": 2, "run": [{"leds": ["1:1-121", "skip 99999999", "2:1-121"]}]})

@@ -63,3 +63,33 @@ def test_a_rejected_line_shows_on_the_table_and_changes_nothing():
     ui.handle(Action.rejected("card reader sent 'ZZ' is not a card"))
     assert ui.state is before
     assert isinstance(ui.screen(), AlertScreen) and "ZZ" in " ".join(ui.screen().lines)
+
+
+def test_the_rest_of_an_over_long_line_is_not_a_card():
+    from cribpi.hal.serial_cards import MAX_LINE
+
+    class Port:
+        chunks = [b"x" * (MAX_LINE + 6), b"5H\n", b"7C\n", b""]
+
+        def readline(self):
+            return self.chunks.pop(0) if self.chunks else b""
+
+        def close(self):
+            pass
+
+    got: queue.SimpleQueue = queue.SimpleQueue()
+    reader = SerialCardReader("test://", port=Port())
+    reader.start(got.put)
+    first, second = _next(got), _next(got)
+    reader.close()
+    assert first.kind is Kind.REJECTED
+    assert second.kind is Kind.CARD and str(second.card) == "7C"  # not the tail "…5H"
+
+
+def test_a_closed_queue_ignores_late_deliveries():
+    from cribpi.hal.actions import Action, ActionQueue
+
+    q = ActionQueue()
+    q.close()
+    q(Action.of_card("5H"))  # an input thread delivering while the table shuts down
+    q.close()

@@ -163,3 +163,8 @@ def test_ordering_against_a_non_card_is_a_type_error(other: object) -> None:
         card < other  # noqa: B015
     with pytest.raises(TypeError):
         sorted([card, other])  # type: ignore[type-var]
+
+
+def test_emoji_style_suits_parse() -> None:
+    # Phones and macOS send ♥ as U+2665 U+FE0F.
+    assert str(Card.parse("5\u2665\ufe0f")) == "5H"

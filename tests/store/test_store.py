@@ -289,3 +289,16 @@ def test_backup_is_a_journal_that_restores_the_same_game(store, tmp_path):
     with Store(copy) as restored:
         assert restored.events(game_id) == events
         assert restored.current().game.state == match[39][1]
+
+
+def test_two_processes_creating_one_journal_at_once(tmp_path):
+    import subprocess
+    import sys
+
+    code = "import sys; from cribpi.store import Store; Store(sys.argv[1]).close()"
+    for round_ in range(3):
+        path = tmp_path / f"new{round_}.db"
+        procs = [subprocess.Popen([sys.executable, "-c", code, str(path)], stderr=subprocess.PIPE, text=True)
+                 for _ in range(4)]
+        errors = [p.communicate(timeout=30)[1] for p in procs]
+        assert [p.returncode for p in procs] == [0, 0, 0, 0], errors
