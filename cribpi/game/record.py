@@ -530,7 +530,7 @@ class _Reader:
         if mode.lower() not in {m.value for m in Mode}:
             self._tag_error("mode", "board, count or claim")
         match = self._tag_value("match", "1", "an odd number of games, e.g. 3")
-        if not match.isdigit():
+        if not match.isdigit() or int(match) % 2 == 0:
             self._tag_error("match", "an odd number of games, e.g. 3")
         dealer = self._first_dealer(names)
         review = self._tag_value("review", "no", "yes or no").lower()
@@ -574,6 +574,11 @@ class _Reader:
         try:
             return preset.replace(**changes)
         except RulesError as exc:
+            named = [(ln, values) for k, (ln, values) in self.tag_values.items()
+                     if k in _FIELD_BY_KEY and _FIELD_BY_KEY[k].split("_")[0] in str(exc)]
+            if named:  # the tag the message is about, by its own line
+                line, values = min(named)
+                raise RecordError(f"line {line}: {' '.join(values)!r}: {exc}") from None
             line = min(ln for k, (ln, _) in self.tag_values.items() if k in _GAME_KEYS)
             raise RecordError(f"line {line}: the rules in the tags are refused: {exc}") from None
 

@@ -198,7 +198,7 @@ def test_lines_give_each_event_its_source_line() -> None:
     ('[Players "A" "B"]\n[Rules "hoyel"]', r"line 2: 'hoyel': expected a rule preset"),
     ('[Players "A" "B"]\n[Muggins "always"]', r"line 2: 'always': expected a value for muggins: use off, acc"),
     ('[Players "A" "B"]\nCut: 5H 6H\n[Event "late"]', r"line 3: .*tags belong at the top"),
-    ('[Players "A" "B" "C"]\n[Partnerships "yes"]', r"line 1: the rules in the tags are refused: partnerships need 4"),
+    ('[Players "A" "B" "C"]\n[Partnerships "yes"]', r"line 2: .yes.: partnerships need 4"),
     ('', r"line 1: the record is empty"),
 ])
 def test_errors_name_the_line_the_token_and_what_is_accepted(text: str, pattern: str) -> None:
