@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import Any
 from cribpi.exc import ConfigError, CribpiError
 from cribpi.hal.actions import Action
 from cribpi.hal.buttons import ButtonTiming, PinBinding
-from cribpi.hal.layout import Layout, load_layout
+from cribpi.hal.layout import Layout, load_layout, read_toml
 from cribpi.views.leds import LedSettings
 
 __all__ = ["Config", "OledConfig", "load_config", "DEFAULT_PINS", "default_db_path"]
@@ -100,15 +99,7 @@ class _Reader:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
-    try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such configuration file") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: not valid TOML (UTF-8 text): {exc}") from None
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot be read: {exc.strerror}") from None
+    return read_toml(path, "configuration file")
 
 
 def _pin_number(reader: _Reader, key: str) -> int:

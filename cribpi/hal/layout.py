@@ -188,15 +188,19 @@ def parse_layout(data: Mapping[str, Any], source: str = "<layout>") -> Layout:
     return builder.build()
 
 
-def load_layout(path: str | Path) -> Layout:
-    path = Path(path)
+def read_toml(path: Path, what: str) -> dict[str, Any]:
+    """A TOML file as a table; any failure is one ConfigError naming the file and ``what`` it is."""
     try:
         with path.open("rb") as fh:
-            data = tomllib.load(fh)
+            return tomllib.load(fh)
     except FileNotFoundError:
-        raise ConfigError(f"{path}: no such layout file") from None
+        raise ConfigError(f"{path}: no such {what}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: not valid TOML (UTF-8 text): {exc}") from None
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot be read as a layout file: {exc.strerror}") from None
-    return parse_layout(data, str(path))
+        raise ConfigError(f"{path}: cannot be read as a {what}: {exc.strerror}") from None
+
+
+def load_layout(path: str | Path) -> Layout:
+    path = Path(path)
+    return parse_layout(read_toml(path, "layout file"), str(path))
