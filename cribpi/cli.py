@@ -14,7 +14,7 @@ from cribpi import __version__
 from cribpi.exc import CribpiError
 
 #: Subcommand modules, imported lazily so `cribpi score` never pays for the hardware layer.
-COMMANDS = ("score", "peg", "advise", "replay", "sim", "render", "run", "stats")
+COMMANDS = ("score", "peg", "advise", "replay", "sim", "render", "run", "stats", "export")
 
 
 class _Parser(argparse.ArgumentParser):

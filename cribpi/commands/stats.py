@@ -1,4 +1,5 @@
-"""``cribpi stats --db cribpi.db``: each player's record over the finished games of a journal."""
+"""``cribpi stats``: each player's record over the finished games of a journal
+(``--db``; default: the journal ``cribpi run`` and ``cribpi sim`` write)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,16 @@ from cribpi.store import PlayerStats, Store
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("stats", help="per-player statistics from a game journal", description=__doc__)
-    p.add_argument("--db", required=True, metavar="PATH", help="the game journal (SQLite file)")
+    p.add_argument("--db", metavar="PATH", help="the game journal (default: the cribpi database)")
     p.add_argument("--json", action="store_true", help="print JSON: one object per player name")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.db is None:
+        from cribpi.config import default_db_path
+
+        args.db = str(default_db_path())
     if not os.path.isfile(args.db) or os.path.getsize(args.db) == 0:  # opening would create a journal
         raise StoreError(f"there is no game journal at {args.db}: give the file `cribpi run` writes")
     with Store(args.db) as store:

@@ -55,3 +55,28 @@ def test_an_unwritable_output_is_one_line_not_a_traceback(tmp_path):
         done = subprocess.run([sys.executable, "-m", "cribpi", "replay", str(record)], stdout=full,
                               stderr=subprocess.PIPE, text=True, timeout=30)
     assert done.returncode != 0 and "Traceback" not in done.stderr
+
+
+def test_export_lists_and_writes_a_game_that_replays(tmp_path):
+    import random
+
+    from cribpi.app import TableSettings, TableUI
+    from cribpi.hal import Action
+    from cribpi.store import Store
+
+    db = tmp_path / "j.db"
+    with Store(db) as store:
+        ui = TableUI(TableSettings(names=("Ann", "Bob")), store=store, rng=random.Random(4))
+        ui.handle(Action.parse("ok"))
+        for card in ("6S", "QH", "5C", "TD", "6D"):
+            ui.handle(Action.of_card(card))
+    listing = cribpi("export", "--db", db, "--list")
+    assert listing.returncode == 0 and "Ann, Bob" in listing.stdout and "open" in listing.stdout
+    exported = cribpi("export", "--db", db)
+    assert exported.returncode == 0 and "Play: QH 5C TD 6D" in exported.stdout
+    record = tmp_path / "game.crib"
+    record.write_text(exported.stdout)
+    replayed = cribpi("replay", record)
+    assert replayed.returncode == 0, replayed.stderr
+    missing = cribpi("export", "--db", tmp_path / "none.db")
+    assert missing.returncode == 2 and not (tmp_path / "none.db").exists()

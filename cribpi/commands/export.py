@@ -1,0 +1,38 @@
+"""``cribpi export``: the games in a journal, and any of them as a game record
+(docs/record-format.md) ready for ``cribpi replay`` or ``cribpi render``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from cribpi.exc import StoreError
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("export", help="list the journal's games, or write one as a game record",
+                       description=__doc__)
+    p.add_argument("game", nargs="?", type=int, help="the game's number (default: the latest)")
+    p.add_argument("--db", metavar="PATH", help="the game journal (default: the cribpi database)")
+    p.add_argument("--list", action="store_true", help="list the games instead")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from cribpi.config import default_db_path
+    from cribpi.store import Store
+
+    db = args.db or str(default_db_path())
+    if not os.path.isfile(db) or os.path.getsize(db) == 0:  # opening would create a journal
+        raise StoreError(f"there is no game journal at {db}: give the file `cribpi run` writes")
+    with Store(db) as store:
+        games = store.games()
+        if args.list:
+            for row in games:
+                players = ", ".join(row["players"] or [])
+                print(f"{row['id']:>4}  {row['started'][:16]}  {row['status']:<9}  {row['mode']:<5}  {players}")
+            return 0
+        if not games:
+            raise StoreError(f"{db} holds no games yet")
+        print(store.export(args.game if args.game is not None else games[-1]["id"]), end="")
+    return 0
