@@ -39,6 +39,7 @@ __all__ = ["TableSettings", "Session", "TableUI", "TableApp", "MODES_CYCLE"]
 MODES_CYCLE = (Mode.COUNT, Mode.CLAIM, Mode.BOARD)
 PLAYER_SETUPS = ((2, False), (3, False), (4, False), (4, True))
 BRIGHTNESS_STEPS = (0.1, 0.25, 0.5, 0.75, 1.0)
+MATCH_LENGTHS = (1, 3, 5, 7)
 DEFAULT_NAMES = ("Red", "Blue", "Green", "Yellow")
 PENALTY_POINTS = (2, 4, 6, 1, 3, 5, 10, -2, -15)
 PENALTY_REASONS = ("renege", "exposed card", "overpeg", "wrong number of cards",
@@ -362,6 +363,9 @@ class TableUI:
             (f"Mode: {s.mode.value}", lambda: self._cycle_mode()),
             (f"Players: {players}", lambda: self._cycle_players()),
             (f"Rules: {s.rules}", lambda: self._cycle_rules()),
+            (f"Match: best of {s.match_games}", lambda: self._change(
+                match_games=MATCH_LENGTHS[(MATCH_LENGTHS.index(s.match_games) + 1) % len(MATCH_LENGTHS)]
+                if s.match_games in MATCH_LENGTHS else 1)),
             (f"Brightness: {round(s.brightness * 100)}%", lambda: self._cycle_brightness()),
             (f"Review: {'on' if s.review else 'off'}", lambda: self._change(review=not s.review)),
             ("Scores", lambda: self._show(scores_screen(self.state))),

@@ -25,6 +25,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument("--mode", default="count", choices=[m.value for m in Mode])
     p.add_argument("--rules", default="acc", help="rule preset (acc, hoyle, leaflet, acc-tournament, five-card)")
     p.add_argument("--names", help="comma-separated player names, seat 1 first")
+    p.add_argument("--match", type=int, default=1, choices=[1, 3, 5, 7], help="best of N games (default 1)")
     p.add_argument("--db", type=Path, help="journal file (default: the cribpi database)")
     p.add_argument("--new", action="store_true", help="start a new game instead of resuming")
     p.add_argument("--seed", type=int, help="seed for random cuts (reproducible sessions)")
@@ -41,7 +42,7 @@ def settings_from(args: argparse.Namespace) -> object:
     if len(names) < players:
         raise ConfigError(f"--names gives {len(names)} name(s) for {players} players")
     return TableSettings(names=names, players=players, partnerships=args.players == "4p",
-                         rules=args.rules, mode=Mode(args.mode), table=TABLE)
+                         rules=args.rules, mode=Mode(args.mode), match_games=args.match, table=TABLE)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -261,3 +261,13 @@ def test_claim_mode_says_whose_score_is_open_but_never_how_much(table):
     assert isinstance(screen, PlayScreen) and screen.count == 15
     dealer = ui.state.names[ui.state.deal.dealer]
     assert dealer in screen.note and not any(ch.isdigit() for ch in screen.note)
+
+
+def test_menu_sets_a_best_of_three_match(table):
+    backend, ui, app = table
+    press(backend, app, "menu")
+    ui.menu.selected = [i for i, label in enumerate(ui.screen().items) if label.startswith("Match")][0]
+    press(backend, app, "ok")
+    assert ui.settings.match_games == 3 and "Match: best of 3" in ui.screen().items
+    ui.new_game()
+    assert ui.state.match_games == 3
