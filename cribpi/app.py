@@ -19,9 +19,9 @@ from typing import Any, Protocol
 
 from cribpi.exc import CribpiError, HardwareError, RulesError
 from cribpi.game import (
-    Alert, Claim, Crib, CutForDeal, Effect, EndDeal, Event, Game, GameOver, Go, HandCards, Lay,
+    Alert, Claim, Crib, CutForDeal, Discard, Effect, EndDeal, Event, Game, GameOver, Go, HandCards, Lay,
     Misdeal, Mode, Muggins, NewGame, NextGame, Peg, Penalty, Phase, Starter, State, Undo, expected,
-    random_cut,
+    random_cut, show_order,
 )
 from cribpi.game.engine import claimable
 from cribpi.game.review import review_seat, reviewable_seats
@@ -149,7 +149,10 @@ class TableUI:
             return MenuScreen(self.menu.title, tuple(label for label, _ in self.menu.items), self.menu.selected)
         if self.screens:
             return self.screens[0]
-        return phase_screen(self.state, self._entry_text(), "", self.last_score)
+        hint = ""
+        if "crib" in expected(self.state).actions and self.state.review:
+            hint = self._crib_step()[0]
+        return phase_screen(self.state, self._entry_text(), hint, self.last_score)
 
     def board(self, anim_step: int = 0) -> Any:
         return board_model(self.state, self.flash, anim_step=anim_step, muggins_track=self.muggins_track)
@@ -250,13 +253,37 @@ class TableUI:
         if "lay" in want.actions:
             return self._apply(Lay(self._turn(), card))
         if "crib" in want.actions:
-            return self._collect(card, 4, lambda cards: Crib(cards))
+            return self._crib_card(card)
         if "hand" in want.actions and want.seat is not None:
             seat = want.seat
             laid = state.deal.cards_of(seat) if state.deal else ()
             need = state.rules.cards_held - len(laid)
             return self._collect(card, need, lambda cards: HandCards(seat, laid + cards))
         raise RulesError(f"no card is wanted now: waiting for {' or '.join(want.actions) or 'nothing'}")
+
+    def _crib_step(self) -> tuple[str, int, Callable[[tuple[Card, ...]], Event]]:
+        """What the next crib cards are. With the review on, each player's discard is entered
+        on its own (the review needs to know whose cards they were), then any card from the
+        pack; otherwise the four crib cards at once."""
+        state = self.state
+        deal = state.deal
+        assert deal is not None
+        if not state.review:
+            return "Crib cards", 4, lambda cards: Crib(cards)
+        for seat in show_order(state):
+            if deal.discards[seat] is None:
+                return (f"{state.names[seat]}'s discard", state.rules.discards_each,
+                        lambda cards, seat=seat: Discard(seat, cards))
+        thrown = tuple(c for d in deal.discards if d for c in d)
+        return "Crib: card from the pack", 4 - len(thrown), lambda cards: Crib(thrown + cards)
+
+    def _crib_card(self, card: Card) -> tuple[Effect, ...]:
+        _, needed, make = self._crib_step()
+        effects = self._collect(card, needed, make)
+        deal = self.state.deal
+        if deal is not None and not self.entry and len(deal.crib) < 4 and self._crib_step()[1] == 0:
+            effects += self._apply(self._crib_step()[2](()))  # two players: the discards are the crib
+        return effects
 
     def _collect(self, card: Card, needed: int, make: Callable[[tuple[Card, ...]], Event]) -> tuple[Effect, ...]:
         if card in self.entry:

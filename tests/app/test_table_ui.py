@@ -271,3 +271,27 @@ def test_menu_sets_a_best_of_three_match(table):
     assert ui.settings.match_games == 3 and "Match: best of 3" in ui.screen().items
     ui.new_game()
     assert ui.state.match_games == 3
+
+
+def test_with_the_review_on_each_discard_is_entered_and_reviewed(table):
+    backend, ui, app = table
+    ui.settings = TableSettings(names=("Ann", "Bob"), review=True)
+    ui.new_game()
+    press(backend, app, "ok")
+    dismiss(backend, ui, app)
+    card(backend, app, "6S")
+    for text in ("QH", "5C", "TD", "6D", "2C", "4H", "4S", "4D"):
+        card(backend, app, text)
+    dismiss(backend, ui, app)
+    first = ui.state.names[(ui.state.deal.dealer + 1) % 2]
+    assert ui.screen().hint == f"{first}'s discard"
+    for text in ("7C", "8H", "7D", "8S"):
+        card(backend, app, text)
+    assert ui.state.phase is Phase.DONE and ui.state.deal.crib and all(ui.state.deal.discards)
+    press(backend, app, "menu")
+    labels = list(ui.screen().items)
+    review = [i for i, label in enumerate(labels) if label.startswith("Review ")]
+    assert len(review) == 2
+    ui.menu.selected = review[0]
+    press(backend, app, "ok")
+    assert ui.screen().title.endswith("review") and "Best" in " ".join(ui.screen().lines)
