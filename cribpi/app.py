@@ -21,7 +21,7 @@ from cribpi.exc import CribpiError, HardwareError, RulesError
 from cribpi.game import (
     Alert, Claim, Crib, CutForDeal, Discard, Effect, EndDeal, Event, Game, GameOver, Go, HandCards, Lay,
     Misdeal, Mode, Muggins, NewGame, NextGame, Peg, Penalty, Phase, Starter, State, Undo, expected,
-    random_cut, show_order,
+    describe_expected, random_cut, show_order,
 )
 from cribpi.game.engine import claimable
 from cribpi.game.review import review_seat, reviewable_seats
@@ -174,7 +174,7 @@ class TableUI:
             return self._dispatch(action)
         except CribpiError as exc:
             self.rank = None
-            self.screens = [AlertScreen("Not allowed", _wrap(str(exc)))]
+            self.screens = [AlertScreen(REFUSED, _wrap(str(exc)))]
             return ()
 
     def _dispatch(self, action: Action) -> tuple[Effect, ...]:
@@ -186,6 +186,9 @@ class TableUI:
             return self._menu_action(kind)
         if self.screens and kind is Kind.OK:
             self._next_screen()
+            return ()
+        if self.screens and kind in (Kind.UNDO, Kind.UNDO_LONG) and _is_refusal(self.screens[0]):
+            self.screens.pop(0)  # UNDO after a refusal takes back the refusal, not the last event
             return ()
         self.screens.clear()
         if kind in (Kind.UNDO, Kind.UNDO_LONG):
@@ -231,11 +234,12 @@ class TableUI:
         if phase is Phase.GAME_OVER:
             return self._apply(NextGame())
         if phase is Phase.MATCH_OVER:
-            return self.new_game()
+            self._confirm("Match over: new match?", "Yes: new match", lambda: (self.new_game(), None)[1])
+            return ()
         want = expected(state)
         if want.actions == ("claim",) and want.seat is not None:
             return self._apply(Claim(want.seat, 0))  # OK alone claims nothing
-        raise RulesError(f"OK does nothing now: waiting for {' or '.join(expected(state).actions)}")
+        raise RulesError(f"OK does nothing now: waiting for {describe_expected(state)}")
 
     def _turn(self) -> int:
         deal = self.state.deal
@@ -259,7 +263,7 @@ class TableUI:
             laid = state.deal.cards_of(seat) if state.deal else ()
             need = state.rules.cards_held - len(laid)
             return self._collect(card, need, lambda cards: HandCards(seat, laid + cards))
-        raise RulesError(f"no card is wanted now: waiting for {' or '.join(want.actions) or 'nothing'}")
+        raise RulesError(f"no card is wanted now: waiting for {describe_expected(state)}")
 
     def _crib_step(self) -> tuple[str, int, Callable[[tuple[Card, ...]], Event]]:
         """What the next crib cards are. With the review on, each player's discard is entered
@@ -382,19 +386,12 @@ class TableUI:
 
     def _menu_items(self) -> list[tuple[str, Callable[[], None]]]:
         s = self.settings
-        players = f"{s.players}{' pairs' if s.partnerships else ''}"
         items: list[tuple[str, Callable[[], None]]] = [
             ("Resume", self._close_menu),
             ("New game...", lambda: self._confirm("Abandon this game?", "Yes: new game",
                                                   lambda: (self.new_game(), None)[1])),
-            (f"Mode: {s.mode.value}", lambda: self._cycle_mode()),
-            (f"Players: {players}", lambda: self._cycle_players()),
-            (f"Rules: {s.rules}", lambda: self._cycle_rules()),
-            (f"Match: best of {s.match_games}", lambda: self._change(
-                match_games=MATCH_LENGTHS[(MATCH_LENGTHS.index(s.match_games) + 1) % len(MATCH_LENGTHS)]
-                if s.match_games in MATCH_LENGTHS else 1)),
+            ("Next game setup...", lambda: setattr(self, "menu", _Menu(self._setup_items, title="Next game"))),
             (f"Brightness: {round(s.brightness * 100)}%", lambda: self._cycle_brightness()),
-            (f"Review: {'on' if s.review else 'off'}", lambda: self._change(review=not s.review)),
             ("Scores", lambda: self._show(scores_screen(self.state))),
             ("Misdeal...", lambda: self._confirm("Misdeal: deal again?", "Yes: misdeal",
                                                  lambda: self._menu_apply(Misdeal()))),
@@ -403,6 +400,23 @@ class TableUI:
         for seat in reviewable_seats(self.state):
             items.append((f"Review {self.state.names[seat]}", lambda seat=seat: self._show_review(seat)))
         return items
+
+    def _setup_items(self) -> list[tuple[str, Callable[[], None]]]:
+        """Settings for the next new game (the game in progress keeps its own)."""
+        s = self.settings
+        players = f"{s.players}{' pairs' if s.partnerships else ''}"
+        matches = MATCH_LENGTHS[(MATCH_LENGTHS.index(s.match_games) + 1) % len(MATCH_LENGTHS)] \
+            if s.match_games in MATCH_LENGTHS else 1
+        return [
+            (f"Mode: {s.mode.value}", self._cycle_mode),
+            (f"Players: {players}", self._cycle_players),
+            (f"Rules: {s.rules}", self._cycle_rules),
+            (f"Match: best of {s.match_games}", lambda: self._change(match_games=matches)),
+            (f"Review: {'on' if s.review else 'off'}", lambda: self._change(review=not s.review)),
+            ("Start it now...", lambda: self._confirm("Abandon this game?", "Yes: new game",
+                                                      lambda: (self.new_game(), None)[1])),
+            ("Back", lambda: setattr(self, "menu", _Menu(self._menu_items))),
+        ]
 
     def _confirm(self, question: str, yes: str, act: Callable[[], None]) -> None:
         """A second step for what cannot be taken back with UNDO. "No" comes first."""
@@ -449,7 +463,7 @@ class TableUI:
         try:
             return self._apply(event)
         except CribpiError as exc:
-            self.screens = [AlertScreen("Not allowed", _wrap(str(exc)))]
+            self.screens = [AlertScreen(REFUSED, _wrap(str(exc)))]
             return ()
 
     def _show_review(self, seat: int) -> None:
@@ -493,6 +507,13 @@ class TableUI:
         self.session = Session(self.settings.new_game(), self.store, self.settings.table)
         self.entry, self.rank, self.screens, self.flash = [], None, [], ()
         return ()
+
+
+REFUSED = "Not allowed"
+
+
+def _is_refusal(screen: ScreenModel) -> bool:
+    return isinstance(screen, AlertScreen) and screen.title == REFUSED
 
 
 def describe_event(state: State, event: Event) -> str:

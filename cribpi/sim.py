@@ -23,7 +23,7 @@ __all__ = ["KeyMapper", "Terminal", "LEGEND"]
 
 LEGEND = (
     "cards: rank A 2-9 T J Q K, then suit c d h s     g: go   Enter: OK   u: undo  U: undo again",
-    "m: menu (g/u move, Enter picks)   p: peg/claim (seat 1-4, points, Enter)   x: muggins (seat)",
+    "m: menu (g/u move, Enter picks)   p: peg/claim (seat 1-4, points, Enter)   x: call muggins (caller's seat)",
     "Ctrl-C or Ctrl-D: quit (the game is kept and resumes next time)",
 )
 _RANK_KEYS = {"a": "A", "t": "T", "0": "T", "j": "J", "q": "Q", "k": "K", **{str(n): str(n) for n in range(2, 10)}}

@@ -536,7 +536,10 @@ def _resolve(tx: _Tx, moment: Moment, claimed: int) -> None:
         tx.set_deal(unclaimed=tuple(m for m in tx.deal.unclaimed if m is not moment), last_claim=moment.seat)
     name = state.names[moment.seat]
     if claimed > moment.points:
-        tx.alert("overclaim", f"{name} claimed {claimed} but has {moment.points}: corrected", moment.seat, moment.items)
+        penalty = state.rules.overclaim_penalty
+        extra = f"; {state.names[_next_opponent(state, moment.seat)]} pegs {penalty}" if penalty else ""
+        tx.alert("overclaim", f"{name} claimed {claimed} but has {moment.points}: corrected{extra}",
+                 moment.seat, moment.items)
     pegged = min(claimed, moment.points)
     missed = moment.points - pegged
     if missed:
@@ -560,7 +563,8 @@ def _record_underclaim(tx: _Tx, moment: Moment, missed: int) -> None:
     name = state.names[moment.seat]
     if moment.where in state.rules.muggins.moments:
         tx.set_deal(missed=tx.deal.missed + (Missed(moment.seat, moment.where, missed, moment.items),))
-        tx.alert("muggins", f"{name} missed {missed}: muggins is open to the other side", moment.seat, moment.items)
+        tx.alert("muggins", f"{name} claimed {moment.points - missed} of {moment.points}: "
+                 f"muggins for {missed} is open to the other side", moment.seat, moment.items)
     else:
         tx.alert("underclaim", f"{name} missed {missed} ({moment.where})", moment.seat, moment.items)
 

@@ -51,10 +51,20 @@ def expected(state: State) -> Expected:
     return Expected(("end_deal",))
 
 
+#: What each awaited input is called at the table.
+ACTION_WORDS = {
+    "new_game": "a new game", "cut": "the cut for the deal", "starter": "the starter card",
+    "lay": "a card", "go": "go", "claim": "a claim", "hand": "the rest of the hand",
+    "crib": "the crib cards", "end_deal": "OK for the next deal", "next_game": "OK for the next game",
+    "peg": "a peg",
+}
+
+
 def describe_expected(state: State) -> str:
     exp = expected(state)
     who = f" from {state.names[exp.seat]}" if exp.seat is not None and state.names else ""
-    return (" or ".join(exp.actions) or "nothing: the match is over") + who
+    words = [ACTION_WORDS.get(a, a) for a in exp.actions]
+    return (" or ".join(words) or "nothing: the match is over") + who
 
 
 def legal_cards(state: State, seat: int | None = None) -> list[Card]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from cribpi.game import Alert, Effect, GameOver, Pegged, Phase, State, known_hand
+from cribpi.game import Alert, Effect, GameOver, MatchOver, Pegged, Phase, State, known_hand
 from cribpi.rules import ScoreItem, score_hand
 from cribpi.views.leds import DEFAULT_COLOURS
 from cribpi.views.model import (
@@ -128,17 +128,22 @@ def effect_screens(state: State, effects: Iterable[Effect]) -> list[AlertScreen 
     """Screens to page through after an event: each score with its reason, show breakdowns,
     alerts and the result."""
     screens: list[AlertScreen | ScoreScreen | ShowScreen] = []
+    effects = list(effects)
     over = [e for e in effects if isinstance(e, GameOver)]
     if over:  # the result first: the table needs to see it before the breakdowns
-        screens.append(AlertScreen("GAME!", _wrap_text(over[0].text)))
+        points = over[0].result.game_points
+        screens.append(AlertScreen("GAME!", _wrap_text(f"{over[0].text}, {points} game point"
+                                                       f"{'s' if points != 1 else ''}")))
+    if any(isinstance(e, MatchOver) for e in effects):
+        screens.append(match_screen(state))
     for effect in effects:
         if isinstance(effect, Pegged):
             screens.append(_pegged_screen(state, effect))
         elif isinstance(effect, Alert) and effect.kind not in ("cut",):
             items = tuple(_item_line(i) for i in effect.items)
             text = _wrap_text(effect.text)
-            if effect.kind == "muggins":  # the items matter more than the sentence
-                text = _wrap_text(effect.text.split(":")[0] + ":")
+            if effect.kind == "muggins":  # short, so the items fit under it
+                text = _wrap_text(effect.text.replace(" is open to the other side", "?"))
             screens.append(AlertScreen(_alert_title(effect.kind), text + items))
     return screens
 
@@ -150,6 +155,16 @@ def _pegged_screen(state: State, effect: Pegged) -> ScoreScreen | ShowScreen:
         items = tuple(ShowItem(i.kind, i.cards, i.points) for i in effect.items)
         return ShowScreen(title, items, effect.points)
     return ScoreScreen(who, effect.points, tuple(_wrap_text(effect.explain or effect.reason)))
+
+
+def match_screen(state: State) -> AlertScreen:
+    """The match result: games won, game points and spread per side."""
+    summary = state.match_summary()
+    won = summary["games_won"]
+    best = won.index(max(won))
+    lines = [f"{state.team_name(best)} wins", f"games {'-'.join(map(str, won))}"]
+    lines += [f"{state.team_name(t)}: {p} pts, {summary['spread'][t]:+d}" for t, p in enumerate(summary["game_points"])]
+    return AlertScreen("MATCH!", tuple(line[:21] for line in lines))
 
 
 def _item_line(item: ScoreItem) -> str:

@@ -101,23 +101,40 @@ def test_long_press_on_undo_repeats(table):
     assert len(ui.session.game.events) < events
 
 
+def _pick(backend, app, ui, prefix):
+    ui.menu.selected = [i for i, label in enumerate(ui.screen().items) if label.startswith(prefix)][0]
+    press(backend, app, "ok")
+
+
 def test_menu_changes_mode_and_starts_a_new_game(table):
     backend, ui, app = table
     press(backend, app, "menu")
     assert isinstance(ui.screen(), MenuScreen)
-    press(backend, app, "go")
-    press(backend, app, "go")  # "Mode: count"
-    press(backend, app, "ok")
+    _pick(backend, app, ui, "Next game setup")
+    assert ui.screen().title == "Next game"
+    press(backend, app, "ok")  # "Mode: count" is first
     assert ui.settings.mode is Mode.CLAIM
     press(backend, app, "go")
     press(backend, app, "ok")  # players 3
     assert ui.settings.players == 3
-    ui.menu.selected = 1
-    press(backend, app, "ok")  # "New game...": asks first, "No" first
+    assert ui.state.mode is Mode.COUNT  # the game in progress keeps its own
+    _pick(backend, app, ui, "Start it now")
     assert ui.screen().title == "Abandon this game?" and ui.menu.selected == 0
     press(backend, app, "go")
     press(backend, app, "ok")  # yes
     assert ui.menu is None and ui.state.mode is Mode.CLAIM and ui.state.seats == 3
+
+
+def test_undo_after_a_refusal_only_takes_back_the_refusal(table):
+    backend, ui, app = table
+    press(backend, app, "ok")
+    dismiss(backend, ui, app)
+    card(backend, app, "KS")
+    card(backend, app, "KS")  # refused
+    assert ui.screen().title == "Not allowed"
+    events = len(ui.session.game.events)
+    press(backend, app, "undo")
+    assert len(ui.session.game.events) == events and not ui.screens
 
 
 def test_undo_says_what_it_took_back(table):
@@ -266,8 +283,8 @@ def test_claim_mode_says_whose_score_is_open_but_never_how_much(table):
 def test_menu_sets_a_best_of_three_match(table):
     backend, ui, app = table
     press(backend, app, "menu")
-    ui.menu.selected = [i for i, label in enumerate(ui.screen().items) if label.startswith("Match")][0]
-    press(backend, app, "ok")
+    _pick(backend, app, ui, "Next game setup")
+    _pick(backend, app, ui, "Match")
     assert ui.settings.match_games == 3 and "Match: best of 3" in ui.screen().items
     ui.new_game()
     assert ui.state.match_games == 3
@@ -295,3 +312,34 @@ def test_with_the_review_on_each_discard_is_entered_and_reviewed(table):
     ui.menu.selected = review[0]
     press(backend, app, "ok")
     assert ui.screen().title.endswith("review") and "Best" in " ".join(ui.screen().lines)
+
+
+def test_a_match_ends_with_its_result_and_asks_before_a_new_one():
+    backend = open_backend("mock")
+    ui = TableUI(TableSettings(names=("Ann", "Bob"), mode=Mode.BOARD, match_games=3), rng=random.Random(5))
+    app = TableApp(backend, ui)
+    app.start()
+
+    def peg(seat, points):
+        ui.handle(Action.peg(seat, points))
+        ui.handle(Action.parse("ok"))
+
+    ui.handle(Action.parse("ok"))  # cut
+    ui.screens.clear()
+    for game in range(2):
+        peg(0, 100)
+        peg(0, 21)
+        assert ui.screens[0].title == "GAME!" and "game point" in " ".join(ui.screens[0].lines)
+        if game == 0:
+            ui.screens.clear()
+            ui.handle(Action.parse("ok"))  # the next game
+    titles = [getattr(s, "title", "") for s in ui.screens]
+    assert titles[:2] == ["GAME!", "MATCH!"]
+    match = ui.screens[1]
+    assert "Ann wins" in match.lines[0] and "games 2-0" in match.lines[1]
+    ui.screens.clear()
+    ui.handle(Action.parse("ok"))
+    assert ui.screen().title == "Match over: new match?" and ui.menu.selected == 0
+    ui.handle(Action.parse("ok"))  # "No, go back"
+    assert ui.state.phase is Phase.MATCH_OVER
+    app.close()
