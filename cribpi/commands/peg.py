@@ -7,7 +7,6 @@ The count restarts from zero when the next card would pass 31 (or after exactly 
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 
 from cribpi.exc import CardError, RulesError
@@ -56,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     cards = parse_play_tokens(args.cards)
     rows: list[dict[str, object]] = []
     count: list[Card] = []
-    for i, card in enumerate(cards):
+    for card in cards:
         if count_total(count) + card.value > MAX_COUNT:
             rows.append(_go_row(count))
             count = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from cribpi.game.engine import apply, cards_left
+from cribpi.game.engine import apply
 from cribpi.game.events import (
     Claim, Crib, CutForDeal, EndDeal, Event, Go, HandCards, Lay, Mode, Muggins, NewGame,
     NextGame, Peg, Starter,

@@ -92,7 +92,6 @@ def test_long_press_on_undo_repeats(table):
     press(backend, app, "ok")
     dismiss(backend, ui, app)
     card(backend, app, "KS")
-    dealer = ui.state.deal.dealer
     card(backend, app, "5C")
     card(backend, app, "TD")
     events = len(ui.session.game.events)
@@ -156,7 +155,6 @@ def test_claim_mode_pegs_claims_from_peg_actions(table):
     dismiss(backend, ui, app)
     card(backend, app, "KS")
     dealer = ui.state.deal.dealer
-    pone = 1 - dealer
     card(backend, app, "5C")
     card(backend, app, "TD")
     ui.handle(Action.peg(dealer, 1))
@@ -220,7 +218,7 @@ def test_after_a_restart_each_press_is_applied_once(tmp_path):
         ui.handle(Action.of_card("5D"))
     with Store(config.db) as store:
         ui = open_table(config, store)
-        effects = ui.handle(Action.of_card("KC"))
+        ui.handle(Action.of_card("KC"))
         assert not isinstance(ui.screen(), AlertScreen), ui.screen()
         assert ui.state.deal.played and ui.state.deal.played[-1][1].index == Action.of_card("KC").card.index
         ui.handle(Action.parse("undo"))

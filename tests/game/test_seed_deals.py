@@ -1,6 +1,6 @@
 """Deals scripted from the seed rule texts, with the scores the texts state."""
 
-from cribpi.game import Crib, EndDeal, Go, Lay, Mode, NewGame, Phase, Starter
+from cribpi.game import Crib, Go, Lay, Mode, NewGame, Phase, Starter
 from cribpi.rules import ACC
 
 from game_script import C, Script, cards, play_out, set_scores

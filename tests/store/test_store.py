@@ -11,7 +11,7 @@ import pytest
 
 from cribpi.exc import CribpiError, RulesError, StoreError
 from cribpi.game import Game, Lay, Mode, NewGame, Peg, Phase, Undo
-from cribpi.rules import ACC, Card, get_rules
+from cribpi.rules import ACC, Card
 from cribpi.store import APPLICATION_ID, SCHEMA_VERSION, Store
 
 from store_helpers import random_match
