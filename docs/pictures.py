@@ -11,7 +11,6 @@ from pathlib import Path
 from cribpi.app import TableSettings, TableUI
 from cribpi.game import Mode
 from cribpi.hal import Action
-from cribpi.rules import ACC, MugginsScope
 from cribpi.views import LedSettings, render_board, render_screen
 from cribpi.views.picture import board_picture, oled_picture
 
