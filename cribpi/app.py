@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from cribpi.exc import CribpiError, HardwareError, RulesError
+from cribpi.exc import CribpiError, RulesError
 from cribpi.game import (
     Alert, Claim, Crib, CutForDeal, Discard, Effect, EndDeal, Event, Game, GameOver, Go, HandCards, Lay,
     Misdeal, Mode, Muggins, NewGame, NextGame, Peg, Penalty, Phase, Starter, State, Undo, expected,
@@ -34,7 +34,7 @@ from cribpi.views.table import (
     board_model, effect_screens, flash_from, last_score_line, phase_screen, scores_screen,
 )
 
-__all__ = ["TableSettings", "Session", "TableUI", "TableApp", "MODES_CYCLE"]
+__all__ = ["TableSettings", "Session", "TableUI", "TableApp", "MODES_CYCLE", "settings_of"]
 
 MODES_CYCLE = (Mode.COUNT, Mode.CLAIM, Mode.BOARD)
 PLAYER_SETUPS = ((2, False), (3, False), (4, False), (4, True))
@@ -67,6 +67,17 @@ class TableSettings:
         names = tuple(self.names[:self.players])
         review = self.review and not rules.tournament
         return NewGame(names, rules, self.mode, self.match_games, review=review)
+
+
+def settings_of(state: State, base: TableSettings) -> TableSettings:
+    """The settings a resumed game was started with, so "New game" keeps the table's set-up."""
+    if not state.names:
+        return base
+    names = state.names + tuple(n for n in base.names if n not in state.names)
+    return dataclasses.replace(
+        base, names=names, players=state.seats, partnerships=state.rules.partnerships,
+        rules=state.rules.name if state.rules.name in PRESETS else base.rules, mode=state.mode,
+        review=state.review, match_games=state.match_games)
 
 
 class Journal(Protocol):
@@ -133,7 +144,7 @@ class TableUI:
         self.menu: _Menu | None = None
         self.last_score: ScoreLine | None = None
         self.tally: tuple[int, int] | None = None
-        self.penalty: tuple[int, int, int] = (0, 2, 0)  # the penalty menu: seat, points, reason  # (seat, points) pegged or claimed, until OK
+        self.penalty: tuple[int, int, int] = (0, 2, 0)  # the penalty menu: seat, points, reason
         self.flash: tuple[tuple[int, ...], ...] = ()
         self.muggins_track: int | None = None
         self.on_settings = on_settings
@@ -179,6 +190,9 @@ class TableUI:
 
     def _dispatch(self, action: Action) -> tuple[Effect, ...]:
         kind = action.kind
+        if kind is Kind.REJECTED:  # device noise: shown first, and nothing else changes
+            self.screens.insert(0, AlertScreen(REFUSED, _wrap(action.text or "unreadable input")))
+            return ()
         if kind is Kind.MENU:
             self._toggle_menu()
             return ()
@@ -204,8 +218,6 @@ class TableUI:
             return self._card(card)
         if kind is Kind.CARD:
             return self._card(action.card)  # type: ignore[arg-type]
-        if kind is Kind.REJECTED:
-            raise HardwareError(action.text or "unreadable input")
         return self._command(action)
 
     def _command(self, action: Action) -> tuple[Effect, ...]:
@@ -234,9 +246,12 @@ class TableUI:
         if phase is Phase.GAME_OVER:
             return self._apply(NextGame())
         if phase is Phase.MATCH_OVER:
-            self._confirm("Match over: new match?", "Yes: new match", lambda: (self.new_game(), None)[1])
+            self._confirm("Match over: new match?", "Yes: new match", lambda: (self.new_game(), None)[1],
+                          from_menu=False)
             return ()
         want = expected(state)
+        if "crib" in want.actions and state.review and self._crib_step()[1] == 0:
+            return self._apply(self._crib_step()[2](()))  # after an undo of the crib itself
         if want.actions == ("claim",) and want.seat is not None:
             return self._apply(Claim(want.seat, 0))  # OK alone claims nothing
         raise RulesError(f"OK does nothing now: waiting for {describe_expected(state)}")
@@ -279,14 +294,16 @@ class TableUI:
                 return (f"{state.names[seat]}'s discard", state.rules.discards_each,
                         lambda cards, seat=seat: Discard(seat, cards))
         thrown = tuple(c for d in deal.discards if d for c in d)
-        return "Crib: card from the pack", 4 - len(thrown), lambda cards: Crib(thrown + cards)
+        label = "Crib: card from the pack" if len(thrown) < 4 else "Crib: OK to count it"
+        return label, 4 - len(thrown), lambda cards: Crib(thrown + cards)
 
     def _crib_card(self, card: Card) -> tuple[Effect, ...]:
         _, needed, make = self._crib_step()
+        if needed == 0:
+            raise RulesError("the discards make the whole crib: press OK to count it")
         effects = self._collect(card, needed, make)
-        deal = self.state.deal
-        if deal is not None and not self.entry and len(deal.crib) < 4 and self._crib_step()[1] == 0:
-            effects += self._apply(self._crib_step()[2](()))  # two players: the discards are the crib
+        if "crib" in expected(self.state).actions and not self.entry and self._crib_step()[1] == 0:
+            effects += self._apply(self._crib_step()[2](()))  # 2 or 4 players: the discards are the crib
         return effects
 
     def _collect(self, card: Card, needed: int, make: Callable[[tuple[Card, ...]], Event]) -> tuple[Effect, ...]:
@@ -296,12 +313,10 @@ class TableUI:
         if len(self.entry) < needed:
             return ()
         try:
-            effects = self._apply(make(tuple(self.entry)))
+            return self._apply(make(tuple(self.entry)))
         except CribpiError:
             self.entry.pop()  # only the card that was refused; the rest stay entered
             raise
-        self.entry = []
-        return effects
 
     def _peg(self, seat: int, points: int) -> tuple[Effect, ...]:
         """PEG presses add up (a +1 key pressed five times is 5); OK pegs or claims the sum."""
@@ -350,6 +365,7 @@ class TableUI:
 
     def _apply(self, event: Event) -> tuple[Effect, ...]:
         effects = self.session.apply(event)
+        self.entry, self.rank = [], None  # half-keyed cards never carry over to what comes next
         state = self.state
         self.flash = flash_from(state, effects)
         self.muggins_track = next((state.team_of(e.seat) for e in effects
@@ -418,9 +434,10 @@ class TableUI:
             ("Back", lambda: setattr(self, "menu", _Menu(self._menu_items))),
         ]
 
-    def _confirm(self, question: str, yes: str, act: Callable[[], None]) -> None:
-        """A second step for what cannot be taken back with UNDO. "No" comes first."""
-        back = lambda: setattr(self, "menu", _Menu(self._menu_items))  # noqa: E731
+    def _confirm(self, question: str, yes: str, act: Callable[[], None], *, from_menu: bool = True) -> None:
+        """A second step for what cannot be taken back with UNDO. "No" comes first, and goes
+        back where the question came from."""
+        back = (lambda: setattr(self, "menu", _Menu(self._menu_items))) if from_menu else self._close_menu
         self.menu = _Menu(lambda: [("No, go back", back), (yes, act)], title=question)
 
     def _open_penalty(self) -> None:
@@ -489,7 +506,8 @@ class TableUI:
     def _cycle_players(self) -> None:
         i = PLAYER_SETUPS.index((self.settings.players, self.settings.partnerships))
         players, pairs = PLAYER_SETUPS[(i + 1) % len(PLAYER_SETUPS)]
-        self._change(players=players, partnerships=pairs)
+        rules = self.settings.rules if players == 2 or self.settings.rules != "five-card" else "acc"
+        self._change(players=players, partnerships=pairs, rules=rules)
 
     def _cycle_rules(self) -> None:
         names = [n for n in PRESETS if n != "five-card" or self.settings.players == 2]
@@ -506,6 +524,7 @@ class TableUI:
         self.menu = None
         self.session = Session(self.settings.new_game(), self.store, self.settings.table)
         self.entry, self.rank, self.screens, self.flash = [], None, [], ()
+        self.tally, self.last_score, self.muggins_track = None, None, None
         return ()
 
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from cribpi.app import Session, TableApp, TableSettings, TableUI
+from cribpi.app import Session, TableApp, TableSettings, TableUI, settings_of
 from cribpi.config import Config, load_config
 from cribpi.exc import ConfigError
 from cribpi.hal import Backend, choose_backend, open_backend
@@ -40,8 +40,10 @@ def open_table(config: Config, store: Store, *, table: str = TABLE, rng: random.
     """The table UI on the game left open in the journal, or a fresh game."""
     restored = store.current(table=table)
     settings = TableSettings(table=table, brightness=config.leds.brightness)
-    session = Session(None, store, game=restored.game, game_id=restored.game_id) if restored else None  # type: ignore[arg-type]
-    return TableUI(settings, store=store, session=session, rng=rng)
+    if restored is None:
+        return TableUI(settings, store=store, rng=rng)
+    session = Session(None, store, game=restored.game, game_id=restored.game_id)  # type: ignore[arg-type]
+    return TableUI(settings_of(restored.game.state, settings), store=store, session=session, rng=rng)
 
 
 @contextmanager

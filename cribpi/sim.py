@@ -135,6 +135,7 @@ class Terminal:
                 self.app.handle(action)
                 if action.kind.value == "peg" and self.app.ui.tally is not None:
                     self.app.handle(Action.parse("ok"))  # typed in one go: peg it at once
+                    self.app.ui.tally = None  # refused: the next entry starts afresh, not on top
             if not actions:
                 self.draw()
 

@@ -46,7 +46,7 @@ def settings_from(args: argparse.Namespace) -> object:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cribpi.app import Session, TableApp, TableUI
+    from cribpi.app import Session, TableApp, TableUI, settings_of
     from cribpi.config import default_db_path
     from cribpi.hal import open_backend
     from cribpi.sim import Terminal
@@ -60,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
     store = Store(db)
     restored = None if args.new else store.current(table=TABLE)
     session = Session(None, store, game=restored.game, game_id=restored.game_id) if restored else None  # type: ignore[arg-type]
+    if restored is not None:
+        settings = settings_of(restored.game.state, settings)  # type: ignore[arg-type]
     ui = TableUI(settings, store=store, session=session, rng=random.Random(args.seed))  # type: ignore[arg-type]
     backend = open_backend("sim")
     app = TableApp(backend, ui)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 
-from cribpi.game.events import Mode
 from cribpi.game.state import Phase, State
 from cribpi.rules import DECK, MAX_COUNT, Card
 
@@ -92,7 +91,3 @@ def can_go(state: State) -> bool:
         return False
     declared = deal.declared[deal.turn]
     return declared is None or not legal_cards(state)
-
-
-def is_card_mode(state: State) -> bool:
-    return state.mode is not Mode.BOARD

@@ -11,7 +11,7 @@ Card.parse('TH')
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Final
 
 from cribpi.exc import CardError
@@ -216,8 +216,3 @@ def parse_cards(tokens: str | Iterable[str]) -> list[Card]:
 def format_cards(cards: Iterable[Card]) -> str:
     """The canonical text of several cards, space separated."""
     return " ".join(str(c) for c in cards)
-
-
-def iter_deck() -> Iterator[Card]:
-    """Iterate over the deck (a fresh iterator each time)."""
-    return iter(DECK)

@@ -22,7 +22,7 @@ from typing import Final
 from cribpi.exc import RulesError
 from cribpi.rules.cards import Card, Rank, Suit, parse_cards  # noqa: F401  (doctest)
 from cribpi.rules.presets import ACC, Rules
-from cribpi.rules.speech import number_words, spoken_count
+from cribpi.rules.speech import spoken_count
 
 __all__ = ["ScoreItem", "ShowScore", "score_hand", "rank_multiset_points"]
 
@@ -253,8 +253,3 @@ def _runs(cards: tuple[Card, ...]) -> Iterator[ScoreItem]:
     if len(best) >= 3:
         for run in itertools.product(*(by_rank[r] for r in best)):
             yield ScoreItem("run", run, len(best))
-
-
-def describe_total(total: int) -> str:
-    """``"twenty-nine"``: the total alone in words."""
-    return number_words(total)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from cribpi.game import Alert, Effect, GameOver, MatchOver, Pegged, Phase, State, known_hand
-from cribpi.rules import ScoreItem, score_hand
+from cribpi.game import Alert, Effect, GameOver, MatchOver, Pegged, Phase, State
+from cribpi.rules import ScoreItem
 from cribpi.views.leds import DEFAULT_COLOURS
 from cribpi.views.model import (
     RGB, AlertScreen, BoardModel, MessageScreen, PlayScreen, PromptScreen, ScoreLine, ScoreRow,
@@ -193,16 +193,3 @@ def _wrap_text(text: str, width: int = 21) -> tuple[str, ...]:
     if line:
         lines.append(line)
     return tuple(lines)
-
-
-def hand_breakdown(state: State, seat: int) -> ShowScreen | None:
-    """A seat's hand counted item by item (for the menu's "show hands")."""
-    deal = state.deal
-    if deal is None or deal.starter is None:
-        return None
-    hand = known_hand(state, seat)
-    if len(hand) != state.rules.cards_held:
-        return None
-    score = score_hand(hand, deal.starter, rules=state.rules)
-    items = tuple(ShowItem(i.kind, i.cards, i.points) for i in score.items)
-    return ShowScreen(f"{seat_label(state, seat)} hand", items, score.total)

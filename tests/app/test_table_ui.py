@@ -341,3 +341,64 @@ def test_a_match_ends_with_its_result_and_asks_before_a_new_one():
     ui.handle(Action.parse("ok"))  # "No, go back"
     assert ui.state.phase is Phase.MATCH_OVER
     app.close()
+
+
+def test_half_keyed_cards_never_carry_into_the_next_event():
+    ui = TableUI(TableSettings(), rng=random.Random(1))
+    ui.handle(Action.of_card("KH"))  # a cut card...
+    ui.handle(Action.parse("ok"))  # ...then a random cut after all
+    ui.screens.clear()
+    assert ui.entry == [] and ui.state.phase is Phase.STARTER
+
+
+def test_a_new_game_with_fewer_seats_drops_an_unconfirmed_peg():
+    ui = TableUI(TableSettings(players=4, mode=Mode.BOARD), rng=random.Random(1))
+    ui.handle(Action.parse("ok"))
+    ui.screens.clear()
+    ui.handle(Action.peg(3, 2))  # no OK yet
+    ui.settings = TableSettings(players=2, mode=Mode.BOARD)
+    ui.new_game()
+    ui.screen()  # must not fail
+    assert ui.tally is None
+
+
+def test_undoing_the_crib_that_the_discards_made_then_ok_counts_it_again():
+    ui = TableUI(TableSettings(review=True), rng=random.Random(1))
+    ui.handle(Action.parse("ok"))
+    ui.screens.clear()
+    for text in ("6S", "QH", "5C", "TD", "6D", "2C", "4H", "4S", "4D", "7C", "8H", "7D", "8S"):
+        ui.handle(Action.of_card(text))
+    assert ui.state.phase is Phase.DONE
+    ui.screens.clear()
+    ui.handle(Action.parse("undo"))  # takes back the crib
+    assert ui.state.phase is Phase.SHOW
+    ui.screens.clear()
+    ui.handle(Action.of_card("AS"))
+    assert "press OK" in " ".join(ui.screen().lines)
+    ui.screens.clear()
+    ui.handle(Action.parse("ok"))
+    assert ui.state.phase is Phase.DONE
+
+
+def test_card_reader_noise_keeps_the_screens_and_the_waiting_rank():
+    ui = TableUI(TableSettings(), rng=random.Random(1))
+    ui.handle(Action.parse("ok"))
+    ui.handle(Action.parse("rank 5"))
+    queued = list(ui.screens)
+    ui.handle(Action.rejected("card reader sent 'ZZ' is not a card"))
+    assert ui.screens[1:] == queued and ui.rank is not None
+    assert "ZZ" in " ".join(ui.screen().lines)
+
+
+def test_a_resumed_game_keeps_its_setup_for_the_next_new_game(tmp_path):
+    from cribpi.config import Config
+    from cribpi.daemon import open_table
+
+    config = Config(db=tmp_path / "t.db")
+    with Store(config.db) as store:
+        ui = open_table(config, store)
+        ui.settings = TableSettings(table="main", players=3, mode=Mode.CLAIM, match_games=3)
+        ui.new_game()
+    with Store(config.db) as store:
+        again = open_table(config, store)
+        assert (again.settings.players, again.settings.mode, again.settings.match_games) == (3, Mode.CLAIM, 3)
