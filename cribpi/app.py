@@ -184,14 +184,13 @@ class TableUI:
         try:
             return self._dispatch(action)
         except CribpiError as exc:
-            self.rank = None
-            self.screens = [AlertScreen(REFUSED, _wrap(str(exc)))]
+            self._refuse(str(exc))
             return ()
 
     def _dispatch(self, action: Action) -> tuple[Effect, ...]:
         kind = action.kind
         if kind is Kind.REJECTED:  # device noise: shown first, and nothing else changes
-            self.screens.insert(0, AlertScreen(REFUSED, _wrap(action.text or "unreadable input")))
+            self.screens.insert(0, AlertScreen(REFUSED, (action.text or "unreadable input",)))
             return ()
         if kind is Kind.MENU:
             self._toggle_menu()
@@ -360,7 +359,7 @@ class TableUI:
             raise RulesError("nothing to undo: this is the start of the game")
         undone = events[-1]
         effects = self._apply(Undo(1))
-        self.screens = [MessageScreen(_wrap(f"took back: {describe_event(self.state, undone)}"), "Undone")]
+        self.screens = [MessageScreen((f"took back: {describe_event(self.state, undone)}",), "Undone")]
         return effects
 
     def _apply(self, event: Event) -> tuple[Effect, ...]:
@@ -476,11 +475,16 @@ class TableUI:
         self.menu = None
         self.handle_event(event)
 
+    def _refuse(self, why: str) -> None:
+        """Refused input: say why, in front of nothing else; the state is untouched."""
+        self.rank = None
+        self.screens = [AlertScreen(REFUSED, (why,))]
+
     def handle_event(self, event: Event) -> tuple[Effect, ...]:
         try:
             return self._apply(event)
         except CribpiError as exc:
-            self.screens = [AlertScreen(REFUSED, _wrap(str(exc)))]
+            self._refuse(str(exc))
             return ()
 
     def _show_review(self, seat: int) -> None:
@@ -546,12 +550,6 @@ def describe_event(state: State, event: Event) -> str:
     cards = getattr(event, "cards", None)
     detail = " ".join(map(str, cards)) if cards else str(getattr(event, "points", "") or "")
     return " ".join(part for part in (who, event.kind.replace("_", " "), detail) if part)
-
-
-def _wrap(text: str, width: int = 21) -> tuple[str, ...]:
-    from cribpi.views.table import _wrap_text
-
-    return _wrap_text(text, width)[:6]
 
 
 class TableApp:

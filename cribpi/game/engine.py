@@ -162,11 +162,12 @@ def _active(state: State, deal: DealState) -> set[int]:
     return {s for s in range(state.seats) if s not in deal.gone and cards_left(state, s) > 0}
 
 
-def _check_unseen(deal: DealState, cards: tuple[Card, ...], what: str, allowed: set[Card] = frozenset()) -> None:  # type: ignore[assignment]
+def _check_unseen(deal: DealState, cards: tuple[Card, ...], what: str,
+                  allowed: set[Card] | frozenset[Card] = frozenset()) -> None:
     if len(set(cards)) != len(cards):
         dup = next(c for c in cards if cards.count(c) > 1)
         raise RulesError(f"{dup} appears twice in the {what}: every card must be different")
-    seen = deal.seen() - set(allowed)
+    seen = deal.seen() - allowed
     for card in cards:
         if card in seen:
             raise RulesError(f"{card} has already been seen this deal: the {what} must be cards not yet shown")

@@ -132,8 +132,7 @@ def effect_screens(state: State, effects: Iterable[Effect]) -> list[AlertScreen 
     over = [e for e in effects if isinstance(e, GameOver)]
     if over:  # the result first: the table needs to see it before the breakdowns
         points = over[0].result.game_points
-        screens.append(AlertScreen("GAME!", _wrap_text(f"{over[0].text}, {points} game point"
-                                                       f"{'s' if points != 1 else ''}")))
+        screens.append(AlertScreen("GAME!", (f"{over[0].text}, {points} game point{'s' if points != 1 else ''}",)))
     if any(isinstance(e, MatchOver) for e in effects):
         screens.append(match_screen(state))
     for effect in effects:
@@ -141,10 +140,10 @@ def effect_screens(state: State, effects: Iterable[Effect]) -> list[AlertScreen 
             screens.append(_pegged_screen(state, effect))
         elif isinstance(effect, Alert) and effect.kind not in ("cut",):
             items = tuple(_item_line(i) for i in effect.items)
-            text = _wrap_text(effect.text)
+            text = effect.text
             if effect.kind == "muggins":  # short, so the items fit under it
-                text = _wrap_text(effect.text.replace(" is open to the other side", "?"))
-            screens.append(AlertScreen(_alert_title(effect.kind), text + items))
+                text = text.replace(" is open to the other side", "?")
+            screens.append(AlertScreen(_alert_title(effect.kind), (text, *items)))
     return screens
 
 
@@ -154,7 +153,7 @@ def _pegged_screen(state: State, effect: Pegged) -> ScoreScreen | ShowScreen:
         title = f"{who} {effect.reason}"
         items = tuple(ShowItem(i.kind, i.cards, i.points) for i in effect.items)
         return ShowScreen(title, items, effect.points)
-    return ScoreScreen(who, effect.points, tuple(_wrap_text(effect.explain or effect.reason)))
+    return ScoreScreen(who, effect.points, (effect.explain or effect.reason,))
 
 
 def match_screen(state: State) -> AlertScreen:
@@ -164,7 +163,7 @@ def match_screen(state: State) -> AlertScreen:
     best = won.index(max(won))
     lines = [f"{state.team_name(best)} wins", f"games {'-'.join(map(str, won))}"]
     lines += [f"{state.team_name(t)}: {p} pts, {summary['spread'][t]:+d}" for t, p in enumerate(summary["game_points"])]
-    return AlertScreen("MATCH!", tuple(line[:21] for line in lines))
+    return AlertScreen("MATCH!", tuple(lines))
 
 
 def _item_line(item: ScoreItem) -> str:
@@ -178,18 +177,3 @@ def _alert_title(kind: str) -> str:
     return {"muggins": "MUGGINS!", "overclaim": "Overclaim", "underclaim": "Underclaim",
             "wrong-muggins": "Wrong muggins", "recut": "Cut again", "misdeal": "Misdeal",
             "penalty": "Penalty", "heels": "His heels"}.get(kind, kind.capitalize())
-
-
-def _wrap_text(text: str, width: int = 21) -> tuple[str, ...]:
-    words = text.split()
-    lines: list[str] = []
-    line = ""
-    for word in words:
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}".strip()
-    if line:
-        lines.append(line)
-    return tuple(lines)
