@@ -1,40 +1,30 @@
-"""The table UI: logical actions -> game events -> views -> the hardware.
-
-:class:`TableUI` is the interaction model (DESIGN.md) with no I/O: it turns actions into
-events, keeps the screens to page through, and says what the board and the OLED show.
-:class:`TableApp` runs it on a backend in one loop: actions arrive through an
-:class:`~cribpi.hal.ActionQueue` (gpiozero calls back from its own threads), the loop waits
-on the queue's file descriptor with a selector, and wakes on a timer only while something
-is animating. Every event is journalled (when a store is given) before its effects are shown.
-"""
+"""The interaction model without I/O: actions -> game events -> what the board and OLED show."""
 
 from __future__ import annotations
 
 import dataclasses
 import random
-import selectors
-import time
-from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any
 
 from cribpi.exc import CribpiError, RulesError
 from cribpi.game import (
-    Alert, Claim, Crib, CutForDeal, Discard, Effect, EndDeal, Event, Game, GameOver, Go, HandCards, Lay,
+    Alert, Claim, Crib, CutForDeal, Discard, Effect, EndDeal, Event, Go, HandCards, Lay,
     Misdeal, Mode, Muggins, NewGame, NextGame, Peg, Penalty, Phase, Starter, State, Undo, expected,
     describe_expected, random_cut, show_order,
 )
 from cribpi.game.engine import claimable
 from cribpi.game.review import review_seat, reviewable_seats
-from cribpi.hal import Action, ActionQueue, Backend, Kind
+from cribpi.app.session import Journal, Session
+from cribpi.hal import Action, Kind
 from cribpi.rules import PRESETS, Card, Rank, get_rules
-from cribpi.views import LedSettings, render_board, render_screen
 from cribpi.views.model import AlertScreen, MenuScreen, MessageScreen, ScoreLine, ScreenModel, ShowScreen
 from cribpi.views.oled import show_pages
 from cribpi.views.table import (
     board_model, effect_screens, flash_from, last_score_line, phase_screen, scores_screen,
 )
 
-__all__ = ["TableSettings", "Session", "TableUI", "TableApp", "MODES_CYCLE", "settings_of"]
+__all__ = ["TableSettings", "TableUI", "MODES_CYCLE", "DEFAULT_NAMES", "settings_of", "describe_event"]
 
 MODES_CYCLE = (Mode.COUNT, Mode.CLAIM, Mode.BOARD)
 PLAYER_SETUPS = ((2, False), (3, False), (4, False), (4, True))
@@ -78,40 +68,6 @@ def settings_of(state: State, base: TableSettings) -> TableSettings:
         base, names=names, players=state.seats, partnerships=state.rules.partnerships,
         rules=state.rules.name if state.rules.name in PRESETS else base.rules, mode=state.mode,
         review=state.review, match_games=state.match_games)
-
-
-class Journal(Protocol):
-    """What the app needs of :class:`cribpi.store.Store` (so the app never imports it)."""
-
-    def new_game(self, first_event: NewGame, *, table: str | None = ..., event_name: str | None = ...) -> int: ...
-
-    def append(self, game_id: int, event: Event) -> tuple[Effect, ...]: ...
-
-
-class Session:
-    """One game, journalled event by event when a store is given."""
-
-    def __init__(self, first: NewGame, store: Journal | None = None, table: str | None = None,
-                 game: Game | None = None, game_id: int | None = None) -> None:
-        self.store = store
-        if game is not None:
-            self.game, self.game_id = game, game_id
-            return
-        self.game = Game()
-        self.game_id = store.new_game(first, table=table) if store else None
-        self.game.apply(first)
-
-    @property
-    def state(self) -> State:
-        return self.game.state
-
-    def apply(self, event: Event) -> tuple[Effect, ...]:
-        """Check, journal (committed before anything is shown), then apply."""
-        if self.store is None or self.game_id is None:
-            return self.game.apply(event)
-        effects = self.store.append(self.game_id, event)
-        self.game.apply(event)  # the store's own copy accepted it, so this one does too
-        return effects
 
 
 @dataclasses.dataclass
@@ -552,83 +508,3 @@ def describe_event(state: State, event: Event) -> str:
     return " ".join(part for part in (who, event.kind.replace("_", " "), detail) if part)
 
 
-class TableApp:
-    """The UI on a backend: one loop, no threads of its own, no polling."""
-
-    def __init__(self, backend: Backend, ui: TableUI, *, led_settings: LedSettings | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.backend = backend
-        self.ui = ui
-        self.led_settings = led_settings or LedSettings(brightness=ui.settings.brightness)
-        self.clock = clock
-        self.queue = ActionQueue()
-        self.anim_step = 0
-        self.anim_until = 0.0
-        self._running = False
-        ui.on_settings = self._settings_changed
-
-    def start(self) -> None:
-        self.backend.inputs.start(self.queue)
-        self.render()
-
-    def _settings_changed(self, settings: TableSettings) -> None:
-        self.led_settings = dataclasses.replace(self.led_settings, brightness=settings.brightness)
-
-    def handle(self, action: Action) -> tuple[Effect, ...]:
-        """Apply one action and show the result on the hardware."""
-        effects = self.ui.handle(action)
-        self.anim_step = 0
-        animating = self.ui.flash and any(self.ui.flash) or self.ui.muggins_track is not None
-        animating = animating or any(isinstance(e, GameOver) for e in effects)
-        self.anim_until = self.clock() + FLASH_SECONDS if animating else 0.0
-        self.render()
-        return effects
-
-    def render(self) -> None:
-        board = self.ui.board(self.anim_step)
-        self.backend.pegboard.show(render_board(board, self.led_settings))
-        self.backend.display.show(render_screen(self.ui.screen()))
-
-    def tick(self) -> None:
-        """Advance animations one step (called by the loop while animating)."""
-        self.anim_step += 1
-        if self.clock() >= self.anim_until:
-            self.ui.flash = ()
-            self.ui.muggins_track = None
-            self.anim_until = 0.0
-        self.render()
-
-    def timeout(self) -> float | None:
-        """How long the loop may sleep: forever unless something is animating."""
-        return ANIM_TICK if self.anim_until else None
-
-    def pump(self) -> int:
-        """Handle every action queued so far; returns how many."""
-        actions = self.queue.drain()
-        for action in actions:
-            self.handle(action)
-        return len(actions)
-
-    def run(self, extra: Sequence[tuple[Any, Callable[[], None]]] = (),
-            should_stop: Callable[[], bool] = lambda: False) -> None:
-        """The loop: wait on the action queue (and ``extra`` file objects) with a selector."""
-        self._running = True
-        with selectors.DefaultSelector() as sel:
-            sel.register(self.queue, selectors.EVENT_READ, self.pump)
-            for fileobj, callback in extra:
-                sel.register(fileobj, selectors.EVENT_READ, callback)
-            while self._running and not should_stop():
-                ready = sel.select(self.timeout())
-                for key, _ in ready:
-                    key.data()
-                if self.anim_until:
-                    self.tick()
-
-    def stop(self) -> None:
-        self._running = False
-
-    def close(self) -> None:
-        try:
-            self.backend.close()  # first: its input threads stop delivering
-        finally:
-            self.queue.close()
