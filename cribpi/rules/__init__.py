@@ -21,7 +21,8 @@ from cribpi.rules.presets import (
     classify_result,
     get_rules,
 )
-from cribpi.rules.show import ScoreItem, ShowScore, rank_multiset_points, score_hand
+from cribpi.rules.items import ScoreItem
+from cribpi.rules.show import ShowScore, rank_multiset_points, score_hand
 from cribpi.rules.speech import number_words
 
 __all__ = [

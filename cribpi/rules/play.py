@@ -16,7 +16,7 @@ from typing import Final
 from cribpi.exc import RulesError
 from cribpi.rules.cards import Card, parse_cards  # noqa: F401  (doctest)
 from cribpi.rules.presets import ACC, Rules
-from cribpi.rules.show import ScoreItem
+from cribpi.rules.items import ScoreItem
 from cribpi.rules.speech import spoken_count
 
 __all__ = ["PlayScore", "score_play", "playable", "count_total", "MAX_COUNT"]

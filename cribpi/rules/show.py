@@ -16,30 +16,16 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Final
 
 from cribpi.exc import RulesError
 from cribpi.rules.cards import Card, Rank, Suit, parse_cards  # noqa: F401  (doctest)
+from cribpi.rules.items import ScoreItem
+from cribpi.rules.play import count_total
 from cribpi.rules.presets import ACC, Rules
 from cribpi.rules.speech import spoken_count
 
 __all__ = ["ScoreItem", "ShowScore", "score_hand", "rank_multiset_points"]
-
-
-@dataclass(frozen=True, slots=True)
-class ScoreItem:
-    """One scoring combination: its kind, the cards that make it, and its points."""
-
-    kind: str  # fifteen, pair, pair royal, double pair royal, run, flush, nobs, ...
-    cards: tuple[Card, ...]
-    points: int
-
-    def as_dict(self) -> dict[str, object]:
-        return {"kind": self.kind, "cards": [str(c) for c in self.cards], "points": self.points}
-
-    def __str__(self) -> str:
-        return f"{self.kind} {' '.join(str(c) for c in self.cards)} = {self.points}"
 
 
 def _fifteen_points(ranks: Sequence[int]) -> int:
@@ -223,7 +209,7 @@ def _itemise(hand: tuple[Card, ...], starter: Card, crib: bool, rules: Rules) ->
 def _fifteens(cards: tuple[Card, ...]) -> Iterator[ScoreItem]:
     for k in range(2, len(cards) + 1):
         for combo in itertools.combinations(cards, k):
-            if sum(c.value for c in combo) == 15:
+            if count_total(combo) == 15:
                 yield ScoreItem("fifteen", combo, 2)
 
 
