@@ -1,4 +1,17 @@
-"""The configuration file (TOML): backend, buttons, OLED, LEDs, layout, database.
+"""The configuration file (TOML): the parts and their backends, buttons, OLED, LEDs, layout,
+database.
+
+``backend`` names the backend of every part; ``[parts]`` chooses one per part, so the
+reference build takes the OLED and buttons from the Pi and the LEDs and card keys from the
+controller::
+
+    [parts]
+    inputs = ["pi", "controller"]     # one or more sources
+    pegboard = "controller"
+    displays = ["pi", { backend = "pi", page = "scores", address = 0x3D, size = "128x32" }]
+
+A display entry is a backend name or a table with ``backend``, ``page`` (``table`` or
+``scores``) and any ``[oled]`` key for that display.
 
 Every key has a default, so an empty file (or none) is a valid configuration. A file that is
 broken raises :class:`~cribpi.exc.ConfigError` naming the file, the key, the value and what
@@ -11,17 +24,20 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from cribpi.exc import ConfigError, CribpiError
+from cribpi.hal import BACKENDS, PART_BACKENDS
 from cribpi.hal.actions import Action
+from cribpi.hal.base import DISPLAY_SIZE, DISPLAY_SIZES, PAGES
 from cribpi.hal.buttons import ButtonTiming, PinBinding
 from cribpi.hal.layout import Layout, load_layout, read_toml
 from cribpi.views.leds import LedSettings
 
-__all__ = ["Config", "OledConfig", "load_config", "DEFAULT_PINS", "default_db_path"]
+__all__ = ["Config", "OledConfig", "DisplayConfig", "PartsConfig", "load_config", "DEFAULT_PINS",
+           "default_db_path"]
 
 
 def _default_pins() -> dict[int, PinBinding]:
@@ -45,6 +61,25 @@ class OledConfig:
     address: int = 0x3C
     rotate: int = 0
     contrast: int = 255
+    size: tuple[int, int] = DISPLAY_SIZE
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    """One display: its backend (``None``: the table's backend), its page and its OLED."""
+
+    backend: str | None = None
+    page: str = "table"
+    oled: OledConfig = OledConfig()
+
+
+@dataclass(frozen=True)
+class PartsConfig:
+    """The backend of each part; ``None`` or empty: the table's backend."""
+
+    inputs: tuple[str, ...] = ()
+    pegboard: str | None = None
+    displays: tuple[DisplayConfig, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -60,22 +95,24 @@ class Config:
     db: Path = field(default_factory=default_db_path)
     controller_port: str | None = None
     card_reader_port: str | None = None
+    parts: PartsConfig = PartsConfig()
 
 
 _SECTIONS = {
-    "backend": str, "db": str, "layout": str,
+    "backend": str, "db": str, "layout": str, "parts": dict,
     "pins": dict, "buttons": dict, "oled": dict, "leds": dict, "controller": dict, "card_reader": dict,
 }
+_OLED_KEYS = {"driver": str, "port": int, "address": int, "rotate": int, "contrast": int, "size": str}
 _SECTION_KEYS = {
     "buttons": {"debounce_ms": (int, float), "long_press_ms": (int, float), "repeat_ms": (int, float)},
-    "oled": {"driver": str, "port": int, "address": int, "rotate": int, "contrast": int},
+    "oled": _OLED_KEYS,
+    "parts": {"inputs": (str, list), "pegboard": str, "displays": (str, list)},
     "leds": {"brightness": (int, float), "current_cap_ma": (int, float), "marks": bool,
              "game_counter_leds": int},
     "controller": {"port": str},
     "card_reader": {"port": str},
 }
 OLED_DRIVERS = ("ssd1306", "sh1106")
-BACKEND_NAMES = ("pi", "controller", "sim", "mock")  # as cribpi.hal.BACKENDS (hal imports this module)
 
 
 class _Reader:
@@ -143,17 +180,67 @@ def _timing(reader: _Reader, table: Mapping[str, Any]) -> ButtonTiming:
         raise reader.fail("buttons", dict(table), str(exc)) from None
 
 
-def _oled(reader: _Reader, table: Mapping[str, Any]) -> OledConfig:
-    oled = OledConfig(**table)
+def _size(reader: _Reader, key: str, value: str) -> tuple[int, int]:
+    sizes = {f"{w}x{h}": (w, h) for w, h in DISPLAY_SIZES}
+    if value.strip().lower() not in sizes:
+        raise reader.fail(key, value, f"one of {', '.join(sizes)}")
+    return sizes[value.strip().lower()]
+
+
+def _oled(reader: _Reader, table: Mapping[str, Any], where: str = "oled", base: OledConfig = OledConfig()) -> OledConfig:
+    reader.check_keys(table, _OLED_KEYS, f"{where}.")
+    values = dict(table)
+    if "size" in values:
+        values["size"] = _size(reader, f"{where}.size", values["size"])
+    oled = replace(base, **values)
     if oled.driver not in OLED_DRIVERS:
-        raise reader.fail("oled.driver", oled.driver, " or ".join(OLED_DRIVERS))
+        raise reader.fail(f"{where}.driver", oled.driver, " or ".join(OLED_DRIVERS))
     if oled.rotate not in (0, 180):
-        raise reader.fail("oled.rotate", oled.rotate, "0 or 180 (degrees)")
+        raise reader.fail(f"{where}.rotate", oled.rotate, "0 or 180 (degrees)")
     if not 0x03 <= oled.address <= 0x77:
-        raise reader.fail("oled.address", oled.address, "an I2C address 0x03-0x77 (usually 0x3C)")
+        raise reader.fail(f"{where}.address", oled.address, "an I2C address 0x03-0x77 (usually 0x3C)")
+    if not 0 <= oled.port <= 99:
+        raise reader.fail(f"{where}.port", oled.port, "an I2C bus number 0-99 (usually 1)")
     if not 0 <= oled.contrast <= 255:
-        raise reader.fail("oled.contrast", oled.contrast, "0-255")
+        raise reader.fail(f"{where}.contrast", oled.contrast, "0-255")
     return oled
+
+
+def _part_backend(reader: _Reader, key: str, value: Any, part: str) -> str:
+    allowed = PART_BACKENDS[part]
+    if not isinstance(value, str) or value not in allowed:
+        what = f"the {value} backend has no {part}; " if value in BACKENDS else ""
+        raise reader.fail(key, value, f"{what}a {part} comes from {', '.join(allowed)}")
+    return value
+
+
+def _display(reader: _Reader, key: str, entry: Any, oled: OledConfig) -> DisplayConfig:
+    if isinstance(entry, str):
+        return DisplayConfig(_part_backend(reader, key, entry, "display"), "table", oled)
+    if not isinstance(entry, dict):
+        raise reader.fail(key, entry, 'a backend name ("pi") or { backend = "pi", page = "scores", ... }')
+    values = dict(entry)
+    backend = _part_backend(reader, f"{key}.backend", values.pop("backend", None), "display")
+    page = values.pop("page", "table")
+    if page not in PAGES:
+        raise reader.fail(f"{key}.page", page, f"one of {', '.join(PAGES)}")
+    return DisplayConfig(backend, page, _oled(reader, values, key, oled))
+
+
+def _parts(reader: _Reader, table: Mapping[str, Any], oled: OledConfig) -> PartsConfig:
+    inputs = table.get("inputs", [])
+    inputs = [inputs] if isinstance(inputs, str) else inputs
+    pegboard = table.get("pegboard")
+    displays = table.get("displays", [])
+    displays = [displays] if isinstance(displays, str) else displays
+    if len(inputs) > 4 or len(displays) > 4:
+        raise reader.fail("parts", dict(table), "at most 4 input backends and 4 displays")
+    return PartsConfig(
+        inputs=tuple(dict.fromkeys(_part_backend(reader, f"parts.inputs[{n}]", v, "inputs")
+                                   for n, v in enumerate(inputs))),
+        pegboard=None if pegboard is None else _part_backend(reader, "parts.pegboard", pegboard, "pegboard"),
+        displays=tuple(_display(reader, f"parts.displays[{n}]", d, oled) for n, d in enumerate(displays)),
+    )
 
 
 def _leds(reader: _Reader, table: Mapping[str, Any]) -> LedSettings:
@@ -174,6 +261,10 @@ def _sections(reader: _Reader, data: Mapping[str, Any]) -> None:
     reader.check_keys(data, _SECTIONS, "")
     for section, keys in _SECTION_KEYS.items():
         reader.check_keys(data.get(section, {}), keys, f"{section}.")
+    for section in ("controller", "card_reader"):
+        port = data.get(section, {}).get("port")
+        if port is not None and (not port.strip() or "\0" in port or len(port) > 255):
+            raise reader.fail(f"{section}.port", port, "a serial port (/dev/ttyACM0) or a pyserial URL")
 
 
 def load_config(path: str | os.PathLike[str] | None = None) -> Config:
@@ -186,24 +277,26 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     _sections(reader, data)
     layout = _relative(path.parent, data.get("layout"))
     backend = data.get("backend")
-    if backend is not None and backend not in BACKEND_NAMES:
-        raise reader.fail("backend", backend, f"one of {', '.join(BACKEND_NAMES)}")
+    if backend is not None and backend not in BACKENDS:
+        raise reader.fail("backend", backend, f"one of {', '.join(BACKENDS)}")
     if "db" in data and not str(data["db"]).strip():
         raise reader.fail("db", data["db"], "a file name for the game journal (e.g. cribpi.db)")
     try:
         board_layout = load_layout(layout) if layout else None
     except ConfigError as exc:
         raise ConfigError(f"{path}: layout = {data.get('layout')!r}: {exc}") from None
+    oled = _oled(reader, data.get("oled", {}))
     return Config(
         path=path,
         backend=backend,
         pins=_pins(reader, data["pins"]) if "pins" in data else dict(DEFAULT_PINS),
         timing=_timing(reader, data.get("buttons", {})),
-        oled=_oled(reader, data.get("oled", {})),
+        oled=oled,
         leds=_leds(reader, data.get("leds", {})),
         layout=layout,
         board_layout=board_layout,
         db=_relative(path.parent, data.get("db")) or default_db_path(),
         controller_port=data.get("controller", {}).get("port"),
         card_reader_port=data.get("card_reader", {}).get("port"),
+        parts=_parts(reader, data.get("parts", {}), oled),
     )

@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Protocol
 
 from cribpi.exc import NotBuiltError
-from cribpi.hal.base import Backend, Deliver
-from cribpi.views.leds import LedFrame
+from cribpi.hal.base import Deliver
+from cribpi.views.board import BoardModel
 
 __all__ = ["ControllerLink", "open_controller", "PLACEHOLDER_MESSAGE"]
 
@@ -29,12 +29,12 @@ class ControllerLink(Protocol):
 
     def start(self, deliver: Deliver) -> None: ...
 
-    def show(self, frame: LedFrame) -> None: ...
+    def show(self, board: BoardModel) -> None: ...
 
     def close(self) -> None: ...
 
 
-def open_controller(port: str | None = None) -> Backend:
+def open_controller(port: str | None = None) -> ControllerLink:
     """Always raises :class:`NotBuiltError` for now (see the module docstring)."""
     where = f" (port {port})" if port else ""
     raise NotBuiltError(PLACEHOLDER_MESSAGE + where)

@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from cribpi.exc import ConfigError
-from cribpi.views.leds import HOLES, LedFrame
-from cribpi.views.model import RGB
+from cribpi.views.board import HOLES, RGB
+from cribpi.views.leds import LedFrame
 
 __all__ = ["Layout", "load_layout", "parse_layout", "ENTRY_FORMS"]
 
@@ -68,10 +68,6 @@ class Layout:
             if track <= len(frame.games) and n <= len(frame.games[track - 1]):
                 strips[strip][index] = frame.games[track - 1][n - 1]
         return strips
-
-    @property
-    def led_count(self) -> int:
-        return sum(self.strip_lengths.values())
 
 
 class _Builder:

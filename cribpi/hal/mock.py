@@ -1,5 +1,7 @@
 """The mock backend for tests: the real Pi code on gpiozero's ``MockFactory`` and luma's
 ``dummy`` device, with a fake clock, plus helpers that press buttons the way a finger does.
+Each part can be opened on its own (:func:`mock_inputs`, :class:`MemoryPegboard`,
+:func:`mock_display`); :func:`open_mock` gives all of them with the helpers.
 
 >>> from cribpi.hal.actions import ActionQueue
 >>> board = open_mock()
@@ -19,13 +21,14 @@ from PIL import Image
 
 from cribpi.exc import ConfigError
 from cribpi.hal.actions import Action
-from cribpi.hal.base import Backend, CombinedInputs, check_open
+from cribpi.hal.base import DISPLAY_SIZE, CombinedInputs, Parts, check_open
 from cribpi.hal.buttons import ButtonTiming, ManualClock, PinBinding
 from cribpi.hal.pi import GpioInputs, OledDisplay
 from cribpi.hal.sim import SimInputs, action_from_words
-from cribpi.views.leds import LedFrame
+from cribpi.views.board import BoardModel
+from cribpi.views.leds import LedFrame, LedSettings, render_board
 
-__all__ = ["MockBackend", "MemoryPegboard", "open_mock", "MOCK_PINS", "PinDriver"]
+__all__ = ["MockParts", "MemoryPegboard", "open_mock", "mock_display", "MOCK_PINS", "PinDriver"]
 
 
 def _mock_pins() -> dict[int, PinBinding]:
@@ -40,19 +43,25 @@ MOCK_PINS = _mock_pins()
 
 
 class MemoryPegboard:
-    """Keeps every frame shown, oldest first, in ``frames``."""
+    """Keeps every board shown, oldest first, in ``boards`` (as the controller would get them);
+    ``frame`` draws the last one in pixels for tests that look at LEDs."""
 
-    def __init__(self) -> None:
-        self.frames: list[LedFrame] = []
+    def __init__(self, settings: LedSettings | None = None) -> None:
+        self.settings = settings or LedSettings()
+        self.boards: list[BoardModel] = []
         self._closed = False
 
-    def show(self, frame: LedFrame) -> None:
+    def show(self, board: BoardModel) -> None:
         check_open(self._closed, "pegboard")
-        self.frames.append(frame)
+        self.boards.append(board)
+
+    @property
+    def board(self) -> BoardModel | None:
+        return self.boards[-1] if self.boards else None
 
     @property
     def frame(self) -> LedFrame | None:
-        return self.frames[-1] if self.frames else None
+        return render_board(self.boards[-1], self.settings) if self.boards else None
 
     def close(self) -> None:
         self._closed = True
@@ -91,11 +100,19 @@ class PinDriver:
         self.clock.advance(self.timing.debounce_s * 2)
 
 
-class MockBackend(Backend):
-    """A backend plus ``press``, ``feed_card``, ``frames`` and ``images``."""
+def mock_display(size: tuple[int, int] = DISPLAY_SIZE) -> OledDisplay:
+    """The real OLED code on luma's ``dummy`` device (it keeps the last image)."""
+    from luma.core.device import dummy
+
+    return OledDisplay(device=dummy(width=size[0], height=size[1], mode="1"))
+
+
+class MockParts(Parts):
+    """Every part mocked, plus ``press``, ``feed_card``, ``boards``, ``frames`` and ``image``."""
 
     driver: PinDriver
     cards: SimInputs
+    memory: MemoryPegboard
 
     def press(self, kind: str, *args: object) -> None:
         """``press("ok")``, ``press("rank", "5")``, ``press("undo_long")`` (held down)."""
@@ -106,13 +123,20 @@ class MockBackend(Backend):
         self.cards.push(Action.of_card(card))
 
     @property
+    def boards(self) -> list[BoardModel]:
+        return self.memory.boards
+
+    @property
     def frames(self) -> list[LedFrame]:
-        return self.pegboard.frames  # type: ignore[attr-defined, no-any-return]
+        """Every board shown, drawn in pixels."""
+        return [render_board(board, self.memory.settings) for board in self.memory.boards]
 
     @property
     def image(self) -> Image.Image | None:
         """The last image the (dummy) display got, as mode ``'1'``."""
-        image = self.display.device.image  # type: ignore[attr-defined]
+        display = self.displays[0]
+        assert isinstance(display, OledDisplay)
+        image = display.device.image
         return None if image is None else image.convert("1")
 
     @property
@@ -121,9 +145,8 @@ class MockBackend(Backend):
 
 
 def open_mock(pins: Mapping[int, PinBinding] | None = None, timing: ButtonTiming | None = None,
-              pin_factory: Any = None) -> MockBackend:
+              pin_factory: Any = None) -> MockParts:
     from gpiozero.pins.mock import MockFactory
-    from luma.core.device import dummy
 
     pins = dict(MOCK_PINS if pins is None else pins)
     timing = timing or ButtonTiming()
@@ -131,10 +154,8 @@ def open_mock(pins: Mapping[int, PinBinding] | None = None, timing: ButtonTiming
     clock = ManualClock()
     buttons = GpioInputs(pins, timing=timing, pin_factory=factory, clock=clock)
     cards = SimInputs()
-    backend = MockBackend("mock", CombinedInputs([buttons, cards]), MemoryPegboard(),
-                          OledDisplay(device=dummy(mode="1")))
-    backend.driver = PinDriver(factory, pins, clock, timing)
-    backend.cards = cards
-    return backend
-
-
+    memory = MemoryPegboard()
+    parts = MockParts(CombinedInputs([buttons, cards]), memory, (mock_display(),), backends=(("all", "mock"),))
+    parts.driver = PinDriver(factory, pins, clock, timing)
+    parts.cards, parts.memory = cards, memory
+    return parts

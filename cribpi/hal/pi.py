@@ -5,7 +5,7 @@ gpiozero's ``MockFactory`` (``pin_factory=``), luma's ``dummy`` (``device=``) an
 :class:`~cribpi.hal.buttons.ManualClock` (``clock=``), and the same code runs on a Pi with
 the defaults. The Pi drives no LEDs itself (the controller does, see
 :mod:`cribpi.hal.controller`): without a controller the pegboard is a
-:class:`HeadlessPegboard` that keeps the last frame and lights nothing.
+:class:`HeadlessPegboard` that keeps the last board and lights nothing.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import Any
 from PIL import Image
 
 from cribpi.exc import ConfigError, HardwareError
-from cribpi.hal.base import Deliver, check_contrast, check_image, check_open
+from cribpi.hal.base import DISPLAY_SIZE, Deliver, check_contrast, check_image, check_open, check_size
 from cribpi.hal.buttons import ButtonDriver, ButtonLogic, ButtonTiming, Clock, PinBinding, ThreadClock
-from cribpi.views.leds import LedFrame
+from cribpi.views.board import BoardModel
 
 __all__ = ["GpioInputs", "OledDisplay", "HeadlessPegboard", "luma_device", "OLED_DRIVERS"]
 
@@ -83,7 +83,8 @@ class GpioInputs:
         self._buttons.clear()
 
 
-def luma_device(driver: str = "ssd1306", port: int = 1, address: int = 0x3C, rotate: int = 0) -> Any:
+def luma_device(driver: str = "ssd1306", port: int = 1, address: int = 0x3C, rotate: int = 0,
+                size: tuple[int, int] = DISPLAY_SIZE) -> Any:
     """Open the OLED on I2C ``port`` at ``address`` (rotate in degrees: 0 or 180)."""
     if driver not in OLED_DRIVERS:
         raise ConfigError(f"OLED driver {driver!r} is not one of {', '.join(OLED_DRIVERS)}")
@@ -95,7 +96,8 @@ def luma_device(driver: str = "ssd1306", port: int = 1, address: int = 0x3C, rot
 
     try:
         serial = i2c(port=port, address=address)
-        return getattr(oled_devices, driver)(serial, rotate=OLED_ROTATIONS[rotate])
+        width, height = check_size(size)
+        return getattr(oled_devices, driver)(serial, width=width, height=height, rotate=OLED_ROTATIONS[rotate])
     except (LumaError, OSError) as exc:
         raise HardwareError(
             f"OLED {driver} on I2C bus {port} address {address:#04x}: {exc} "
@@ -113,18 +115,20 @@ class OledDisplay:
         port: int = 1,
         address: int = 0x3C,
         rotate: int = 0,
+        size: tuple[int, int] = DISPLAY_SIZE,
         device: Any = None,
         device_factory: Callable[..., Any] | None = None,
     ) -> None:
         if device is None:
             factory = device_factory or luma_device
-            device = factory(driver=driver, port=port, address=address, rotate=rotate)
+            device = factory(driver=driver, port=port, address=address, rotate=rotate, size=size)
         self.device = device
+        self.size = check_size((device.width, device.height))
         self._closed = False
 
     def show(self, image: Image.Image) -> None:
         check_open(self._closed, "display")
-        check_image(image)
+        check_image(image, self.size)
         self.device.display(image.convert(self.device.mode))
 
     def contrast(self, level: int) -> None:
@@ -139,15 +143,15 @@ class OledDisplay:
 
 
 class HeadlessPegboard:
-    """No LEDs on the Pi itself: keeps the last frame (for status pages) and lights nothing."""
+    """No LEDs on the Pi itself: keeps the last board (for status pages) and lights nothing."""
 
     def __init__(self) -> None:
-        self.frame: LedFrame | None = None
+        self.board: BoardModel | None = None
         self._closed = False
 
-    def show(self, frame: LedFrame) -> None:
+    def show(self, board: BoardModel) -> None:
         check_open(self._closed, "pegboard")
-        self.frame = frame
+        self.board = board
 
     def close(self) -> None:
         self._closed = True

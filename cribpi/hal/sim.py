@@ -1,16 +1,22 @@
-"""The simulator backend: everything in memory. The terminal simulator draws the latest frame
-and image (with :mod:`cribpi.hal.term`) and turns key presses into :meth:`SimInputs.press`.
+"""The simulator backend: every part in memory. The terminal simulator draws the latest
+frame and image (with :mod:`cribpi.hal.term`) and turns key presses into
+:meth:`SimInputs.press`. Each part can be opened on its own (``cribpi.wiring`` mixes them with
+other backends' parts).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from PIL import Image
 
 from cribpi.hal.actions import Action
-from cribpi.hal.base import Backend, Deliver, check_contrast, check_image, check_open
-from cribpi.views.leds import LedFrame
+from cribpi.hal.base import DISPLAY_SIZE, Deliver, Parts, check_contrast, check_image, check_open, check_size
+from cribpi.hal.layout import Layout
+from cribpi.hal.strip import PixelPegboard
+from cribpi.views.board import BoardModel
+from cribpi.views.leds import LedSettings
 
 __all__ = ["SimInputs", "SimPegboard", "SimDisplay", "open_sim", "action_from_words"]
 
@@ -49,7 +55,6 @@ class SimInputs:
 class _Watched:
     def __init__(self) -> None:
         self.listeners: list[Listener] = []
-        self._closed = False
 
     def subscribe(self, listener: Listener) -> None:
         """Call ``listener`` after every ``show`` (the simulator redraws)."""
@@ -59,30 +64,30 @@ class _Watched:
         for listener in self.listeners:
             listener()
 
-    def close(self) -> None:
-        self._closed = True
 
+class SimPegboard(PixelPegboard, _Watched):
+    """The board drawn in memory (``frame``; ``strips`` too, through a layout if given)."""
 
-class SimPegboard(_Watched):
-    def __init__(self) -> None:
-        super().__init__()
-        self.frame: LedFrame | None = None
+    def __init__(self, settings: LedSettings | None = None, layout: Layout | None = None, **kwargs: Any) -> None:
+        PixelPegboard.__init__(self, settings, layout, **kwargs)
+        _Watched.__init__(self)
 
-    def show(self, frame: LedFrame) -> None:
-        check_open(self._closed, "pegboard")
-        self.frame = frame
+    def show(self, board: BoardModel) -> None:
+        super().show(board)
         self._changed()
 
 
 class SimDisplay(_Watched):
-    def __init__(self) -> None:
+    def __init__(self, size: tuple[int, int] = DISPLAY_SIZE) -> None:
         super().__init__()
+        self.size = check_size(size)
         self.image: Image.Image | None = None
         self.level = 255
+        self._closed = False
 
     def show(self, image: Image.Image) -> None:
         check_open(self._closed, "display")
-        check_image(image)
+        check_image(image, self.size)
         self.image = image.copy()
         self._changed()
 
@@ -91,6 +96,10 @@ class SimDisplay(_Watched):
         check_contrast(level)
         self.level = level
 
+    def close(self) -> None:
+        self._closed = True
 
-def open_sim() -> Backend:
-    return Backend("sim", SimInputs(), SimPegboard(), SimDisplay())
+
+def open_sim(settings: LedSettings | None = None, layout: Layout | None = None) -> Parts:
+    """Every part simulated."""
+    return Parts(SimInputs(), SimPegboard(settings, layout), (SimDisplay(),), backends=(("all", "sim"),))

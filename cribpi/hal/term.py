@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from PIL import Image
 
 from cribpi.views.leds import LedFrame
-from cribpi.views.model import RGB
+from cribpi.views.board import RGB
 
 __all__ = ["image_to_text", "frame_to_ansi", "ansi_block", "RESET"]
 

@@ -1,53 +1,50 @@
-"""Board model -> LED frame: what every hole of every track shows.
+"""Board model -> LED frame: the pixels, for the parts that draw them (the simulator, a
+directly wired strip). The controller does not use this: its firmware draws the board model.
 
 A frame holds one colour per hole (hole 1 at index 0, the game hole 121 at index 120) for
 each track, and the game-counter LEDs of each track. It is plain data: ``to_json()`` gives
-lists of ``[r, g, b]``; the hal maps it to strips through the layout file.
+lists of ``[r, g, b]``; :class:`cribpi.hal.layout.Layout` maps it to strips.
 
 What the holes show, from the bottom layer up:
 
-* marks (``LedSettings.marks``), dim: every fifth hole (5, 10, ... 120), the skunk lines
-  and the game hole. On a 121 board the skunk marks sit on holes 91 and 61, the first holes
-  past the lines (ACC: a loser on 90 or below is skunked, on 60 or below double skunked), so a
-  loser's front peg on a lit mark has escaped. On a 61 board the mark is hole 31.
+* the board's marks, dim;
 * pegs: the front peg bright and the rear peg dim in the track's colour; the gap between them
-  is the last score.
-* flash: the holes just scored blink white for ``FLASH_STEPS`` steps of ``anim_step``.
-* the winner: the game hole lit in the winner's colour; the ``winner`` animation runs a chase
-  up the winner's track. The ``muggins`` animation blinks the pegs and the game counters of
-  ``muggins_track`` red.
+  is the last score;
+* flash: the holes just scored blink white for ``FLASH_STEPS`` animation steps;
+* the winner: the game hole lit in the winner's colour; the ``WINNER`` animation runs a chase
+  up the winner's track. The ``ALERT`` animation blinks the pegs and the game counters of
+  ``anim_track`` red; ``WAITING`` pulses every game hole.
 * game counters: the first ``games_won`` counter LEDs of a track lit in its colour.
 
-Then ``brightness`` scales the frame and the current cap scales it down further when the
-estimate (``(r + g + b) / 255 * 20 mA`` per LED, the WS2812 figure) exceeds the cap.
+Then the board's ``brightness`` scales the frame and the current cap scales it down further
+when the estimate (``(r + g + b) / 255 * 20 mA`` per LED, the WS2812 figure) exceeds the cap.
+``step`` counts animation steps (the drawing side's own clock, ``STEP_SECONDS`` apart).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from cribpi.exc import ViewError
-from cribpi.views.model import RGB, BoardModel, TrackModel
+from cribpi.views.board import HOLES, RGB, Animation, BoardModel, TrackModel
 
 __all__ = [
-    "HOLES", "FLASH_STEPS", "LedSettings", "LedFrame", "DEFAULT_COLOURS",
-    "render_board", "apply_power", "estimate_current_ma", "mark_holes",
+    "FLASH_STEPS", "STEP_SECONDS", "LedSettings", "LedFrame",
+    "render_board", "apply_power", "estimate_current_ma",
 ]
 
-HOLES = 121
 FLASH_STEPS = 6
+STEP_SECONDS = 0.2
 OFF: RGB = (0, 0, 0)
-#: Track colours that stay distinct on WS2812s at low brightness: red, blue, green, yellow.
-DEFAULT_COLOURS: tuple[RGB, ...] = ((255, 0, 0), (0, 64, 255), (0, 255, 0), (255, 160, 0))
-SKUNK_MARKS = {121: (61, 91), 61: (31,)}
 
 
 @dataclass(frozen=True)
 class LedSettings:
-    """How bright, how much current, and which decorations."""
+    """The drawing side's settings: the current cap, whether the table wants marks, the
+    colours. ``brightness`` is where a table starts (the board model carries the live one)."""
 
     brightness: float = 0.5
     current_cap_ma: float = 2000.0
@@ -62,8 +59,8 @@ class LedSettings:
     def __post_init__(self) -> None:
         if not 0.0 <= self.brightness <= 1.0:
             raise ViewError(f"brightness {self.brightness} is not between 0 and 1")
-        if self.current_cap_ma <= 0:
-            raise ViewError(f"current cap {self.current_cap_ma} mA must be more than 0")
+        if not (math.isfinite(self.current_cap_ma) and 0 < self.current_cap_ma <= 100_000):
+            raise ViewError(f"current cap {self.current_cap_ma} mA is not a number over 0 and up to 100000")
         if not 0 <= self.game_counter_leds <= 10:
             raise ViewError(f"game_counter_leds {self.game_counter_leds} is not 0-10")
 
@@ -100,27 +97,16 @@ def scale(colour: Sequence[int], factor: float) -> RGB:
     return (r, g, b)
 
 
-def mark_holes(game_length: int) -> tuple[int, ...]:
-    """Holes marked dim: every fifth, the skunk lines and the game hole.
-
-    >>> mark_holes(61)
-    (5, 10, 15, 20, 25, 30, 31, 35, 40, 45, 50, 55, 60, 61)
-    """
-    fives = range(5, game_length, 5)
-    return tuple(sorted({*fives, *SKUNK_MARKS[game_length], game_length}))
-
-
-def _track_holes(board: BoardModel, number: int, settings: LedSettings) -> list[RGB]:
+def _track_holes(board: BoardModel, number: int, settings: LedSettings, step: int) -> list[RGB]:
     track = board.tracks[number]
     holes = [OFF] * HOLES
-    if settings.marks:
-        for hole in mark_holes(board.game_length):
-            holes[hole - 1] = settings.mark_colour
+    for hole in board.marks:
+        holes[hole - 1] = settings.mark_colour
     if track.rear:
         holes[track.rear - 1] = scale(track.colour, settings.rear_level)
     if track.front:
         holes[track.front - 1] = track.colour
-    if board.anim_step < FLASH_STEPS and board.anim_step % 2 == 0:
+    if step < FLASH_STEPS and step % 2 == 0:
         for hole in board.flash_holes(number):
             if 1 <= hole <= HOLES:
                 holes[hole - 1] = settings.flash_colour
@@ -130,15 +116,18 @@ def _track_holes(board: BoardModel, number: int, settings: LedSettings) -> list[
 
 
 def _animate(board: BoardModel, tracks: list[list[RGB]], games: list[list[RGB]],
-             settings: LedSettings) -> None:
-    step = board.anim_step
-    if board.animation == "winner" and board.winner_track is not None:
-        track = board.tracks[board.winner_track]
+             settings: LedSettings, step: int) -> None:
+    number = board.anim_track
+    if board.animation is Animation.WAITING and step % 4 < 2:
+        for holes in tracks:
+            holes[board.game_length - 1] = settings.alert_colour
+    if number is None:
+        return
+    track = board.tracks[number]
+    if board.animation is Animation.WINNER:
         for hole in range(1 + step % 8, board.game_length, 8):
-            tracks[board.winner_track][hole - 1] = track.colour
-    if board.animation == "muggins" and board.muggins_track is not None and step % 2 == 0:
-        number = board.muggins_track
-        track = board.tracks[number]
+            tracks[number][hole - 1] = track.colour
+    if board.animation is Animation.ALERT and step % 2 == 0:
         for hole in (track.rear, track.front, *board.flash_holes(number)):
             if 1 <= hole <= HOLES:
                 tracks[number][hole - 1] = settings.alert_colour
@@ -173,13 +162,16 @@ def apply_power(frame: LedFrame, settings: LedSettings) -> LedFrame:
     return _map_frame(frame, lambda c: tuple(math.floor(v * factor) for v in c))
 
 
-def render_board(board: BoardModel, settings: LedSettings | None = None) -> LedFrame:
-    """The LED frame for ``board``, with brightness and the current cap applied."""
+def render_board(board: BoardModel, settings: LedSettings | None = None, step: int = 0) -> LedFrame:
+    """The LED frame for ``board`` at animation ``step``, with the board's brightness and the
+    current cap applied."""
     settings = settings or LedSettings()
-    tracks = [_track_holes(board, n, settings) for n in range(len(board.tracks))]
+    tracks = [_track_holes(board, n, settings, step) for n in range(len(board.tracks))]
     games = [_game_counters(track, settings) for track in board.tracks]
-    _animate(board, tracks, games, settings)
+    _animate(board, tracks, games, settings, step)
     raw = LedFrame(tuple(map(tuple, tracks)), tuple(map(tuple, games)))
+    if settings.brightness != board.brightness:
+        settings = replace(settings, brightness=board.brightness)
     return apply_power(raw, settings)
 
 

@@ -1,75 +1,85 @@
-"""One contract for every backend that can run here: mock, sim, and pi on injected doubles
-(gpiozero's MockFactory, luma's dummy device, a fake clock). ``CRIBPI_TEST_HW=1`` adds the
-real Pi (display and pegboard checks; the button checks need a finger and are skipped).
+"""One contract per part, run over every backend that can run here: the real mock and sim
+parts, and the Pi's code on injected doubles (gpiozero's MockFactory, luma's dummy device, a
+fake clock). ``CRIBPI_TEST_HW=1`` adds the real Pi's display and buttons (the button checks
+need a finger and are skipped).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
+from cribpi.config import Config, DisplayConfig, OledConfig, PartsConfig
 from cribpi.exc import HardwareError, ViewError
-from cribpi.hal import Action, ActionQueue, Backend, Display, InputSource, Pegboard, open_backend
+from cribpi.hal import Action, ActionQueue, Display, InputSource, Pegboard
 from cribpi.hal.buttons import ManualClock
-from cribpi.hal.mock import MOCK_PINS, PinDriver
-from cribpi.hal.sim import action_from_words
+from cribpi.hal.layout import load_layout
+from cribpi.hal.mock import MOCK_PINS, MemoryPegboard, PinDriver, mock_display, open_mock
+from cribpi.hal.pi import HeadlessPegboard
+from cribpi.hal.sim import SimDisplay, SimInputs, SimPegboard, action_from_words
+from cribpi.hal.strip import PixelPegboard
+from cribpi.views.board import Animation, BoardModel, TrackModel
 from cribpi.views.leds import render_board
-from cribpi.views.model import BoardModel, PlayScreen, TrackModel
-from cribpi.views.oled import render_screen
+from cribpi.wiring import Inject, open_parts
+
+HW = pytest.mark.skipif(os.environ.get("CRIBPI_TEST_HW") != "1", reason="CRIBPI_TEST_HW=1 runs on a real Pi")
+LAYOUT = load_layout(os.path.join(os.path.dirname(__file__), "../../hardware/layouts/two-track-serpentine.toml"))
+
+
+# --- inputs -------------------------------------------------------------------------------
 
 
 @dataclass
-class Rig:
-    backend: Backend
+class InputRig:
+    source: InputSource
     press: Callable[..., None] | None  # None: no way to press a button from a test
     feed_card: Callable[[str], None] | None
+    close: Callable[[], None]
 
 
-def mock_rig() -> Rig:
-    backend = open_backend("mock")
-    return Rig(backend, backend.press, backend.feed_card)
+def mock_inputs() -> InputRig:
+    parts = open_mock()
+    return InputRig(parts.inputs, parts.press, parts.feed_card, parts.close)
 
 
-def sim_rig() -> Rig:
-    backend = open_backend("sim")
-    return Rig(backend, backend.inputs.press, backend.inputs.feed_card)
+def sim_inputs() -> InputRig:
+    source = SimInputs()
+    return InputRig(source, source.press, source.feed_card, source.close)
 
 
-def pi_rig() -> Rig:
+def wired_pi_inputs() -> InputRig:
+    """The Pi's buttons as the wiring opens them from a configuration, on MockFactory."""
     from gpiozero.pins.mock import MockFactory
-    from luma.core.device import dummy
-
-    from cribpi.config import Config
 
     factory, clock = MockFactory(), ManualClock()
-    config = Config(pins=MOCK_PINS)
-    backend = open_backend("pi", config, pin_factory=factory, device=dummy(mode="1"), clock=clock)
+    config = Config(pins=MOCK_PINS, parts=PartsConfig(inputs=("pi",), pegboard="sim", displays=(DisplayConfig("sim"),)))
+    parts = open_parts(config, inject=Inject(pin_factory=factory, clock=clock))
     driver = PinDriver(factory, config.pins, clock, config.timing)
-    return Rig(backend, lambda kind, *args: driver.press(action_from_words(kind, *args)), None)
+    return InputRig(parts.inputs, lambda kind, *args: driver.press(action_from_words(kind, *args)), None, parts.close)
 
 
-def hardware_rig() -> Rig:
+def hardware_inputs() -> InputRig:
     from cribpi.config import load_config
 
-    config = load_config(os.environ.get("CRIBPI_TEST_CONFIG"))
-    return Rig(open_backend("pi", config), None, None)
+    parts = open_parts(load_config(os.environ.get("CRIBPI_TEST_CONFIG")), "pi")
+    return InputRig(parts.inputs, None, None, parts.close)
 
 
-RIGS: dict[str, Any] = {"mock": mock_rig, "sim": sim_rig, "pi-on-mocks": pi_rig}
-HW = pytest.mark.skipif(os.environ.get("CRIBPI_TEST_HW") != "1", reason="CRIBPI_TEST_HW=1 runs on a real Pi")
-PARAMS = [pytest.param(name) for name in RIGS] + [pytest.param("hardware", marks=HW)]
-RIGS["hardware"] = hardware_rig
+INPUTS: dict[str, Callable[[], InputRig]] = {
+    "mock": mock_inputs, "sim": sim_inputs, "pi-wired-on-mocks": wired_pi_inputs, "hardware": hardware_inputs,
+}
 
 
-@pytest.fixture(params=PARAMS)
-def rig(request):
-    rig = RIGS[request.param]()
+@pytest.fixture(params=[pytest.param(n, marks=HW if n == "hardware" else ()) for n in INPUTS])
+def inputs(request):
+    rig = INPUTS[request.param]()
     yield rig
-    rig.backend.close()
+    rig.close()
 
 
 @pytest.fixture
@@ -78,61 +88,55 @@ def actions():
         yield queue
 
 
-def needs_press(rig: Rig) -> None:
+def started(rig: InputRig, actions: ActionQueue) -> InputRig:
     if rig.press is None:
         pytest.skip("pressing buttons needs a finger on this backend")
+    rig.source.start(actions)
+    return rig
 
 
-def test_parts_follow_the_interfaces(rig):
-    assert isinstance(rig.backend.inputs, InputSource)
-    assert isinstance(rig.backend.pegboard, Pegboard)
-    assert isinstance(rig.backend.display, Display)
+def test_inputs_follow_the_interface(inputs):
+    assert isinstance(inputs.source, InputSource)
 
 
-def test_a_press_arrives_once(rig, actions):
-    needs_press(rig)
-    rig.backend.inputs.start(actions)
-    rig.press("ok")
+def test_a_press_arrives_once(inputs, actions):
+    started(inputs, actions).press("ok")
     assert actions.drain() == [Action.parse("ok")]
     assert actions.drain() == []
 
 
-def test_a_card_is_a_rank_then_a_suit(rig, actions):
-    needs_press(rig)
-    rig.backend.inputs.start(actions)
+def test_a_card_is_a_rank_then_a_suit(inputs, actions):
+    rig = started(inputs, actions)
     rig.press("rank", "5")
     rig.press("suit", "H")
     assert actions.drain() == [Action.parse("rank 5"), Action.parse("suit H")]
 
 
-def test_undo_short_and_long(rig, actions):
-    needs_press(rig)
-    rig.backend.inputs.start(actions)
+def test_undo_short_and_long(inputs, actions):
+    rig = started(inputs, actions)
     rig.press("undo")
     rig.press("undo_long")
     assert actions.drain() == [Action.parse("undo"), Action.parse("undo_long")]
 
 
-def test_peg_and_muggins(rig, actions):
-    needs_press(rig)
-    rig.backend.inputs.start(actions)
+def test_peg_and_muggins(inputs, actions):
+    rig = started(inputs, actions)
     rig.press("peg", 1, 1)
     rig.press("muggins", 0)
     assert actions.drain() == [Action.peg(1, 1), Action.muggins(0)]
 
 
-def test_card_reader_cards(rig, actions):
-    if rig.feed_card is None:
+def test_card_reader_cards(inputs, actions):
+    if inputs.feed_card is None:
         pytest.skip("no card reader on this backend")
-    rig.backend.inputs.start(actions)
-    rig.feed_card("10H")
+    inputs.source.start(actions)
+    inputs.feed_card("10H")
     assert actions.drain() == [Action.parse("card TH")]
 
 
-def test_nothing_arrives_after_close(rig, actions):
-    needs_press(rig)
-    rig.backend.inputs.start(actions)
-    rig.backend.inputs.close()
+def test_nothing_arrives_after_close(inputs, actions):
+    rig = started(inputs, actions)
+    rig.source.close()
     try:
         rig.press("ok")
     except Exception:  # a closed pin may refuse: either way nothing arrives
@@ -140,30 +144,162 @@ def test_nothing_arrives_after_close(rig, actions):
     assert actions.drain() == []
 
 
-def test_pegboard_takes_frames(rig):
-    board = BoardModel((TrackModel(12, 6, (255, 0, 0)), TrackModel(4, 0, (0, 0, 255))))
-    rig.backend.pegboard.show(render_board(board))
-    rig.backend.pegboard.close()
+def test_inputs_close_twice(inputs):
+    inputs.source.close()
+    inputs.source.close()
+
+
+# --- pegboards ----------------------------------------------------------------------------
+
+BOARD = BoardModel((TrackModel(12, 6, (255, 0, 0)), TrackModel(4, 0, (0, 0, 255))), brightness=1.0,
+                   flash=((7, 8, 9, 10, 11, 12),))
+ALERT = BoardModel(BOARD.tracks, brightness=1.0, animation=Animation.ALERT, anim_track=1)
+
+
+def _memory():
+    board = MemoryPegboard()
+    return board, lambda: board.board
+
+
+def _headless():
+    board = HeadlessPegboard()
+    return board, lambda: board.board
+
+
+def _sim():
+    board = SimPegboard(layout=LAYOUT)
+    return board, lambda: board.board
+
+
+def _strip():
+    written: list[dict[int, list[Any]]] = []
+    board = PixelPegboard(layout=LAYOUT, write=written.append)
+    return board, lambda: board.board if written and written[-1] == LAYOUT.place(board.frame) else None
+
+
+PEGBOARDS = {"mock": _memory, "pi-headless": _headless, "sim": _sim, "strip": _strip}
+
+
+@pytest.fixture(params=list(PEGBOARDS))
+def pegboard(request):
+    board, shown = PEGBOARDS[request.param]()
+    yield board, shown
+    board.close()
+
+
+def test_pegboard_follows_the_interface(pegboard):
+    assert isinstance(pegboard[0], Pegboard)
+
+
+def test_pegboard_keeps_the_board_it_was_shown(pegboard):
+    board, shown = pegboard
+    board.show(BOARD)
+    board.show(ALERT)
+    assert shown() == ALERT
+
+
+def test_pegboard_refuses_after_close(pegboard):
+    board, _ = pegboard
+    board.close()
     with pytest.raises(HardwareError, match="closed"):
-        rig.backend.pegboard.show(render_board(board))
+        board.show(BOARD)
+    board.close()
 
 
-def test_display_shows_screens(rig):
-    rig.backend.display.show(render_screen(PlayScreen(15, "Alice")))
-    rig.backend.display.contrast(128)
+def test_pixel_pegboards_draw_through_the_layout():
+    clock = ManualClock()
+    board = SimPegboard(layout=LAYOUT, clock=clock.now)
+    board.show(BOARD)
+    frame = render_board(BOARD, board.settings, 0)
+    assert board.frame == frame
+    strip, index = LAYOUT.holes[(2, 4)]  # the layout counts tracks from 1
+    assert board.strips[strip][index] == frame.hole(1, 4) == (0, 0, 255)
+    strip, index = LAYOUT.holes[(1, 12)]
+    assert board.strips[strip][index] == frame.hole(0, 12) == (255, 255, 255)  # flashing
+    clock.advance(0.2)  # one step on: the flashing holes go dark, the pegs stay
+    board.show(BOARD)
+    assert board.frame == render_board(BOARD, board.settings, 1) != frame
 
 
-@pytest.mark.parametrize("image", [Image.new("1", (64, 32)), Image.new("RGB", (128, 64))])
-def test_display_refuses_other_images(rig, image):
-    with pytest.raises(ViewError, match="128x64"):
-        rig.backend.display.show(image)
+# --- displays -----------------------------------------------------------------------------
 
 
-def test_display_refuses_bad_contrast(rig):
+def _picture(size: tuple[int, int]) -> Image.Image:
+    image = Image.new("1", size)
+    ImageDraw.Draw(image).rectangle((2, 2, size[0] - 3, size[1] // 2), outline=1)
+    image.putpixel((size[0] - 1, size[1] - 1), 1)
+    return image
+
+
+def _sim_display(size):
+    display = SimDisplay(size)
+    return display, lambda: display.image
+
+
+def _oled_dummy(size):
+    display = mock_display(size)
+    return display, lambda: display.device.image.convert("1")
+
+
+def _wired_oled(size):
+    from luma.core.device import dummy
+
+    config = Config(parts=PartsConfig(inputs=("sim",), pegboard="sim",
+                                      displays=(DisplayConfig("pi", oled=OledConfig(size=size)),)))
+    parts = open_parts(config, inject=Inject(device_factory=lambda size, **kw: dummy(width=size[0], height=size[1])))
+    display = parts.displays[0]
+    return display, lambda: display.device.image.convert("1")
+
+
+def _hardware(size):
+    from cribpi.config import load_config
+
+    display = open_parts(load_config(os.environ.get("CRIBPI_TEST_CONFIG")), "pi").displays[0]
+    return display, lambda: None
+
+
+DISPLAYS = {"sim": _sim_display, "oled-on-luma-dummy": _oled_dummy, "pi-wired-oled": _wired_oled,
+            "hardware": _hardware}
+SIZES = [(128, 64), (128, 32), (256, 64)]
+
+
+@pytest.fixture(params=[pytest.param((n, s), marks=HW if n == "hardware" else ())
+                        for n in DISPLAYS for s in (SIZES[:1] if n == "hardware" else SIZES)],
+                ids=lambda p: f"{p[0]}-{p[1][0]}x{p[1][1]}")
+def display(request):
+    name, size = request.param
+    display, shown = DISPLAYS[name](size)
+    yield display, shown
+    display.close()
+
+
+def test_display_follows_the_interface(display):
+    assert isinstance(display[0], Display)
+
+
+def test_display_shows_the_image_it_gets(display):
+    screen, shown = display
+    picture = _picture(screen.size)
+    screen.show(picture)
+    screen.contrast(128)
+    if shown() is None:
+        pytest.skip("a real panel cannot be read back")
+    assert shown().tobytes() == picture.tobytes()
+
+
+def test_display_refuses_other_images(display):
+    screen, _ = display
+    width, height = screen.size
+    for image in (Image.new("1", (width // 2, height)), Image.new("RGB", (width, height))):
+        with pytest.raises(ViewError, match=f"{width}x{height} images of mode '1'"):
+            screen.show(image)
+
+
+def test_display_refuses_bad_contrast(display):
     with pytest.raises(ViewError, match="contrast 256"):
-        rig.backend.display.contrast(256)
+        display[0].contrast(256)
 
 
-def test_close_twice_is_fine(rig):
-    rig.backend.close()
-    rig.backend.close()
+def test_display_close_twice(display):
+    display[0].close()
+    display[0].close()

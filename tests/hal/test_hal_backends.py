@@ -8,13 +8,16 @@ import pytest
 from PIL import Image
 
 from cribpi.exc import ConfigError, HardwareError, NotBuiltError
-from cribpi.hal import ActionQueue, Action, Kind, choose_backend, is_raspberry_pi, open_backend
+from cribpi.config import Config, DisplayConfig, OledConfig, PartsConfig
+from cribpi.hal import Action, ActionQueue, Kind, is_raspberry_pi, machine_backend
 from cribpi.hal.mock import open_mock
 from cribpi.hal.serial_cards import SerialCardReader
 from cribpi.hal.term import frame_to_ansi, image_to_text
+from cribpi.views.board import BoardModel, TrackModel
 from cribpi.views.leds import render_board
-from cribpi.views.model import BoardModel, PlayScreen, TrackModel
+from cribpi.views.model import PlayScreen
 from cribpi.views.oled import render_screen
+from cribpi.wiring import Inject, choose_backends, open_parts
 
 PACKAGE = Path(__file__).parents[2] / "cribpi"
 
@@ -32,27 +35,40 @@ def test_raspberry_pi_detection(tmp_path):
 
 
 def test_choice_order(tmp_path, monkeypatch):
-    from cribpi.config import Config
-
     pi, other = model_file(tmp_path, "Raspberry Pi Zero 2 W"), [tmp_path / "absent"]
+    assert machine_backend(pi) == "pi" and machine_backend(other) == "sim"
     monkeypatch.delenv("CRIBPI_BACKEND", raising=False)
-    assert choose_backend(None, None, pi) == "pi"
-    assert choose_backend(None, None, other) == "sim"
-    assert choose_backend(None, Config(backend="mock"), pi) == "mock"
+    mixed = Config(backend="mock", parts=PartsConfig(pegboard="sim"))
+    assert choose_backends(mixed).pegboard == "sim" and choose_backends(mixed).inputs == ("mock",)
+    assert choose_backends(mixed, "pi").pegboard == "pi"  # --backend: every part
     monkeypatch.setenv("CRIBPI_BACKEND", "sim")
-    assert choose_backend(None, Config(backend="mock"), pi) == "sim"
-    assert choose_backend("mock", None, pi) == "mock"
+    assert choose_backends(mixed).inputs == ("sim",) and choose_backends(mixed).pegboard == "sim"
+    assert choose_backends(mixed, "mock").displays[0].backend == "mock"
+
+
+def test_the_controller_has_no_display_so_its_table_uses_the_pis():
+    assert choose_backends(Config(backend="controller")).displays[0].backend == "pi"
 
 
 def test_unknown_backend_names_the_accepted_ones():
     with pytest.raises(ConfigError, match="'lego' is not one of pi, controller, sim, mock"):
-        open_backend("lego")
+        open_parts(Config(), "lego")
 
 
 def test_controller_is_an_honest_placeholder():
     with pytest.raises(NotBuiltError, match="not built yet") as info:
-        open_backend("controller")
+        open_parts(Config(parts=PartsConfig(inputs=("sim",), pegboard="controller", displays=(DisplayConfig("sim"),))))
     assert isinstance(info.value, HardwareError) and isinstance(info.value, NotImplementedError)
+
+
+def test_a_part_that_fails_closes_the_parts_already_open(monkeypatch):
+    from cribpi.hal import sim
+
+    closed = []
+    monkeypatch.setattr(sim.SimInputs, "close", lambda self: closed.append(self))
+    with pytest.raises(NotBuiltError):
+        open_parts(Config(parts=PartsConfig(inputs=("sim",), pegboard="controller")))
+    assert len(closed) == 1
 
 
 def test_pi_without_gpio_says_what_to_do(monkeypatch):
@@ -61,14 +77,12 @@ def test_pi_without_gpio_says_what_to_do(monkeypatch):
     monkeypatch.setattr(Device, "pin_factory", None)
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-factory")
     with pytest.raises(HardwareError, match="CRIBPI_BACKEND=sim"):
-        open_backend("pi", device_factory=lambda **kw: pytest.fail("display opened first"))
+        open_parts(Config(), "pi", Inject(device_factory=lambda **kw: pytest.fail("display opened first")))
 
 
 def test_pi_passes_oled_settings_to_the_device_factory():
     from gpiozero.pins.mock import MockFactory
     from luma.core.device import dummy
-
-    from cribpi.config import Config, OledConfig
 
     seen = {}
 
@@ -76,19 +90,44 @@ def test_pi_passes_oled_settings_to_the_device_factory():
         seen.update(kwargs)
         return dummy(mode="1")
 
-    config = Config(oled=OledConfig(driver="sh1106", port=3, address=0x3D, rotate=180))
-    with open_backend("pi", config, pin_factory=MockFactory(), device_factory=factory):
-        pass
-    assert seen == {"driver": "sh1106", "port": 3, "address": 0x3D, "rotate": 180}
+    config = Config(oled=OledConfig(driver="sh1106", port=3, address=0x3D, rotate=180, contrast=7))
+    with open_parts(config, "pi", Inject(pin_factory=MockFactory(), device_factory=factory)) as parts:
+        assert parts.backends == (("inputs", "pi"), ("pegboard", "pi"), ("display", "pi"))
+    assert seen == {"driver": "sh1106", "port": 3, "address": 0x3D, "rotate": 180, "size": (128, 64)}
 
 
-def test_mock_keeps_frames_and_images():
-    with open_mock() as board:
-        frame = render_board(BoardModel((TrackModel(3, 1, (255, 0, 0)), TrackModel(0, 0, (0, 0, 255)))))
-        board.pegboard.show(frame)
-        board.display.show(render_screen(PlayScreen(7, "Bob")))
-        assert board.frames == [frame]
-        assert board.image.tobytes() == render_screen(PlayScreen(7, "Bob")).tobytes()
+def test_a_mixed_build_takes_each_part_from_its_backend():
+    """The reference build's shape: the Pi's buttons and OLED, another backend's LEDs, and a
+    second OLED showing the scores."""
+    from gpiozero.pins.mock import MockFactory
+    from luma.core.device import dummy
+
+    from cribpi.hal.pi import GpioInputs, OledDisplay
+    from cribpi.hal.sim import SimPegboard
+
+    config = Config(parts=PartsConfig(inputs=("pi",), pegboard="sim", displays=(
+        DisplayConfig("pi"), DisplayConfig("pi", "scores", OledConfig(address=0x3D, size=(128, 32))))))
+    made = []
+
+    def factory(size, **kwargs):
+        made.append(kwargs["address"])
+        return dummy(width=size[0], height=size[1], mode="1")
+
+    with open_parts(config, inject=Inject(pin_factory=MockFactory(), device_factory=factory)) as parts:
+        assert isinstance(parts.inputs.sources[0], GpioInputs) and isinstance(parts.pegboard, SimPegboard)
+        assert all(isinstance(d, OledDisplay) for d in parts.displays)
+        assert [d.size for d in parts.displays] == [(128, 64), (128, 32)] and made == [0x3C, 0x3D]
+        assert parts.pages == ("table", "scores")
+
+
+def test_mock_keeps_boards_and_images():
+    with open_mock() as parts:
+        board = BoardModel((TrackModel(3, 1, (255, 0, 0)), TrackModel(0, 0, (0, 0, 255))))
+        parts.pegboard.show(board)
+        parts.display.show(render_screen(PlayScreen(7, "Bob")))
+        assert parts.boards == [board]
+        assert parts.frames == [render_board(board)]
+        assert parts.image.tobytes() == render_screen(PlayScreen(7, "Bob")).tobytes()
 
 
 def test_mock_press_with_bounces_is_one_action():
@@ -175,5 +214,6 @@ def test_views_import_no_hardware(path):
 
 
 @pytest.mark.parametrize("path", sorted((PACKAGE / "hal").rglob("*.py")), ids=lambda p: p.name)
-def test_hal_does_not_import_the_game(path):
-    assert not {n for n in _imports(path) if n.startswith(("cribpi.game", "cribpi.app"))}
+def test_hal_does_not_import_the_game_or_reach_up(path):
+    above = ("cribpi.game", "cribpi.app", "cribpi.config", "cribpi.wiring", "cribpi.store", "cribpi.daemon")
+    assert not {n for n in _imports(path) if n.startswith(above)}

@@ -6,8 +6,9 @@ import pytest
 
 from cribpi.exc import ConfigError
 from cribpi.hal.layout import load_layout, parse_layout
+from cribpi.hal.sim import SimPegboard
+from cribpi.views.board import BoardModel, TrackModel
 from cribpi.views.leds import render_board
-from cribpi.views.model import BoardModel, TrackModel
 
 LAYOUTS = sorted((Path(__file__).parents[2] / "hardware" / "layouts").glob("*.toml"))
 
@@ -29,6 +30,23 @@ def test_every_sample_loads_and_places_a_frame(path):
     for track in range(1, layout.tracks + 1):
         strip, index = layout.holes[(track, 10 + track - 1)]
         assert strips[strip][index] == frame.hole(track - 1, 10 + track - 1)
+
+
+@pytest.mark.parametrize("path", LAYOUTS, ids=lambda p: p.stem)
+def test_the_simulated_board_lights_each_peg_on_its_led(path):
+    """The pixel pegboard draws the board model through the layout: every track's front peg
+    lands on the LED the layout gives its hole, and nothing else on that LED's strip is lit
+    but marks, rear pegs and game counters."""
+    layout = load_layout(path)
+    colours = [(255, 0, 0), (0, 0, 255), (0, 255, 0), (255, 255, 0)][: layout.tracks]
+    board = SimPegboard(layout=layout)
+    board.show(BoardModel(tuple(TrackModel(100 + t, 0, c) for t, c in enumerate(colours)), brightness=1.0))
+    lit = {(s, i) for s, leds in board.strips.items() for i, colour in enumerate(leds) if colour != (0, 0, 0)}
+    pegs = {layout.holes[(t + 1, 100 + t)] for t in range(layout.tracks)}
+    assert lit == pegs
+    for t, colour in enumerate(colours):
+        strip, index = layout.holes[(t + 1, 100 + t)]
+        assert board.strips[strip][index] == colour
 
 
 def two_tracks(*leds, counters=0):

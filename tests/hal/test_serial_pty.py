@@ -90,6 +90,12 @@ def test_a_closed_queue_ignores_late_deliveries():
     from cribpi.hal.actions import Action, ActionQueue
 
     q = ActionQueue()
+    q(Action.of_card("7C"))
+    read_fd, write_fd = q._read_fd, q._write_fd
     q.close()
     q(Action.of_card("5H"))  # an input thread delivering while the table shuts down
     q.close()
+    assert q._queue.qsize() == 1  # only the action from before the close; the late one was dropped
+    for fd in (read_fd, write_fd):  # both ends of the wake-up pipe were released
+        with pytest.raises(OSError):
+            os.fstat(fd)

@@ -1,47 +1,48 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from cribpi.exc import ViewError
-from cribpi.views.leds import (
-    FLASH_STEPS, LedFrame, LedSettings, apply_power, estimate_current_ma, mark_holes, render_board,
-)
-from cribpi.views.model import BoardModel, TrackModel
+from cribpi.views.board import Animation, BoardModel, TrackModel, mark_holes
+from cribpi.views.leds import FLASH_STEPS, LedFrame, LedSettings, apply_power, estimate_current_ma, render_board
 
 RED, BLUE, GREEN = (255, 0, 0), (0, 64, 255), (0, 255, 0)
-NO_MARKS = LedSettings(brightness=1.0, marks=False, current_cap_ma=100_000)
+NO_MARKS = LedSettings(current_cap_ma=100_000)
+M121, M61 = mark_holes(121), mark_holes(61)
 
-BOARDS = {
-    "start": BoardModel((TrackModel(0, 0, RED), TrackModel(0, 0, BLUE))),
-    "midgame": BoardModel(
-        (TrackModel(47, 41, RED, 1), TrackModel(52, 44, BLUE)), flash=((42, 43, 44, 45, 46, 47),)
-    ),
-    "three_tracks_61": BoardModel(
+BOARDS = {  # name: (board, animation step)
+    "start": (BoardModel((TrackModel(0, 0, RED), TrackModel(0, 0, BLUE)), marks=M121), 0),
+    "midgame": (BoardModel(
+        (TrackModel(47, 41, RED, 1), TrackModel(52, 44, BLUE)), marks=M121, flash=((42, 43, 44, 45, 46, 47),)
+    ), 0),
+    "three_tracks_61": (BoardModel(
         (TrackModel(30, 28, RED), TrackModel(12, 8, BLUE, 2), TrackModel(61, 55, GREEN, 1)),
-        game_length=61, winner_track=2,
-    ),
-    "winner_anim": BoardModel(
-        (TrackModel(121, 117, RED, 3), TrackModel(88, 80, BLUE, 1)),
-        animation="winner", anim_step=3, winner_track=0,
-    ),
-    "muggins_anim": BoardModel(
-        (TrackModel(20, 18, RED), TrackModel(30, 24, BLUE)),
-        flash=((), (25, 26, 27, 28, 29, 30)), animation="muggins", anim_step=0, muggins_track=1,
-    ),
+        game_length=61, marks=M61, winner_track=2,
+    ), 0),
+    "winner_anim": (BoardModel(
+        (TrackModel(121, 117, RED, 3), TrackModel(88, 80, BLUE, 1)), marks=M121,
+        animation=Animation.WINNER, anim_track=0, winner_track=0,
+    ), 3),
+    "muggins_anim": (BoardModel(
+        (TrackModel(20, 18, RED), TrackModel(30, 24, BLUE)), marks=M121,
+        flash=((), (25, 26, 27, 28, 29, 30)), animation=Animation.ALERT, anim_track=1,
+    ), 0),
 }
 
 
 @pytest.mark.parametrize("name", sorted(BOARDS))
 def test_frame_matches_golden(name, golden):
-    golden.json(f"leds_{name}", render_board(BOARDS[name]).to_json())
+    board, step = BOARDS[name]
+    golden.json(f"leds_{name}", render_board(board, step=step).to_json())
 
 
 def test_front_bright_rear_dim_gap_dark():
-    frame = render_board(BoardModel((TrackModel(12, 6, RED), TrackModel(0, 0, BLUE))), NO_MARKS)
+    frame = render_board(BoardModel((TrackModel(12, 6, RED), TrackModel(0, 0, BLUE)), brightness=1), NO_MARKS)
     assert frame.hole(0, 12) == RED
     assert frame.hole(0, 6) == (51, 0, 0)
     assert all(frame.hole(0, h) == (0, 0, 0) for h in range(7, 12))
@@ -55,17 +56,15 @@ def test_marks_document_which_holes():
 
 
 def test_flash_blinks_then_stops():
-    def board(step):
-        return BoardModel((TrackModel(10, 4, RED), TrackModel(0, 0, BLUE)), flash=((5, 6, 7),), anim_step=step)
-
-    lit = [render_board(board(s), NO_MARKS).hole(0, 6) for s in range(FLASH_STEPS + 2)]
+    board = BoardModel((TrackModel(10, 4, RED), TrackModel(0, 0, BLUE)), brightness=1, flash=((5, 6, 7),))
+    lit = [render_board(board, NO_MARKS, step=s).hole(0, 6) for s in range(FLASH_STEPS + 2)]
     assert lit[0] == lit[2] == (255, 255, 255)
     assert lit[1] == (0, 0, 0)
     assert lit[FLASH_STEPS] == lit[FLASH_STEPS + 1] == (0, 0, 0)
 
 
 def test_game_counters_and_winner_hole():
-    board = BoardModel((TrackModel(121, 110, RED, 2), TrackModel(80, 70, BLUE, 7)), winner_track=0)
+    board = BoardModel((TrackModel(121, 110, RED, 2), TrackModel(80, 70, BLUE, 7)), brightness=1, winner_track=0)
     frame = render_board(board, NO_MARKS)
     assert frame.games[0] == (RED, RED, (0, 0, 0), (0, 0, 0), (0, 0, 0))
     assert frame.games[1] == (BLUE,) * 5
@@ -73,9 +72,9 @@ def test_game_counters_and_winner_hole():
 
 
 def test_brightness_scales_every_led():
-    board = BOARDS["midgame"]
-    full = render_board(board, LedSettings(brightness=1.0, current_cap_ma=1e6))
-    half = render_board(board, LedSettings(brightness=0.5, current_cap_ma=1e6))
+    board = BOARDS["midgame"][0]
+    full = render_board(replace(board, brightness=1.0), LedSettings(current_cap_ma=1e5))
+    half = render_board(replace(board, brightness=0.5), LedSettings(current_cap_ma=1e5))
     assert half.hole(1, 52) == (0, 32, 128) and full.hole(1, 52) == BLUE
 
 
@@ -104,7 +103,7 @@ def test_cap_is_never_exceeded(colours, brightness, cap):
 
 
 def test_frame_json_round_trips():
-    frame = render_board(BOARDS["midgame"])
+    frame = render_board(BOARDS["midgame"][0])
     text = json.dumps(frame.to_json())
     assert LedFrame.from_json(json.loads(text)) == frame
 
@@ -118,6 +117,11 @@ def test_frame_json_round_trips():
         (dict(tracks=(TrackModel(5, 0, RED),), winner_track=1), "winner_track=1"),
         (dict(tracks=(TrackModel(5, 0, (300, 0, 0)),)), "colour"),
         (dict(tracks=()), "1 to 4 tracks"),
+        (dict(tracks=(TrackModel(5, 0, RED),), brightness=float("nan")), "brightness nan"),
+        (dict(tracks=(TrackModel(5, 0, RED),), marks=(0,)), "hole 0"),
+        (dict(tracks=(TrackModel(5, 0, RED),), flash=((62,),), game_length=61), "hole 62"),
+        (dict(tracks=(TrackModel(5, 0, RED),), animation=Animation.ALERT), "needs anim_track"),
+        (dict(tracks=(TrackModel(5, 0, RED),), animation="muggins", anim_track=0), "not one of"),
     ],
 )
 def test_bad_models_are_refused(kwargs, message):
@@ -128,3 +132,13 @@ def test_bad_models_are_refused(kwargs, message):
 def test_bad_settings_are_refused():
     with pytest.raises(ViewError, match="brightness 1.5"):
         LedSettings(brightness=1.5)
+    with pytest.raises(ViewError, match="current cap nan"):
+        LedSettings(current_cap_ma=float("nan"))
+
+
+def test_waiting_pulses_every_game_hole():
+    board = BoardModel((TrackModel(10, 4, RED), TrackModel(3, 0, BLUE)), brightness=1, animation=Animation.WAITING)
+    on, off = render_board(board, NO_MARKS, step=0), render_board(board, NO_MARKS, step=2)
+    assert on.hole(0, 121) == on.hole(1, 121) == NO_MARKS.alert_colour
+    assert off.hole(0, 121) == off.hole(1, 121) == (0, 0, 0)
+    assert on.hole(0, 10) == RED  # the pegs stay where they are

@@ -1,0 +1,161 @@
+"""Configuration -> the table's parts, each from its own backend.
+
+The backend of a part is, first to last: the ``backend`` argument (``--backend`` or
+``$CRIBPI_BACKEND``: every part), the part's entry in ``[parts]``, the configuration's
+``backend``, and the machine (``pi`` on a Raspberry Pi, ``sim`` elsewhere). So the reference
+build takes the OLED and buttons from the Pi and the LEDs and card keys from the controller,
+and a test gives every part to ``mock``.
+
+Hardware doubles are injected keyword-only, gpiozero style: ``pin_factory`` and ``clock`` reach
+the Pi's buttons, ``device`` or ``device_factory`` its OLED.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from contextlib import ExitStack
+from dataclasses import dataclass, replace
+from typing import Any
+
+from cribpi.config import Config, DisplayConfig
+from cribpi.exc import ConfigError
+from cribpi.hal import BACKENDS, PART_BACKENDS, Display, InputSource, Parts, Pegboard, machine_backend
+from cribpi.hal.base import CombinedInputs
+
+__all__ = ["Inject", "choose_backends", "open_parts", "ENV_BACKEND"]
+
+ENV_BACKEND = "CRIBPI_BACKEND"
+
+
+@dataclass(frozen=True)
+class Inject:
+    """Test doubles for the Pi's parts (all optional)."""
+
+    pin_factory: Any = None
+    clock: Any = None
+    device: Any = None
+    device_factory: Callable[..., Any] | None = None
+
+
+@dataclass(frozen=True)
+class Choice:
+    inputs: tuple[str, ...]
+    pegboard: str
+    displays: tuple[DisplayConfig, ...]
+
+
+def _check(name: str, part: str, where: str) -> str:
+    if name not in BACKENDS:
+        raise ConfigError(f"{where}: backend {name!r} is not one of {', '.join(BACKENDS)}")
+    if name not in PART_BACKENDS[part]:
+        raise ConfigError(f"{where}: the {name} backend has no {part}; "
+                          f"a {part} comes from {', '.join(PART_BACKENDS[part])}")
+    return name
+
+
+def choose_backends(config: Config, backend: str | None = None) -> Choice:
+    """Which backend gives each part (see the module docstring for the order)."""
+    forced = backend or os.environ.get(ENV_BACKEND) or None
+    displays = config.parts.displays or (DisplayConfig(oled=config.oled),)
+    if forced is not None:
+        _check(forced, "inputs", "--backend" if backend else f"${ENV_BACKEND}")
+        return Choice((forced,), forced, tuple(replace(d, backend=_display_default(forced)) for d in displays))
+    default = config.backend or machine_backend()
+    parts = config.parts
+    return Choice(
+        inputs=parts.inputs or (default,),
+        pegboard=parts.pegboard or default,
+        displays=tuple(replace(d, backend=d.backend or _display_default(default)) for d in displays),
+    )
+
+
+def _display_default(default: str) -> str:
+    """The controller has no display: its table's screen is the Pi's OLED."""
+    return "pi" if default == "controller" else default
+
+
+def open_parts(config: Config, backend: str | None = None, inject: Inject = Inject()) -> Parts:
+    """Open every part; if one fails, those already open are closed again."""
+    choice = choose_backends(config, backend)
+    if {*choice.inputs, choice.pegboard, *(d.backend for d in choice.displays)} == {"mock"}:
+        from cribpi.hal.mock import open_mock
+
+        return open_mock(pin_factory=inject.pin_factory)
+    with ExitStack() as opened:
+        def add(part: Any) -> Any:
+            opened.callback(part.close)
+            return part
+
+        inputs = [add(_inputs(name, config, inject)) for name in choice.inputs]
+        if config.card_reader_port:
+            inputs.append(add(_card_reader(config.card_reader_port)))
+        pegboard = add(_pegboard(choice.pegboard, config))
+        displays = [add(_display(d, inject)) for d in choice.displays]
+        for display, wanted in zip(displays, choice.displays):
+            display.contrast(wanted.oled.contrast)
+        named = (("inputs", "+".join(choice.inputs)), ("pegboard", choice.pegboard),
+                 *(("display", d.backend or "") for d in choice.displays))
+        parts = Parts(CombinedInputs(inputs), pegboard, tuple(displays),
+                      tuple(d.page for d in choice.displays), named)
+        opened.pop_all()
+    return parts
+
+
+def _inputs(name: str, config: Config, inject: Inject) -> InputSource:
+    if name in ("pi", "mock"):
+        from cribpi.hal.pi import GpioInputs
+
+        factory = inject.pin_factory
+        if name == "mock" and factory is None:
+            from gpiozero.pins.mock import MockFactory
+
+            factory = MockFactory()
+        return GpioInputs(config.pins, timing=config.timing, pin_factory=factory, clock=inject.clock)
+    if name == "controller":
+        from cribpi.hal.controller import open_controller
+
+        return open_controller(config.controller_port)
+    from cribpi.hal.sim import SimInputs
+
+    return SimInputs()
+
+
+def _card_reader(port: str) -> InputSource:
+    from cribpi.hal.serial_cards import SerialCardReader
+
+    return SerialCardReader(port)
+
+
+def _pegboard(name: str, config: Config) -> Pegboard:
+    if name == "pi":
+        from cribpi.hal.pi import HeadlessPegboard
+
+        return HeadlessPegboard()
+    if name == "controller":
+        from cribpi.hal.controller import open_controller
+
+        return open_controller(config.controller_port)
+    if name == "mock":
+        from cribpi.hal.mock import MemoryPegboard
+
+        return MemoryPegboard(config.leds)
+    from cribpi.hal.sim import SimPegboard
+
+    return SimPegboard(config.leds, config.board_layout)
+
+
+def _display(wanted: DisplayConfig, inject: Inject) -> Display:
+    oled = wanted.oled
+    if wanted.backend == "pi":
+        from cribpi.hal.pi import OledDisplay
+
+        return OledDisplay(driver=oled.driver, port=oled.port, address=oled.address, rotate=oled.rotate,
+                           size=oled.size, device=inject.device, device_factory=inject.device_factory)
+    if wanted.backend == "mock":
+        from cribpi.hal.mock import mock_display
+
+        return mock_display(oled.size)
+    from cribpi.hal.sim import SimDisplay
+
+    return SimDisplay(oled.size)
