@@ -103,7 +103,7 @@ _SECTIONS = {
     "pins": dict, "buttons": dict, "oled": dict, "leds": dict, "controller": dict, "card_reader": dict,
 }
 _OLED_KEYS = {"driver": str, "port": int, "address": int, "rotate": int, "contrast": int, "size": str}
-_SECTION_KEYS = {
+_SECTION_KEYS: dict[str, dict[str, Any]] = {
     "buttons": {"debounce_ms": (int, float), "long_press_ms": (int, float), "repeat_ms": (int, float)},
     "oled": _OLED_KEYS,
     "parts": {"inputs": (str, list), "pegboard": str, "displays": (str, list)},

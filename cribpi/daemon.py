@@ -1,10 +1,11 @@
-"""``cribpi run``: the table on this machine's hardware, resuming the game it had open.
+"""``cribpi run``: the table on this machine's parts, resuming the game it had open.
 
-Start-up: read the configuration (a broken file stops here, naming the bad key), choose
-the backend (``pi`` on a Raspberry Pi, the terminal simulator elsewhere), open the journal
-and restore the open game exactly, then run the one loop. SIGTERM and SIGINT become a clean
-stop on that loop: handlers are installed here, never at import. (systemd notify and the
-watchdog belong to the daemon issue; they will hook in around ``serve``.)
+Start-up: read the configuration (a broken file stops here, naming the bad key), open each
+part from its backend (:mod:`cribpi.wiring`; the Pi's parts on a Raspberry Pi, the terminal
+simulator elsewhere), open the journal and restore the open game exactly, then run the one
+loop. SIGTERM and SIGINT become a clean stop on that loop: handlers are installed here, never
+at import. (systemd notify and the watchdog belong to the daemon issue; they will hook in
+around :func:`play`.)
 """
 
 from __future__ import annotations
@@ -12,17 +13,19 @@ from __future__ import annotations
 import os
 import random
 import signal
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from cribpi.app import Session, TableApp, TableSettings, TableUI, settings_of
+from cribpi.app import TableApp, TableSettings, open_table
 from cribpi.config import Config, load_config
 from cribpi.exc import ConfigError
-from cribpi.hal import Backend, choose_backend, open_backend
+from cribpi.hal import Parts
 from cribpi.store import Store
+from cribpi.wiring import Inject, open_parts
 
-__all__ = ["CONFIG_PATHS", "find_config", "serve", "run"]
+__all__ = ["CONFIG_PATHS", "find_config", "play", "run"]
 
 TABLE = "main"
 CONFIG_PATHS = ("/etc/cribpi/cribpi.toml",)
@@ -34,16 +37,6 @@ def find_config(path: str | os.PathLike[str] | None = None) -> Config:
     if chosen is None:
         chosen = next((p for p in CONFIG_PATHS if Path(p).is_file()), None)
     return load_config(chosen)
-
-
-def open_table(config: Config, store: Store, *, table: str = TABLE, rng: random.Random | None = None) -> TableUI:
-    """The table UI on the game left open in the journal, or a fresh game."""
-    restored = store.current(table=table)
-    settings = TableSettings(table=table, brightness=config.leds.brightness)
-    if restored is None:
-        return TableUI(settings, store=store, rng=rng)
-    session = Session(None, store, game=restored.game, game_id=restored.game_id)  # type: ignore[arg-type]
-    return TableUI(settings_of(restored.game.state, settings), store=store, session=session, rng=rng)
 
 
 @contextmanager
@@ -72,43 +65,36 @@ def _stop_on_signals() -> Iterator[tuple[list[int], int]]:
         os.close(write_fd)
 
 
-def serve(config: Config, backend: Backend) -> int:
-    """Run the table on ``backend`` until a signal stops it. Returns the exit code."""
-    with _stop_on_signals() as (received, wake_fd):
+def play(config: Config, parts: Parts, settings: TableSettings, *, new: bool = False,
+         rng: random.Random | None = None) -> int:
+    """Run the table on ``parts`` with the journal ``config.db`` until a signal (or, in the
+    terminal simulator, a quit key) stops it. ``parts`` are closed on the way out."""
+    from cribpi.sim import Terminal, has_sim_keys
+
+    with _stop_on_signals() as (received, wake_fd), parts:
         config.db.parent.mkdir(parents=True, exist_ok=True)
         with Store(config.db) as store:
-            app = TableApp(backend, open_table(config, store), led_settings=config.leds)
+            app = TableApp(parts, open_table(store, settings, new=new, rng=rng), led_settings=config.leds)
+            extra = [(wake_fd, lambda: os.read(wake_fd, 64))]
             try:
-                app.start()
-                app.run(extra=[(wake_fd, lambda: os.read(wake_fd, 64))], should_stop=lambda: bool(received))
+                if has_sim_keys(parts):
+                    Terminal(app, parts).run(extra, should_stop=lambda: bool(received))
+                else:
+                    app.start()
+                    app.run(extra, should_stop=lambda: bool(received))
             finally:
                 app.close()
     return 0
 
 
-def run(config_path: str | None = None, backend_name: str | None = None) -> int:
+def run(config_path: str | None = None, backend: str | None = None, inject: Inject = Inject()) -> int:
     config = find_config(config_path)
-    name = choose_backend(backend_name, config)
-    if name == "sim":
-        return _run_sim(config)
-    return serve(config, open_backend(name, config))
+    parts = open_parts(config, backend, inject)
+    from cribpi.sim import has_sim_keys
 
-
-def _run_sim(config: Config) -> int:
-    import sys
-
-    from cribpi.sim import Terminal
-
-    if not sys.stdin.isatty():
+    if has_sim_keys(parts) and not sys.stdin.isatty():
+        parts.close()
         raise ConfigError("no Raspberry Pi here and no terminal for the simulator: "
                           "run `cribpi run` in a terminal, or choose a backend with --backend")
-
-    config.db.parent.mkdir(parents=True, exist_ok=True)
-    with Store(config.db) as store:
-        backend = open_backend("sim")
-        app = TableApp(backend, open_table(config, store, table="sim"), led_settings=config.leds)
-        try:
-            Terminal(app, backend).run()
-        finally:
-            app.close()
-    return 0
+    settings = TableSettings(table=TABLE, brightness=config.leds.brightness)
+    return play(config, parts, settings)

@@ -11,11 +11,13 @@ import os
 import sys
 import termios
 import tty
-from collections.abc import Callable
-from typing import TextIO
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
 
 from cribpi.app import TableApp
-from cribpi.hal import Action, Backend
+from cribpi.exc import ConfigError
+from cribpi.hal import Action, Parts
+from cribpi.hal.sim import SimDisplay, SimInputs, SimPegboard
 from cribpi.hal.term import frame_to_ansi, image_to_text
 from cribpi.views.model import AlertScreen, MessageScreen
 
@@ -89,28 +91,41 @@ class KeyMapper:
         return f"peg: seat {digits[:1] or '_'}, points {digits[1:] or '_'} (Enter)"
 
 
-class Terminal:
-    """Draws the sim backend's frame and image; reads keys from a tty in cbreak mode."""
+def sim_parts(parts: Parts) -> tuple[SimPegboard | None, SimDisplay | None]:
+    """The simulated pegboard and first simulated display among ``parts`` (None: not simulated)."""
+    pegboard = parts.pegboard if isinstance(parts.pegboard, SimPegboard) else None
+    display = next((d for d in parts.displays if isinstance(d, SimDisplay)), None)
+    return pegboard, display
 
-    def __init__(self, app: TableApp, backend: Backend, out: TextIO = sys.stdout,
+
+def has_sim_keys(parts: Parts) -> bool:
+    return any(isinstance(source, SimInputs) for source in getattr(parts.inputs, "sources", (parts.inputs,)))
+
+
+class Terminal:
+    """Draws the simulated parts' frame and image; reads keys from a tty in cbreak mode."""
+
+    def __init__(self, app: TableApp, parts: Parts, out: TextIO = sys.stdout,
                  keys_fd: int | None = None) -> None:
         self.app = app
-        self.backend = backend
+        self.pegboard, self.display = sim_parts(parts)
+        if self.display is None:
+            raise ConfigError("the terminal simulator needs a simulated display: set a display's backend to sim")
         self.out = out
         self.keys_fd = sys.stdin.fileno() if keys_fd is None else keys_fd
         self.mapper = KeyMapper()
         self.quit = False
-        backend.display.subscribe(self.draw)  # type: ignore[attr-defined]
+        self.display.subscribe(self.draw)
 
     def draw(self) -> None:
-        frame = self.backend.pegboard.frame  # type: ignore[attr-defined]
-        image = self.backend.display.image  # type: ignore[attr-defined]
+        frame = self.pegboard.frame if self.pegboard else None
+        image = self.display.image if self.display else None
         state = self.app.ui.state
         parts = ["\x1b[H\x1b[2J", "cribpi sim\r\n\r\n"]
         if frame is not None:
             parts.append(frame_to_ansi(frame).replace("\n", "\r\n") + "\r\n\r\n")
         if image is not None:
-            border = "+" + "-" * 128 + "+"
+            border = "+" + "-" * image.size[0] + "+"
             body = "\r\n".join(f"|{line}|" for line in image_to_text(image).splitlines())
             parts.append(f"{border}\r\n{body}\r\n{border}\r\n")
         scores = "  ".join(f"{state.team_name(t)} {s}" for t, s in enumerate(state.scores))
@@ -139,7 +154,9 @@ class Terminal:
             if not actions:
                 self.draw()
 
-    def run(self) -> None:
+    def run(self, extra: Sequence[tuple[Any, Callable[[], object]]] = (),
+            should_stop: Callable[[], bool] = lambda: False) -> None:
+        """Draw and read keys until a quit key, or ``should_stop`` (``extra`` as for the app's loop)."""
         restore: Callable[[], None] = lambda: None
         if os.isatty(self.keys_fd):
             saved = termios.tcgetattr(self.keys_fd)
@@ -148,7 +165,7 @@ class Terminal:
         try:
             self.app.start()
             self.draw()
-            self.app.run(extra=[(self.keys_fd, self.on_keys)], should_stop=lambda: self.quit)
+            self.app.run(extra=[(self.keys_fd, self.on_keys), *extra], should_stop=lambda: self.quit or should_stop())
         finally:
             restore()
             self.out.write("\r\ncribpi: the game is kept; start cribpi sim again to resume it.\n")

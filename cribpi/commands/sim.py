@@ -10,9 +10,13 @@ import argparse
 import random
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cribpi.exc import ConfigError
 from cribpi.game import Mode
+
+if TYPE_CHECKING:
+    from cribpi.app import TableSettings
 
 TABLE = "sim"
 
@@ -32,7 +36,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.set_defaults(run=run)
 
 
-def settings_from(args: argparse.Namespace) -> object:
+def settings_from(args: argparse.Namespace) -> TableSettings:
     from cribpi.app import DEFAULT_NAMES, TableSettings
     from cribpi.rules import get_rules
 
@@ -46,28 +50,12 @@ def settings_from(args: argparse.Namespace) -> object:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cribpi.app import Session, TableApp, TableUI, settings_of
-    from cribpi.config import default_db_path
-    from cribpi.hal import open_backend
-    from cribpi.sim import Terminal
-    from cribpi.store import Store
+    from cribpi.config import Config, default_db_path
+    from cribpi.daemon import play
+    from cribpi.wiring import open_parts
 
     if not sys.stdin.isatty():
         raise ConfigError("cribpi sim needs a terminal to read keys from (stdin is not a tty)")
     settings = settings_from(args)
-    db = args.db or default_db_path()
-    db.parent.mkdir(parents=True, exist_ok=True)
-    store = Store(db)
-    restored = None if args.new else store.current(table=TABLE)
-    session = Session(None, store, game=restored.game, game_id=restored.game_id) if restored else None  # type: ignore[arg-type]
-    if restored is not None:
-        settings = settings_of(restored.game.state, settings)  # type: ignore[arg-type]
-    ui = TableUI(settings, store=store, session=session, rng=random.Random(args.seed))  # type: ignore[arg-type]
-    backend = open_backend("sim")
-    app = TableApp(backend, ui)
-    try:
-        Terminal(app, backend).run()
-    finally:
-        app.close()
-        store.close()
-    return 0
+    config = Config(db=args.db or default_db_path())
+    return play(config, open_parts(config, "sim"), settings, new=args.new, rng=random.Random(args.seed))

@@ -117,7 +117,7 @@ class Action:
             return f"card {self.card}"
         if self.kind is Kind.REJECTED:
             return f"rejected: {self.text}"
-        return self.kind.value
+        return str(self.kind.value)
 
     def __repr__(self) -> str:
         if self.kind is Kind.REJECTED:

@@ -159,10 +159,10 @@ class _Builder:
 def _ranges(numbers: list[int]) -> str:
     """``[1, 2, 3, 7]`` -> ``"1-3, 7"``."""
     parts, start = [], numbers[0]
-    for prev, n in zip(numbers, numbers[1:] + [None]):
+    for prev, n in zip(numbers, [*numbers[1:], None]):
         if n != prev + 1:
             parts.append(f"{start}-{prev}" if start != prev else str(start))
-            start = n
+            start = n if n is not None else start
     return ", ".join(parts)
 
 
