@@ -3,7 +3,7 @@
 Pure: no hardware, files or clock. Builds on :mod:`cribpi.rules`.
 """
 
-from cribpi.game.engine import INITIAL, apply, cards_left, known_hand, show_order
+from cribpi.game.engine import INITIAL, apply, cards_left, claimable, known_hand, show_order
 from cribpi.game.events import (
     EVENT_TYPES, Claim, Crib, CutForDeal, Discard, EndDeal, Event, Go, HandCards, Lay, Misdeal, Mode,
     Muggins, NewGame, NextGame, Peg, Penalty, Starter, Undo, event_from_dict, random_cut,
@@ -11,15 +11,15 @@ from cribpi.game.events import (
 from cribpi.game.game import Game, replay
 from cribpi.game.legal import Expected, can_go, describe_expected, expected, legal_cards
 from cribpi.game.state import (
-    Alert, DealState, Effect, GameOver, GameRecordResult, MatchOver, Missed, Moment, Pegged,
-    Phase, State,
+    Alert, AlertKind, DealState, Effect, GameOver, GameRecordResult, MatchOver, Missed, Moment, Pegged,
+    Phase, Reason, State, Where,
 )
 
 __all__ = [
-    "INITIAL", "EVENT_TYPES", "Alert", "Claim", "Crib", "CutForDeal", "DealState", "Effect",
+    "INITIAL", "EVENT_TYPES", "Alert", "AlertKind", "Claim", "Crib", "CutForDeal", "DealState", "Effect",
     "Discard", "EndDeal", "Event", "Expected", "Game", "GameOver", "GameRecordResult", "Go", "HandCards",
     "Lay", "MatchOver", "Misdeal", "Missed", "Mode", "Moment", "Muggins", "NewGame", "NextGame",
-    "Peg", "Pegged", "Penalty", "Phase", "Starter", "State", "Undo", "apply", "can_go",
-    "cards_left", "describe_expected", "event_from_dict", "expected", "known_hand",
+    "Peg", "Pegged", "Penalty", "Phase", "Reason", "Starter", "State", "Undo", "Where", "apply",
+    "can_go", "cards_left", "claimable", "describe_expected", "event_from_dict", "expected", "known_hand",
     "legal_cards", "random_cut", "replay", "show_order",
 ]

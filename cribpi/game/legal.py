@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 
+from cribpi.game.queries import show_order
 from cribpi.game.state import Phase, State
-from cribpi.rules import DECK, MAX_COUNT, Card
+from cribpi.rules import DECK, MAX_COUNT, Card, count_total
 
 __all__ = ["Expected", "expected", "describe_expected", "legal_cards", "can_go"]
 
@@ -19,8 +20,6 @@ class Expected:
 
 
 def expected(state: State) -> Expected:
-    from cribpi.game.engine import show_order
-
     phase = state.phase
     deal = state.deal
     if phase is Phase.NEW:
@@ -74,7 +73,7 @@ def legal_cards(state: State, seat: int | None = None) -> list[Card]:
     seat = deal.turn if seat is None else seat
     if seat != deal.turn:
         return []
-    room = MAX_COUNT - sum(c.value for c in deal.count)
+    room = MAX_COUNT - count_total(deal.count)
     declared = deal.declared[seat]
     laid = set(deal.cards_of(seat))
     pool = [c for c in declared if c not in laid] if declared is not None else [c for c in DECK if c not in deal.seen()]
@@ -86,7 +85,7 @@ def can_go(state: State) -> bool:
     deal = state.deal
     if state.phase is not Phase.PLAY or deal is None or deal.turn is None:
         return False
-    running = sum(c.value for c in deal.count)
+    running = count_total(deal.count)
     if running + 10 <= MAX_COUNT:
         return False
     declared = deal.declared[deal.turn]

@@ -8,10 +8,10 @@ from typing import Any
 
 from cribpi.game.events import Mode
 from cribpi.rules import ACC, Card, GameResult, Rules, ScoreItem
-from cribpi.rules.speech import spoken_count
+from cribpi.rules.speech import spoken_items
 
 __all__ = [
-    "evolve", "Phase", "Moment", "Missed", "DealState", "GameRecordResult", "State",
+    "evolve", "Phase", "Where", "Reason", "AlertKind", "Moment", "Missed", "DealState", "GameRecordResult", "State",
     "Effect", "Pegged", "Alert", "GameOver", "MatchOver",
 ]
 
@@ -28,12 +28,65 @@ class Phase(str, enum.Enum):
     MATCH_OVER = "match_over"
 
 
+class Where(enum.StrEnum):
+    """A scoring moment: what a claim is for, and what a muggins rule covers."""
+
+    HEELS = "heels"  # the dealer's two for a jack turned up
+    PLAY = "play"  # a card laid, a go, the last card
+    HAND = "hand"
+    CRIB = "crib"
+
+    @property
+    def in_show(self) -> bool:
+        """A hand or the crib: counted in the show, where a claim blocks the next count."""
+        return self is Where.HAND or self is Where.CRIB
+
+    @property
+    def reason(self) -> Reason:
+        """The reason its points are pegged for."""
+        return Reason(self.value)
+
+
+class Reason(enum.StrEnum):
+    """Why points were pegged (``Pegged.reason``)."""
+
+    HEELS = "heels"
+    PLAY = "play"
+    HAND = "hand"
+    CRIB = "crib"
+    THREE_FOR_LAST = "three for last"  # five-card: the pone's three at the first deal
+    MUGGINS = "muggins"  # taken from an opponent's under-claim
+    WRONG_MUGGINS = "wrong muggins"  # given away by a muggins call with nothing to take
+    OVERCLAIM_PENALTY = "overclaim penalty"
+    PENALTY = "penalty"  # a judge's ruling
+    PEG = "peg"  # board mode: pegged by hand
+
+    @property
+    def in_show(self) -> bool:
+        return self is Reason.HAND or self is Reason.CRIB
+
+
+class AlertKind(enum.StrEnum):
+    """What an ``Alert`` tells the table."""
+
+    CUT = "cut"  # who deals first
+    RECUT = "recut"  # a tie for low, or the deciding game of a match
+    HEELS = "heels"  # his heels not scored: they cannot peg out under these rules
+    RENEGE = "renege"
+    OVERCLAIM = "overclaim"
+    UNDERCLAIM = "underclaim"  # missed points nobody may take
+    MUGGINS = "muggins"  # missed points the other side may take
+    WRONG_MUGGINS = "wrong-muggins"
+    PENALTY = "penalty"
+    MISDEAL = "misdeal"
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Moment:
     """A scoring moment waiting for a claim (claim mode)."""
 
     seat: int
-    where: str  # heels, play, hand, crib
+    where: Where
     points: int  # what the rules give
     items: tuple[ScoreItem, ...]
 
@@ -43,7 +96,7 @@ class Missed:
     """An under-claim an opponent may still take with muggins."""
 
     seat: int
-    where: str
+    where: Where
     missed: int
     items: tuple[ScoreItem, ...]
 
@@ -82,7 +135,7 @@ class DealState:
     missed: tuple[Missed, ...] = ()
     last_claim: int | None = None  # the seat that claimed last (a wrong muggins call accuses it)
     scores_at_start: tuple[int, ...] = ()
-    pegged: tuple[tuple[int, int, str], ...] = ()  # (seat, points, where) in this deal
+    pegged: tuple[tuple[int, int, Reason], ...] = ()  # (seat, points, reason) in this deal
     hand_totals: tuple[tuple[int, int], ...] = ()  # (seat, points the rules give) per hand shown
     crib_total: int | None = None
 
@@ -172,7 +225,7 @@ class Pegged(Effect):
     seat: int
     team: int
     points: int
-    reason: str  # heels, play, go, last card, hand, crib, muggins, penalty, overclaim, peg, ...
+    reason: Reason
     items: tuple[ScoreItem, ...]
     score: int  # the team's score after pegging
     note: str = ""  # said instead of the items' count (penalty reasons, muggins)
@@ -185,15 +238,24 @@ class Pegged(Effect):
         items = self.items
         if not items:
             return ""  # a manual peg or a penalty: the reason says it all
-        return spoken_count([i.kind for i in items], [i.points for i in items], [len(i.cards) for i in items])
+        return spoken_items(items)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Alert(Effect):
-    kind: str  # muggins, overclaim, underclaim, recut, misdeal, wrong-muggins, ...
+    """Something the table must notice. ``text`` is the whole sentence (for records and logs);
+    a claim's alert (overclaim, underclaim, muggins) also carries its data, so a screen can
+    say it in its own words: ``where`` the moment, ``points`` what the rules give and
+    ``claimed``. A wrong muggins call names the seat that pegs (``other``) and ``points``."""
+
+    kind: AlertKind
     text: str
     seat: int | None = None
     items: tuple[ScoreItem, ...] = ()
+    where: Where | None = None
+    points: int = 0
+    claimed: int = 0
+    other: int | None = None  # the seat that pegs: an overclaim penalty, a wrong muggins call
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

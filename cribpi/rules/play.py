@@ -17,7 +17,7 @@ from cribpi.exc import RulesError
 from cribpi.rules.cards import Card, parse_cards  # noqa: F401  (doctest)
 from cribpi.rules.presets import ACC, Rules
 from cribpi.rules.items import ScoreItem
-from cribpi.rules.speech import spoken_count
+from cribpi.rules.speech import spoken_items
 
 __all__ = ["PlayScore", "score_play", "playable", "count_total", "MAX_COUNT"]
 
@@ -41,8 +41,7 @@ class PlayScore:
         return count_total(self.count)
 
     def explain(self) -> str:
-        items = self.items
-        return spoken_count([i.kind for i in items], [i.points for i in items], [len(i.cards) for i in items])
+        return spoken_items(self.items)
 
     def as_dict(self) -> dict[str, object]:
         return {

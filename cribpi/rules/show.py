@@ -23,7 +23,7 @@ from cribpi.rules.cards import Card, Rank, Suit, parse_cards  # noqa: F401  (doc
 from cribpi.rules.items import ScoreItem
 from cribpi.rules.play import count_total
 from cribpi.rules.presets import ACC, Rules
-from cribpi.rules.speech import spoken_count
+from cribpi.rules.speech import spoken_items
 
 __all__ = ["ScoreItem", "ShowScore", "score_hand", "rank_multiset_points"]
 
@@ -113,8 +113,7 @@ class ShowScore:
 
     def explain(self) -> str:
         """The count as players say it: "fifteen two, fifteen four, and a pair is six"."""
-        items = self.items
-        return spoken_count([i.kind for i in items], [i.points for i in items], [len(i.cards) for i in items])
+        return spoken_items(self.items)
 
     def as_dict(self) -> dict[str, object]:
         return {

@@ -4,6 +4,8 @@
 'twenty-four'
 >>> spoken_count(["fifteen", "fifteen", "pair"], [2, 2, 2])
 'fifteen two, fifteen four, and a pair is six'
+>>> spoken_items([ScoreItem("fifteen", parse_cards("7C 8D"), 2), ScoreItem("run", parse_cards("7C 8D 9H"), 3)])
+'fifteen two, and a run of three is five'
 """
 
 from __future__ import annotations
@@ -11,7 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-__all__ = ["number_words", "spoken_count", "PHRASES"]
+from cribpi.rules.cards import parse_cards  # noqa: F401  (doctest)
+from cribpi.rules.items import ScoreItem
+
+__all__ = ["number_words", "spoken_count", "spoken_items", "PHRASES"]
 
 _UNITS: Final = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen "
@@ -66,3 +71,8 @@ def spoken_count(kinds: Sequence[str], points: Sequence[int], sizes: Sequence[in
     if len(parts) == 1 and kinds[0] == "fifteen":
         return parts[0]
     return ", ".join(parts)
+
+
+def spoken_items(items: Sequence[ScoreItem]) -> str:
+    """``spoken_count`` of scoring items (a run or flush is as long as its cards)."""
+    return spoken_count([i.kind for i in items], [i.points for i in items], [len(i.cards) for i in items])

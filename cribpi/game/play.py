@@ -1,0 +1,138 @@
+"""The starter and the play: cards laid and goes said in turn, each count to its end."""
+
+from __future__ import annotations
+
+from cribpi.exc import RulesError
+from cribpi.game import events as ev
+from cribpi.game.claims import settle_unclaimed
+from cribpi.game.queries import active_seats, cards_left, next_seat
+from cribpi.game.show import start_show
+from cribpi.game.state import AlertKind, DealState, Moment, Phase, State, Where
+from cribpi.game.transaction import Tx, check_seat, check_unseen, need_phase, who
+from cribpi.rules import MAX_COUNT, Card, Rank, ScoreItem, count_total, score_play
+
+__all__ = ["starter", "lay", "go", "check_renege"]
+
+
+def starter(tx: Tx, event: ev.Starter) -> None:
+    state = tx.state
+    need_phase(state, event, Phase.STARTER)
+    check_unseen(tx.deal, (event.card,), "starter")
+    dealer = tx.deal.dealer
+    tx.set_deal(starter=event.card)
+    _begin_play(tx)
+    if event.card.rank == Rank.JACK:
+        items = (ScoreItem("heels", (event.card,), 2),)
+        if not state.rules.heels_peg_out and state.scores[state.team_of(dealer)] + 2 >= state.rules.game_length:
+            tx.alert(AlertKind.HEELS, "his heels cannot peg out under these rules: not scored", dealer)
+        else:
+            tx.score(Moment(dealer, Where.HEELS, 2, items))
+
+
+def _begin_play(tx: Tx) -> None:
+    state = tx.state
+    leader = next_seat(state, tx.deal.dealer, active_seats(state, tx.deal))
+    tx.set(phase=Phase.PLAY)
+    tx.set_deal(turn=leader)
+
+
+def _check_play_turn(tx: Tx, event: ev.Lay | ev.Go, what: str) -> tuple[int, DealState]:
+    """The checks every card and go share: the play is on and it is this seat's turn."""
+    state = tx.state
+    need_phase(state, event, Phase.PLAY)
+    seat = check_seat(state, event.seat)
+    deal = tx.deal
+    if deal.turn != seat:
+        turn = "nobody" if deal.turn is None else who(state, deal.turn)
+        raise RulesError(f"{who(state, seat)} cannot {what} now: it is {turn}'s turn")
+    return seat, deal
+
+
+def lay(tx: Tx, event: ev.Lay) -> None:
+    state = tx.state
+    seat, deal = _check_play_turn(tx, event, "lay a card")
+    card = event.card
+    _check_card(state, deal, seat, card)
+    settle_unclaimed(tx, seat)
+    check_renege(tx, seat, (card,))
+    count = deal.count + (card,)
+    tx.set_deal(count=count, played=tx.deal.played + ((seat, card),), last_layer=seat)
+    scored = score_play(count, rules=state.rules)
+    items = scored.items
+    active = active_seats(tx.state, tx.deal)
+    ends = scored.running == MAX_COUNT or not active
+    if ends and scored.running != MAX_COUNT:
+        items += (_go_item(tx.state),)
+    tx.score(Moment(seat, Where.PLAY, sum(i.points for i in items), items))
+    if ends:
+        _end_count(tx)
+    else:
+        tx.set_deal(turn=next_seat(tx.state, seat, active))
+
+
+def _check_card(state: State, deal: DealState, seat: int, card: Card) -> None:
+    """The seat holds a card, this one if its hand was entered, and it fits under 31."""
+    if cards_left(state, seat) <= 0:
+        raise RulesError(f"{who(state, seat)} has already laid {state.rules.cards_held} cards: no card is left in that hand")
+    declared = deal.declared[seat]
+    if declared is not None and card not in declared:
+        raise RulesError(f"{card} is not in {who(state, seat)}'s hand: {' '.join(map(str, declared))}")
+    check_unseen(deal, (card,), "play", allowed=set(declared or ()) - set(deal.cards_of(seat)))
+    running = count_total(deal.count)
+    if running + card.value > MAX_COUNT:
+        raise RulesError(f"{card} would take the count from {running} to {running + card.value}, past 31: "
+                         f"lay a card worth {MAX_COUNT - running} or less, or say go")
+
+
+def check_renege(tx: Tx, seat: int, cards: tuple[Card, ...]) -> None:
+    """A card that fitted when its holder said go is a renege (ACC: 2 a card, on the
+    opponent's call): the table is told, and the judge's penalty does the rest."""
+    state = tx.state
+    for card in cards:
+        at = next((count for s, count in tx.deal.gone_at if s == seat and count + card.value <= MAX_COUNT), None)
+        if at is not None:
+            tx.alert(AlertKind.RENEGE, f"renege: {state.names[seat]} said go at {at} holding {card}, "
+                     f"which fitted (ACC: a 2-point penalty per card)", seat)
+
+
+def _go_item(state: State) -> ScoreItem:
+    played_out = all(cards_left(state, s) == 0 for s in range(state.seats))
+    return ScoreItem("last card" if played_out else "go", (), 1)
+
+
+def go(tx: Tx, event: ev.Go) -> None:
+    state = tx.state
+    seat, deal = _check_play_turn(tx, event, "say go")
+    running = count_total(deal.count)
+    if running + 10 <= MAX_COUNT:
+        raise RulesError(f"{who(state, seat)} cannot say go at {running}: every card fits under 31, so a card must be laid")
+    declared = deal.declared[seat]
+    if declared is not None:
+        fits = [c for c in declared if c not in deal.cards_of(seat) and running + c.value <= MAX_COUNT]
+        if fits:
+            raise RulesError(f"{who(state, seat)} holds {fits[0]}, which fits at {running}: "
+                             f"a player who can lay a card must lay it")
+    tx.set_deal(gone=tx.deal.gone | {seat}, gone_at=tx.deal.gone_at + ((seat, running),))
+    active = active_seats(tx.state, tx.deal)
+    if active:
+        tx.set_deal(turn=next_seat(tx.state, seat, active))
+        return
+    last = tx.deal.last_layer
+    assert last is not None  # a go on an empty count is refused above
+    tx.score(Moment(last, Where.PLAY, 1, (_go_item(tx.state),)))
+    _end_count(tx)
+
+
+def _end_count(tx: Tx) -> None:
+    """The count restarts from zero, led by the player left of the last card's player."""
+    state = tx.state
+    deal = tx.deal
+    tx.set_deal(count=(), gone=frozenset())
+    with_cards = {s for s in range(state.seats) if cards_left(state, s) > 0}
+    if not with_cards or state.rules.five_card:
+        tx.set_deal(turn=None, unclaimed=tuple(m for m in tx.deal.unclaimed if m.points))
+        if not tx.deal.unclaimed:
+            start_show(tx)  # else the play's last scores are claimed first
+        return
+    assert deal.last_layer is not None
+    tx.set_deal(turn=next_seat(state, deal.last_layer, with_cards))

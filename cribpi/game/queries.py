@@ -1,0 +1,55 @@
+"""Questions about a table's state that every part of the game asks: whose turn comes next,
+what a seat still holds, what a claim would be for. Read-only; they import only the state."""
+
+from __future__ import annotations
+
+from cribpi.game.state import DealState, Moment, State
+from cribpi.rules import Card
+
+__all__ = ["show_order", "cards_left", "known_hand", "claimable", "next_seat", "active_seats"]
+
+
+def show_order(state: State) -> tuple[int, ...]:
+    """Seats in showing order: from the dealer's left round to the dealer."""
+    dealer = state.deal.dealer if state.deal else 0
+    return tuple((dealer + i) % state.seats for i in range(1, state.seats + 1))
+
+
+def cards_left(state: State, seat: int) -> int:
+    """Cards a seat still holds in the play."""
+    deal = state.deal
+    if deal is None:
+        return 0
+    return state.rules.cards_held - sum(1 for s, _ in deal.played if s == seat)
+
+
+def known_hand(state: State, seat: int) -> tuple[Card, ...]:
+    """The seat's hand as far as it is known: entered whole, else the cards it laid."""
+    deal = state.deal
+    assert deal is not None
+    declared = deal.declared[seat]
+    return declared if declared is not None else deal.cards_of(seat)
+
+
+def claimable(state: State, seat: int) -> Moment | None:
+    """The score a claim by ``seat`` would be for: its hand or crib, else its play score."""
+    deal = state.deal
+    if deal is None:
+        return None
+    if deal.pending is not None and deal.pending.seat == seat:
+        return deal.pending
+    return next((m for m in deal.unclaimed if m.seat == seat), None)
+
+
+def next_seat(state: State, after: int, active: set[int]) -> int | None:
+    """The first seat of ``active`` clockwise after ``after``."""
+    for i in range(1, state.seats + 1):
+        seat = (after + i) % state.seats
+        if seat in active:
+            return seat
+    return None
+
+
+def active_seats(state: State, deal: DealState) -> set[int]:
+    """Seats that may still lay a card on the current count."""
+    return {s for s in range(state.seats) if s not in deal.gone and cards_left(state, s) > 0}

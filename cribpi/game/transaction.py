@@ -1,0 +1,143 @@
+"""One event's transaction: the state being built, the effects so far, and the pegging that
+ends a game at the exact instant a side reaches the target. Also the checks every handler
+shares (phase, seat, unseen cards)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cribpi.exc import RulesError
+from cribpi.game import events as ev
+from cribpi.game.events import Mode
+from cribpi.game.legal import describe_expected
+from cribpi.game.state import (
+    Alert, AlertKind, DealState, Effect, GameOver, GameRecordResult, MatchOver, Moment, Pegged, Phase,
+    Reason, State, evolve,
+)
+from cribpi.rules import Card, ScoreItem, classify_result
+
+__all__ = ["GameEnded", "Tx", "need_phase", "check_seat", "who", "check_unseen"]
+
+
+class GameEnded(Exception):
+    """Raised inside a transaction when a side reaches the target: stop scoring at once."""
+
+
+class Tx:
+    """The state being built by one event, and the effects it has produced so far."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.effects: list[Effect] = []
+
+    @property
+    def deal(self) -> DealState:
+        deal = self.state.deal
+        if deal is None:
+            raise RulesError("no deal is in progress")
+        return deal
+
+    def set(self, **changes: Any) -> None:
+        self.state = evolve(self.state, **changes)
+
+    def set_deal(self, **changes: Any) -> None:
+        self.state = evolve(self.state, deal=evolve(self.deal, **changes))
+
+    def alert(self, kind: AlertKind, text: str, seat: int | None = None, **data: Any) -> None:
+        """Tell the table: ``data`` are the Alert's other fields (items, where, points, ...)."""
+        self.effects.append(Alert(kind, text, seat, **data))
+
+    def peg(self, seat: int, points: int, reason: Reason, items: tuple[ScoreItem, ...] = (), note: str = "") -> None:
+        """Peg points for a seat's side; ends the game the instant the target is reached."""
+        if points == 0:
+            return
+        state = self.state
+        team = state.team_of(seat)
+        scores = list(state.scores)
+        rear = list(state.rear)
+        rear[team] = scores[team]
+        scores[team] = max(0, scores[team] + points)
+        self.set(scores=tuple(scores), rear=tuple(rear))
+        if state.deal is not None:
+            self.set_deal(pegged=state.deal.pegged + ((seat, points, reason),))
+        self.effects.append(Pegged(seat, team, points, reason, items, scores[team], note))
+        if scores[team] >= state.rules.game_length:
+            self._end_game(team)
+
+    def score(self, moment: Moment) -> None:
+        """Count mode pegs at once; claim mode waits for the claim.
+
+        A play or heels score waits without blocking the play, until its player lays his next
+        card (Hoyle: a short peg "may not be corrected after he has played the next card"; the
+        leaflet: heels are lost once the dealer plays). A hand or the crib blocks the show.
+        """
+        if self.state.mode is not Mode.CLAIM:
+            self.peg(moment.seat, moment.points, moment.where.reason, moment.items)
+        elif moment.where.in_show:
+            self.set_deal(pending=moment)
+        else:
+            self._add_unclaimed(moment)
+
+    def _add_unclaimed(self, moment: Moment) -> None:
+        """One unclaimed play score per seat: a second (a go after the card) joins the first."""
+        unclaimed = list(self.deal.unclaimed)
+        for i, old in enumerate(unclaimed):
+            if old.seat == moment.seat and old.where is moment.where:
+                unclaimed[i] = Moment(old.seat, old.where, old.points + moment.points, old.items + moment.items)
+                break
+        else:
+            unclaimed.append(moment)
+        self.set_deal(unclaimed=tuple(unclaimed))
+
+    def _end_game(self, team: int) -> None:
+        state = self.state
+        others = [s for t, s in enumerate(state.scores) if t != team]
+        result = classify_result(state.scores[team], max(others), state.rules)
+        record = GameRecordResult(team, state.scores, result, state.first_dealer or 0)
+        self.set(phase=Phase.GAME_OVER, winner=team, games=state.games + (record,))
+        if state.deal is not None:
+            self.set_deal(turn=None, pending=None, unclaimed=(), missed=())  # nothing after this instant counts
+        text = f"{state.team_name(team)} wins {min(state.scores[team], state.rules.game_length)}-{max(others)}: {result.kind.value}"
+        self.effects.append(GameOver(team, state.scores, result, text))
+        champion = _match_winner(self.state)
+        if champion is not None:
+            self.set(phase=Phase.MATCH_OVER)
+            self.effects.append(MatchOver(champion, self.state.match_summary()))
+        raise GameEnded
+
+
+def _match_winner(state: State) -> int | None:
+    won = state.games_won()
+    needed = state.match_games // 2 + 1
+    if max(won) >= needed or len(state.games) >= state.match_games:
+        best = max(won)
+        return won.index(best)
+    return None
+
+
+def need_phase(state: State, event: ev.Event, *phases: Phase) -> None:
+    if state.phase not in phases:
+        wanted = " or ".join(p.value for p in phases)
+        raise RulesError(f"{event.kind} is not possible now: the table is in the {state.phase.value} phase, "
+                         f"{event.kind} needs {wanted} (waiting for {describe_expected(state)})")
+
+
+def check_seat(state: State, seat: object) -> int:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.seats:
+        raise RulesError(f"seat {seat!r} does not exist: seats are 0-{state.seats - 1} (1-{state.seats} at the table)")
+    return seat
+
+
+def who(state: State, seat: int) -> str:
+    return f"{state.names[seat]} (seat {seat + 1})"  # people count seats from 1
+
+
+def check_unseen(deal: DealState, cards: tuple[Card, ...], what: str,
+                 allowed: set[Card] | frozenset[Card] = frozenset()) -> None:
+    if len(set(cards)) != len(cards):
+        dup = next(c for c in cards if cards.count(c) > 1)
+        raise RulesError(f"{dup} appears twice in the {what}: every card must be different")
+    seen = deal.seen() - allowed
+    for card in cards:
+        if card in seen:
+            raise RulesError(f"{card} has already been seen this deal: the {what} must be cards not yet shown")
