@@ -19,7 +19,8 @@ import time
 from cribpi.app import TableApp, TableSettings, TableUI
 from cribpi.game import Phase
 from cribpi.game.simulate import random_game_events
-from cribpi.hal import Action, open_backend
+from cribpi.hal import Action
+from cribpi.hal.mock import open_mock
 
 
 def _actions_for_game(seed: int) -> list[Action]:
@@ -42,7 +43,7 @@ def latency(games: int) -> list[float]:
     """Milliseconds from each press through the event to frame and image at the backend."""
     samples: list[float] = []
     for seed in range(games):
-        backend = open_backend("mock")
+        backend = open_mock()
         ui = TableUI(TableSettings(), rng=random.Random(seed))
         app = TableApp(backend, ui)
         app.start()
@@ -74,7 +75,7 @@ def _replayable(ui: TableUI, seed: int) -> list[Action]:
 
 def idle_cpu(seconds: float) -> float:
     """CPU seconds the loop uses while nobody presses anything, as a % of wall time."""
-    backend = open_backend("mock")
+    backend = open_mock()
     app = TableApp(backend, TableUI(TableSettings()))
     app.start()
     stop = threading.Event()
@@ -91,7 +92,7 @@ def idle_cpu(seconds: float) -> float:
 
 
 def rss_after_full_game() -> float:
-    backend = open_backend("mock")
+    backend = open_mock()
     ui = TableUI(TableSettings(), rng=random.Random(0))
     app = TableApp(backend, ui)
     app.start()

@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import random
 from pathlib import Path
 
@@ -47,7 +49,7 @@ def count_mode() -> None:
     snap(ui, "usage-count-5-hand-breakdown")
     ui.screens.clear()
     snap(ui, "usage-count-6-crib-prompt")
-    board = render_board(ui.board(), LedSettings(brightness=1.0, current_cap_ma=1e6))
+    board = render_board(replace(ui.board(), brightness=1.0), LedSettings(current_cap_ma=1e5))
     board_picture(board).save(OUT / "usage-count-board.png")
 
 

@@ -30,12 +30,12 @@ def render_record(text: str, out: Path, scale: int = 3) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     state = INITIAL
     written: list[Path] = []
-    settings = LedSettings(brightness=1.0, current_cap_ma=100_000)
+    settings = LedSettings(current_cap_ma=100_000)
     last = None
     for number, event in enumerate(record.events, start=1):
         state, effects = apply(state, event)
         last = last_score_line(state, effects, last)
-        frame = render_board(board_model(state), settings)  # pegs at rest: no flash
+        frame = render_board(board_model(state, brightness=1.0), settings)  # pegs at rest: no flash
         screens = effect_screens(state, effects)
         screen = screens[-1] if screens else phase_screen(state, last=last)
         stem = f"{number:03d}-{event.kind}"

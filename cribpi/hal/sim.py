@@ -12,13 +12,13 @@ from typing import Any
 from PIL import Image
 
 from cribpi.hal.actions import Action
-from cribpi.hal.base import DISPLAY_SIZE, Deliver, Parts, check_contrast, check_image, check_open, check_size
+from cribpi.hal.base import DISPLAY_SIZE, Deliver, check_contrast, check_image, check_open, check_size
 from cribpi.hal.layout import Layout
 from cribpi.hal.strip import PixelPegboard
 from cribpi.views.board import BoardModel
 from cribpi.views.leds import LedSettings
 
-__all__ = ["SimInputs", "SimPegboard", "SimDisplay", "open_sim", "action_from_words"]
+__all__ = ["SimInputs", "SimPegboard", "SimDisplay", "action_from_words"]
 
 Listener = Callable[[], None]
 
@@ -98,8 +98,3 @@ class SimDisplay(_Watched):
 
     def close(self) -> None:
         self._closed = True
-
-
-def open_sim(settings: LedSettings | None = None, layout: Layout | None = None) -> Parts:
-    """Every part simulated."""
-    return Parts(SimInputs(), SimPegboard(settings, layout), (SimDisplay(),), backends=(("all", "sim"),))
