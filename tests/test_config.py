@@ -77,6 +77,16 @@ marks = false
         ("[pins]\n17 = \"jump\"", r"pins.17 = 'jump' .*not an action"),
         ("[pins]\n17 = \"ok\"\nGPIO17 = \"go\"", r"GPIO17 is bound twice"),
         ("[leds]\nbrightness = 2", r"leds = .*brightness 2 is not between 0 and 1"),
+        ("[leds]\ncurrent_cap_ma = nan", r"leds = .*current cap nan"),
+        ("[leds]\ncurrent_cap_ma = inf", r"leds = .*current cap inf"),
+        ("[parts]\npegboard = \"toaster\"", r"parts.pegboard = 'toaster' .*a pegboard comes from pi, controller, sim, mock"),
+        ("[parts]\ndisplays = [\"controller\"]", r"parts.displays\[0\] = 'controller' .*the controller backend has no display; a display comes from pi, sim, mock"),
+        ("[parts]\ninputs = [\"pi\", 3]", r"parts.inputs\[1\] = 3 .*inputs comes from"),
+        ("[parts]\ndisplays = [{ backend = \"pi\", page = \"wall\" }]", r"parts.displays\[0\].page = 'wall' .*table, scores"),
+        ("[parts]\ndisplays = [{ backend = \"pi\", size = \"96x16\" }]", r"parts.displays\[0\].size = '96x16' .*128x64, 128x32, 256x64"),
+        ("[parts]\ndisplays = [{ page = \"scores\" }]", r"parts.displays\[0\].backend = None .*a display comes from"),
+        ("[parts]\nleds = \"sim\"", r"parts.leds = 'sim' .*accepted: inputs, pegboard, displays"),
+        ("[oled]\nsize = \"64x48\"", r"oled.size = '64x48'"),
         ("[leds]\nmarks = 1", r"leds.marks = 1 .*expected bool"),
         ("[buttons]\ndebounce_ms = 900", r"buttons = .*debounce"),
         ("layout = \"missing.toml\"", r"missing.toml: no such layout file"),
@@ -101,3 +111,16 @@ def test_loading_changes_nothing(tmp_path):
 def test_missing_file(tmp_path):
     with pytest.raises(ConfigError, match="no such configuration file"):
         load_config(tmp_path / "none.toml")
+
+
+def test_parts_each_from_its_backend(tmp_path):
+    from cribpi.config import DisplayConfig, OledConfig, PartsConfig
+
+    path = tmp_path / "cribpi.toml"
+    path.write_text('[oled]\ndriver = "sh1106"\n[parts]\ninputs = ["pi", "controller", "pi"]\npegboard = "controller"\n'
+                    'displays = ["pi", { backend = "sim", page = "scores", size = "256x64", address = 0x3D }]\n')
+    base = OledConfig(driver="sh1106")
+    assert load_config(path).parts == PartsConfig(
+        inputs=("pi", "controller"), pegboard="controller",
+        displays=(DisplayConfig("pi", "table", base),
+                  DisplayConfig("sim", "scores", OledConfig(driver="sh1106", address=0x3D, size=(256, 64)))))
