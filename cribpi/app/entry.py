@@ -1,0 +1,146 @@
+"""Card entry: a rank key then a suit key make a card, and each card goes where the game wants
+one (the cut, the starter, the play, the crib, a hand). Cards for a cut, a crib or a hand are
+collected until there are enough, then sent as one event."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import NamedTuple
+
+from cribpi.exc import CribpiError, RulesError
+from cribpi.game import (
+    Crib, CutForDeal, Discard, Effect, Event, HandCards, Lay, Starter, State, describe_expected,
+    expected, show_order,
+)
+from cribpi.app.parts import Table
+from cribpi.rules import Card, Rank, Suit
+
+__all__ = ["CardEntry", "CribStep", "crib_step", "turn_of"]
+
+MakeEvent = Callable[[tuple[Card, ...]], Event]
+
+
+class CribStep(NamedTuple):
+    """The next cards the crib needs: what to ask for, how many, and the event they make."""
+
+    label: str
+    needed: int
+    make: MakeEvent
+
+
+def crib_step(state: State) -> CribStep:
+    """With the review on, each player's discard is entered on its own (the review needs to
+    know whose cards they were), then any card from the pack; otherwise the crib at once."""
+    deal = state.deal
+    if deal is None:
+        raise RulesError(f"no crib is wanted now: waiting for {describe_expected(state)}")
+    if not state.review:
+        return CribStep("Crib cards", 4, Crib)
+    for seat in show_order(state):
+        if deal.discards[seat] is None:
+            return CribStep(f"{state.names[seat]}'s discard", state.rules.discards_each,
+                            functools.partial(Discard, seat))
+    thrown = tuple(c for d in deal.discards if d for c in d)
+    label = "Crib: card from the pack" if len(thrown) < 4 else "Crib: OK to count it"
+    return CribStep(label, 4 - len(thrown), lambda cards: Crib(thrown + cards))
+
+
+def turn_of(state: State) -> int:
+    """The seat to lay a card or say go."""
+    deal = state.deal
+    if deal is None or deal.turn is None:
+        raise RulesError("nobody is to play now")
+    return deal.turn
+
+
+class CardEntry:
+    """Cards being keyed: a rank that waits for its suit, and the cards collected so far."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.rank: Rank | None = None  # a rank key waiting for its suit
+        self.cards: list[Card] = []  # cards entered towards a cut, a crib or a hand
+
+    def key_rank(self, rank: Rank) -> None:
+        self.rank = rank
+
+    def key_suit(self, suit: Suit) -> tuple[Effect, ...]:
+        if self.rank is None:
+            raise RulesError("press a rank key first, then the suit")
+        card, self.rank = Card(self.rank, suit), None
+        return self.card(card)
+
+    def card(self, card: Card) -> tuple[Effect, ...]:
+        """A whole card, from the keys or a card reader, for whatever the game wants now."""
+        state = self.table.state
+        want = expected(state)
+        if "cut" in want.actions:
+            return self._collect(card, state.seats, CutForDeal)
+        if "starter" in want.actions:
+            return self.table.apply(Starter(card))
+        if "lay" in want.actions:
+            return self.table.apply(Lay(turn_of(state), card))
+        if "crib" in want.actions:
+            return self._crib_card(card)
+        if "hand" in want.actions and want.seat is not None:
+            return self._hand_card(card, want.seat)
+        raise RulesError(f"no card is wanted now: waiting for {describe_expected(state)}")
+
+    def crib_ready(self) -> bool:
+        """The discards entered for the review make the whole crib: OK counts it."""
+        state = self.table.state
+        return "crib" in expected(state).actions and state.review and crib_step(state).needed == 0
+
+    def count_crib(self) -> tuple[Effect, ...]:
+        return self.table.apply(crib_step(self.table.state).make(()))
+
+    def hint(self) -> str:
+        """Whose cards the crib wants next, when the review has them entered seat by seat."""
+        state = self.table.state
+        return crib_step(state).label if "crib" in expected(state).actions and state.review else ""
+
+    def text(self) -> str:
+        """What is keyed so far, as the OLED shows it: ``7C 8H 5_``."""
+        text = " ".join(str(c) for c in self.cards)
+        return f"{text} {self.rank.symbol}_".strip() if self.rank is not None else text
+
+    def take_back(self) -> bool:
+        """UNDO: the waiting rank, else the last card collected; False when nothing is keyed."""
+        if self.rank is not None:
+            self.rank = None
+        elif self.cards:
+            self.cards.pop()
+        else:
+            return False
+        return True
+
+    def clear(self) -> None:
+        self.rank, self.cards = None, []
+
+    def _hand_card(self, card: Card, seat: int) -> tuple[Effect, ...]:
+        deal = self.table.state.deal
+        laid = deal.cards_of(seat) if deal else ()
+        need = self.table.state.rules.cards_held - len(laid)
+        return self._collect(card, need, lambda cards: HandCards(seat, laid + cards))
+
+    def _crib_card(self, card: Card) -> tuple[Effect, ...]:
+        _, needed, make = crib_step(self.table.state)
+        if needed == 0:
+            raise RulesError("the discards make the whole crib: press OK to count it")
+        effects = self._collect(card, needed, make)
+        if not self.cards and self.crib_ready():
+            effects += self.count_crib()  # 2 or 4 players: the discards are the crib
+        return effects
+
+    def _collect(self, card: Card, needed: int, make: MakeEvent) -> tuple[Effect, ...]:
+        if card in self.cards:
+            raise RulesError(f"{card} is already entered: enter {needed - len(self.cards)} more different card(s)")
+        self.cards.append(card)
+        if len(self.cards) < needed:
+            return ()
+        try:
+            return self.table.apply(make(tuple(self.cards)))
+        except CribpiError:
+            self.cards.pop()  # only the card that was refused; the rest stay entered
+            raise

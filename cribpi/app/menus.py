@@ -1,0 +1,182 @@
+"""The menus behind MENU: the main menu, the next game's set-up, a confirming question and the
+judge's penalty. GO moves down, UNDO up, OK chooses; a menu is built afresh after each choice,
+so its labels always say what is set now."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Protocol
+
+from cribpi.game import Effect, Event, Misdeal, Penalty
+from cribpi.game.review import reviewable_seats
+from cribpi.app.parts import Table
+from cribpi.app.review import review_screen
+from cribpi.app.settings import (
+    TableSettings, next_brightness, next_match, next_mode, next_players, next_rules, toggle_review,
+)
+from cribpi.hal import Kind
+from cribpi.views.model import MenuScreen, ScreenModel
+from cribpi.views.table import scores_screen
+
+__all__ = ["Menu", "MenuItem", "MenuHost", "TableMenus", "PenaltyDraft", "PENALTY_POINTS", "PENALTY_REASONS"]
+
+MenuItem = tuple[str, Callable[[], object]]
+PENALTY_POINTS = (2, 4, 6, 1, 3, 5, 10, -2, -15)
+PENALTY_REASONS = ("renege", "exposed card", "overpeg", "wrong number of cards",
+                   "played out of turn", "claimed a game not won", "other")
+
+
+@dataclasses.dataclass
+class Menu:
+    """One menu on the OLED: a title and items, each a label and what OK on it does."""
+
+    build: Callable[[], list[MenuItem]]
+    title: str = "Menu"
+    selected: int = 0
+    items: list[MenuItem] = dataclasses.field(init=False)
+
+    def __post_init__(self) -> None:
+        self.items = self.build()
+        self.selected = min(self.selected, len(self.items) - 1)
+
+    def rebuilt(self) -> Menu:
+        return Menu(self.build, self.title, self.selected)
+
+    def move(self, step: int) -> None:
+        self.selected = (self.selected + step) % len(self.items)
+
+    def screen(self) -> MenuScreen:
+        return MenuScreen(self.title, tuple(label for label, _ in self.items), self.selected)
+
+
+@dataclasses.dataclass(frozen=True)
+class PenaltyDraft:
+    """The judge's ruling being set: who pegs, how many (negative: goes back) and why."""
+
+    seat: int = 0
+    points: int = PENALTY_POINTS[0]
+    reason: int = 0  # an index into PENALTY_REASONS
+
+    def next_seat(self, seats: int) -> PenaltyDraft:
+        return dataclasses.replace(self, seat=(self.seat + 1) % max(seats, 1))
+
+    def next_points(self) -> PenaltyDraft:
+        i = PENALTY_POINTS.index(self.points)
+        return dataclasses.replace(self, points=PENALTY_POINTS[(i + 1) % len(PENALTY_POINTS)])
+
+    def next_reason(self) -> PenaltyDraft:
+        return dataclasses.replace(self, reason=(self.reason + 1) % len(PENALTY_REASONS))
+
+    def event(self) -> Penalty:
+        return Penalty(self.seat, self.points, PENALTY_REASONS[self.reason])
+
+
+class MenuHost(Table, Protocol):
+    """What the menus do to the table besides reading it."""
+
+    @property
+    def settings(self) -> TableSettings: ...
+
+    def change_settings(self, step: Callable[[TableSettings], TableSettings]) -> None: ...
+
+    def new_game(self) -> tuple[Effect, ...]: ...
+
+    def show(self, screen: ScreenModel) -> None: ...
+
+    def handle_event(self, event: Event) -> tuple[Effect, ...]: ...
+
+
+class TableMenus:
+    """Which menu is open, if any, and the menus' own trees."""
+
+    def __init__(self, host: MenuHost) -> None:
+        self.host = host
+        self.current: Menu | None = None
+        self.penalty = PenaltyDraft()
+
+    def press(self, kind: Kind) -> None:
+        """MENU opens or closes; in a menu GO moves down, UNDO up and OK chooses."""
+        menu = self.current
+        if kind is Kind.MENU:
+            self.current = Menu(self._main) if menu is None else None
+        elif menu is not None and kind in (Kind.GO, Kind.UNDO):
+            menu.move(1 if kind is Kind.GO else -1)
+        elif menu is not None and kind is Kind.OK:
+            menu.items[menu.selected][1]()
+            if self.current is menu:
+                self.current = menu.rebuilt()
+
+    def close(self) -> None:
+        self.current = None
+
+    def confirm(self, question: str, yes: str, act: Callable[[], object], *, from_menu: bool = True) -> None:
+        """A second step for what cannot be taken back with UNDO. "No" comes first, and goes
+        back where the question came from."""
+        back = self._open_main if from_menu else self.close
+        self.current = Menu(lambda: [("No, go back", back), (yes, act)], title=question)
+
+    def _open_main(self) -> None:
+        self.current = Menu(self._main)
+
+    def _open_setup(self) -> None:
+        self.current = Menu(self._setup, title="Next game")
+
+    def _main(self) -> list[MenuItem]:
+        host = self.host
+        items: list[MenuItem] = [
+            ("Resume", self.close),
+            ("New game...", self._confirm_new_game),
+            ("Next game setup...", self._open_setup),
+            (f"Brightness: {round(host.settings.brightness * 100)}%", lambda: host.change_settings(next_brightness)),
+            ("Scores", lambda: host.show(scores_screen(host.state))),
+            ("Misdeal...", self._confirm_misdeal),
+            ("Penalty...", self._open_penalty),
+        ]
+        return items + [(f"Review {host.state.names[seat]}", self._reviewer(seat))
+                        for seat in reviewable_seats(host.state)]
+
+    def _setup(self) -> list[MenuItem]:
+        """Settings for the next new game (the game in progress keeps its own)."""
+        s, change = self.host.settings, self.host.change_settings
+        return [
+            (f"Mode: {s.mode.value}", lambda: change(next_mode)),
+            (f"Players: {s.players}{' pairs' if s.partnerships else ''}", lambda: change(next_players)),
+            (f"Rules: {s.rules}", lambda: change(next_rules)),
+            (f"Match: best of {s.match_games}", lambda: change(next_match)),
+            (f"Review: {'on' if s.review else 'off'}", lambda: change(toggle_review)),
+            ("Start it now...", self._confirm_new_game),
+            ("Back", self._open_main),
+        ]
+
+    def _penalty(self) -> list[MenuItem]:
+        """A judge's ruling: who pegs, how much (negative: goes back) and why."""
+        draft, state = self.penalty, self.host.state
+        who = state.names[draft.seat] if state.names else str(draft.seat + 1)
+        return [
+            (f"Pegs: {who}", lambda: self._draft(draft.next_seat(state.seats))),
+            (f"Points: {draft.points:+d}", lambda: self._draft(draft.next_points())),
+            (f"For: {PENALTY_REASONS[draft.reason]}", lambda: self._draft(draft.next_reason())),
+            ("Peg the penalty", lambda: self._apply(draft.event())),
+            ("Back", self._open_main),
+        ]
+
+    def _open_penalty(self) -> None:
+        self.penalty = PenaltyDraft()
+        self.current = Menu(self._penalty, title="Judge's penalty")
+
+    def _draft(self, draft: PenaltyDraft) -> None:
+        self.penalty = draft
+
+    def _confirm_new_game(self) -> None:
+        self.confirm("Abandon this game?", "Yes: new game", self.host.new_game)
+
+    def _confirm_misdeal(self) -> None:
+        self.confirm("Misdeal: deal again?", "Yes: misdeal", lambda: self._apply(Misdeal()))
+
+    def _reviewer(self, seat: int) -> Callable[[], None]:
+        return lambda: self.host.show(review_screen(self.host.state, seat))
+
+    def _apply(self, event: Event) -> None:
+        self.close()
+        self.host.handle_event(event)

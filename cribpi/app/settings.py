@@ -1,0 +1,100 @@
+"""What a new game at the table is started with, and the menu's steps through each choice.
+
+Each step is a function from settings to settings, so the menu can offer it as it is:
+
+>>> next_mode(TableSettings()).mode.value
+'claim'
+>>> next_players(TableSettings(players=4, partnerships=True)).players
+2
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from cribpi.game import Mode, NewGame, State
+from cribpi.rules import PRESETS, get_rules
+
+__all__ = [
+    "TableSettings", "settings_of", "MODES_CYCLE", "PLAYER_SETUPS", "BRIGHTNESS_STEPS", "MATCH_LENGTHS",
+    "DEFAULT_NAMES", "next_mode", "next_players", "next_rules", "next_brightness", "next_match",
+    "toggle_review",
+]
+
+MODES_CYCLE = (Mode.COUNT, Mode.CLAIM, Mode.BOARD)
+PLAYER_SETUPS = ((2, False), (3, False), (4, False), (4, True))  # players, partnerships
+BRIGHTNESS_STEPS = (0.1, 0.25, 0.5, 0.75, 1.0)
+MATCH_LENGTHS = (1, 3, 5, 7)
+DEFAULT_NAMES = ("Red", "Blue", "Green", "Yellow")
+TWO_HANDED_ONLY = "five-card"
+FALLBACK_RULES = "acc"
+
+
+@dataclasses.dataclass(frozen=True)
+class TableSettings:
+    """What a new game is started with (the MENU changes these)."""
+
+    names: tuple[str, ...] = DEFAULT_NAMES
+    players: int = 2
+    partnerships: bool = False
+    rules: str = "acc"
+    mode: Mode = Mode.COUNT
+    review: bool = False
+    match_games: int = 1
+    brightness: float = 0.5
+    table: str | None = None
+
+    def new_game(self) -> NewGame:
+        rules = get_rules(self.rules).replace(players=self.players, partnerships=self.partnerships)
+        names = tuple(self.names[:self.players])
+        review = self.review and not rules.tournament
+        return NewGame(names, rules, self.mode, self.match_games, review=review)
+
+
+def settings_of(state: State, base: TableSettings) -> TableSettings:
+    """The settings a resumed game was started with, so "New game" keeps the table's set-up."""
+    if not state.names:
+        return base
+    names = state.names + tuple(n for n in base.names if n not in state.names)
+    return dataclasses.replace(
+        base, names=names, players=state.seats, partnerships=state.rules.partnerships,
+        rules=state.rules.name if state.rules.name in PRESETS else base.rules, mode=state.mode,
+        review=state.review, match_games=state.match_games)
+
+
+def next_mode(settings: TableSettings) -> TableSettings:
+    i = MODES_CYCLE.index(settings.mode)
+    return dataclasses.replace(settings, mode=MODES_CYCLE[(i + 1) % len(MODES_CYCLE)])
+
+
+def next_players(settings: TableSettings) -> TableSettings:
+    """2, 3, 4, then 4 in pairs; a two-handed-only rule set falls back when seats are added."""
+    i = PLAYER_SETUPS.index((settings.players, settings.partnerships))
+    players, pairs = PLAYER_SETUPS[(i + 1) % len(PLAYER_SETUPS)]
+    rules = settings.rules if players == 2 or settings.rules != TWO_HANDED_ONLY else FALLBACK_RULES
+    return dataclasses.replace(settings, players=players, partnerships=pairs, rules=rules)
+
+
+def next_rules(settings: TableSettings) -> TableSettings:
+    names = [n for n in PRESETS if n != TWO_HANDED_ONLY or settings.players == 2]
+    i = names.index(settings.rules) if settings.rules in names else -1
+    return dataclasses.replace(settings, rules=names[(i + 1) % len(names)])
+
+
+def next_brightness(settings: TableSettings) -> TableSettings:
+    """The step after the one nearest the brightness now (a configured 0.3 goes to 0.5)."""
+    steps = BRIGHTNESS_STEPS
+    i = min(range(len(steps)), key=lambda k: abs(steps[k] - settings.brightness))
+    return dataclasses.replace(settings, brightness=steps[(i + 1) % len(steps)])
+
+
+def next_match(settings: TableSettings) -> TableSettings:
+    """Best of 1, 3, 5, 7 and round again; a length the menu does not offer goes back to 1."""
+    if settings.match_games not in MATCH_LENGTHS:
+        return dataclasses.replace(settings, match_games=1)
+    i = MATCH_LENGTHS.index(settings.match_games)
+    return dataclasses.replace(settings, match_games=MATCH_LENGTHS[(i + 1) % len(MATCH_LENGTHS)])
+
+
+def toggle_review(settings: TableSettings) -> TableSettings:
+    return dataclasses.replace(settings, review=not settings.review)
