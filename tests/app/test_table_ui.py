@@ -82,7 +82,7 @@ def test_undo_takes_back_a_rank_then_events(table):
     dismiss(backend, ui, app)
     press(backend, app, "rank", "5")
     press(backend, app, "undo")  # only the waiting rank
-    assert max(ui.state.scores) == 2 and ui.rank is None
+    assert max(ui.state.scores) == 2 and ui.entry.rank is None
     press(backend, app, "undo")
     assert ui.state.phase is Phase.STARTER and max(ui.state.scores) == 0
 
@@ -238,7 +238,7 @@ def test_a_refused_crib_card_keeps_the_cards_already_entered(table):
         card(backend, app, text)
     card(backend, app, "QH")  # laid in the play: refused
     assert isinstance(ui.screen(), AlertScreen)
-    assert [str(c) for c in ui.entry] == ["7C", "8H", "7D"]
+    assert [str(c) for c in ui.entry.cards] == ["7C", "8H", "7D"]
     card(backend, app, "8S")
     assert ui.state.phase is Phase.DONE
 
@@ -348,7 +348,7 @@ def test_half_keyed_cards_never_carry_into_the_next_event():
     ui.handle(Action.of_card("KH"))  # a cut card...
     ui.handle(Action.parse("ok"))  # ...then a random cut after all
     ui.screens.clear()
-    assert ui.entry == [] and ui.state.phase is Phase.STARTER
+    assert ui.entry.cards == [] and ui.state.phase is Phase.STARTER
 
 
 def test_a_new_game_with_fewer_seats_drops_an_unconfirmed_peg():
@@ -386,7 +386,7 @@ def test_card_reader_noise_keeps_the_screens_and_the_waiting_rank():
     ui.handle(Action.parse("rank 5"))
     queued = list(ui.screens)
     ui.handle(Action.rejected("card reader sent 'ZZ' is not a card"))
-    assert ui.screens[1:] == queued and ui.rank is not None
+    assert ui.screens[1:] == queued and ui.entry.rank is not None
     assert "ZZ" in " ".join(ui.screen().lines)
 
 
