@@ -1,0 +1,45 @@
+"""Screen model -> plain text: the same words the OLED shows, one line each, for screen
+readers, logs, the simulator's status line and the golden screen tests.
+
+>>> print(screen_text(PlayScreen(15, "Ann", ScoreLine("Bob", 2, "fifteen two"))))
+Ann to play | count 15
+Bob 2 fifteen two
+"""
+
+from __future__ import annotations
+
+from cribpi.views.model import (
+    AlertScreen, MenuScreen, MessageScreen, PlayScreen, PromptScreen, ScoreLine, ScoreScreen, ScoresScreen,
+    ScreenModel, ShowScreen,
+)
+
+__all__ = ["screen_text"]
+
+
+def _score_line(line: ScoreLine) -> str:
+    return " ".join(part for part in (line.who, str(line.points), line.reason) if part)
+
+
+def _lines(screen: ScreenModel) -> list[str]:
+    if isinstance(screen, PlayScreen):
+        last = screen.note or (_score_line(screen.last) if screen.last else "")
+        return [f"{screen.turn} to play | count {screen.count}".strip(), *([last] if last else [])]
+    if isinstance(screen, ScoreScreen):
+        return [f"{screen.who} {screen.points}", *screen.reasons]
+    if isinstance(screen, ShowScreen):
+        items = [" ".join([item.kind, *map(str, item.cards), str(item.points)]) for item in screen.items]
+        return [f"{screen.title}: {screen.total}", *items]
+    if isinstance(screen, ScoresScreen):
+        return [screen.title, *(f"{r.name} {r.score}" + (f" ({r.games_won} won)" if r.games_won else "")
+                                for r in screen.rows)]
+    if isinstance(screen, MenuScreen):
+        return [screen.title, *(("> " if n == screen.selected else "  ") + item for n, item in enumerate(screen.items))]
+    if isinstance(screen, PromptScreen):
+        return [f"{screen.prompt}: {screen.entry}" if screen.entry else screen.prompt, *([screen.hint] if screen.hint else [])]
+    titled = isinstance(screen, AlertScreen) or (isinstance(screen, MessageScreen) and screen.title)
+    return [screen.title, *screen.lines] if titled else list(screen.lines)
+
+
+def screen_text(screen: ScreenModel) -> str:
+    """``screen`` as lines of plain text (no wrapping: the words, not the pixels)."""
+    return "\n".join(_lines(screen))
