@@ -9,10 +9,12 @@ from __future__ import annotations
 import dataclasses
 import enum
 import random
+from collections.abc import Mapping
 from typing import Any, ClassVar, Final
 
 from cribpi.exc import RulesError
 from cribpi.rules import ACC, DECK, Card, Rules, get_rules
+from cribpi.rules.presets import rules_from_dict, rules_to_dict
 
 __all__ = [
     "Mode", "Event", "NewGame", "CutForDeal", "Starter", "HandCards", "Discard", "Lay", "Go", "Claim",
@@ -44,7 +46,7 @@ def _to_json(value: object) -> object:
     if isinstance(value, Card):
         return str(value)
     if isinstance(value, Rules):
-        return _rules_to_json(value)
+        return rules_to_dict(value)  # only what differs from the preset, so records stay short
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, tuple):
@@ -52,29 +54,13 @@ def _to_json(value: object) -> object:
     return value
 
 
-def _rules_to_json(rules: Rules) -> dict[str, object]:
-    """Only the options that differ from the named preset, so records stay short."""
-    try:
-        base = get_rules(rules.name)
-    except RulesError:
-        base = ACC
-    full = rules.as_dict()
-    diff = {k: v for k, v in full.items() if v != base.as_dict()[k] and k != "name"}
-    return {"name": rules.name, **diff}
-
-
 def rules_from_json(data: object) -> Rules:
+    """A NewGame's rules: a preset's name, or the mapping :func:`rules_to_dict` writes."""
     if isinstance(data, str):
         return get_rules(data)
-    if not isinstance(data, dict):
+    if not isinstance(data, Mapping):
         raise RulesError(f"rules must be a preset name or a table of options, not {data!r}")
-    data = dict(data)
-    name = data.pop("name", "acc")
-    try:
-        base = get_rules(name)
-    except RulesError:
-        base = ACC
-    return base.replace(name=name, **data) if data or name != base.name else base
+    return rules_from_dict(data, source="new_game rules")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

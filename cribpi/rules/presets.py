@@ -1,23 +1,28 @@
-"""Rule options as data, the named presets, and game-result classification.
+"""Rule options as data, the named presets, their one codec, and game-result classification.
 
 >>> get_rules("hoyle").overclaim_penalty
 2
 >>> classify_result(121, 85, ACC).kind
 <ResultKind.SKUNK: 'skunk'>
+>>> rules_from_dict(rules_to_dict(HOYLE.replace(game_length=61))) == HOYLE.replace(game_length=61)
+True
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, Final
 
 from cribpi.exc import RulesError
 
 __all__ = [
     "Rules", "ResultScheme", "ResultKind", "GameResult", "MugginsScope",
-    "ACC", "ACC_TOURNAMENT", "HOYLE", "LEAFLET", "FIVE_CARD", "PRESETS",
-    "get_rules", "classify_result",
+    "ACC", "ACC_TOURNAMENT", "HOYLE", "LEAFLET", "FIVE_CARD", "PRESETS", "OPTION_TYPES",
+    "RuleOptionError", "RuleConflictError",
+    "get_rules", "classify_result", "rules_to_dict", "rules_from_dict",
 ]
 
 
@@ -56,6 +61,34 @@ _MUGGINS_MOMENTS: Final = {
     MugginsScope.HOYLE: frozenset({"hand", "crib"}),
     MugginsScope.LEAFLET: frozenset({"play", "hand", "crib", "heels"}),
 }
+#: What the numeric options accept (checked in Rules, named in its errors).
+_ACCEPTED: Final = {"game_length": "121 or 61", "players": "2, 3 or 4", "overclaim_penalty": "0 or more"}
+
+
+class RuleOptionError(RulesError):
+    """A rule option that is unknown, of the wrong type or out of range.
+
+    ``key`` names the option, ``value`` is what was given and ``accepted`` says what would
+    be; ``reason`` is the sentence without ``source``, which names where the options came
+    from (a file, a record's tags) when they were read from one.
+    """
+
+    def __init__(self, key: str, value: object, accepted: str, *, reason: str | None = None,
+                 source: str | None = None) -> None:
+        self.key = key
+        self.value = value
+        self.accepted = accepted
+        self.reason = reason or f"{key} {value!r} is not allowed: use {accepted}"
+        self.source = source
+        super().__init__(f"{source}: {self.reason}" if source else self.reason)
+
+    def at(self, source: str) -> RuleOptionError:
+        """The same error, its message naming where the options came from."""
+        return type(self)(self.key, self.value, self.accepted, reason=self.reason, source=source)
+
+
+class RuleConflictError(RuleOptionError):
+    """An option allowed on its own but not with the others (partnerships with 3 players)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -78,15 +111,18 @@ class Rules:
         object.__setattr__(self, "result_scheme", _coerce(ResultScheme, self.result_scheme, "result_scheme"))
         object.__setattr__(self, "muggins", _coerce(MugginsScope, self.muggins, "muggins"))
         if self.game_length not in (61, 121):
-            raise RulesError(f"game_length {self.game_length!r} is not allowed: use 121 or 61")
+            raise RuleOptionError("game_length", self.game_length, _ACCEPTED["game_length"])
         if self.players not in (2, 3, 4):
-            raise RulesError(f"players {self.players!r} is not allowed: use 2, 3 or 4")
+            raise RuleOptionError("players", self.players, _ACCEPTED["players"])
         if self.partnerships and self.players != 4:
-            raise RulesError(f"partnerships need 4 players, not {self.players}")
+            raise RuleConflictError("partnerships", True, "4 players",
+                                    reason=f"partnerships need 4 players, not {self.players}")
         if self.five_card and self.players != 2:
-            raise RulesError(f"five-card cribbage is for 2 players, not {self.players}")
+            raise RuleConflictError("five_card", True, "2 players",
+                                    reason=f"five-card cribbage is for 2 players, not {self.players}")
         if self.overclaim_penalty < 0:
-            raise RulesError(f"overclaim_penalty {self.overclaim_penalty!r} must be 0 or more")
+            raise RuleOptionError("overclaim_penalty", self.overclaim_penalty, _ACCEPTED["overclaim_penalty"],
+                                  reason=f"overclaim_penalty {self.overclaim_penalty!r} must be 0 or more")
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some options changed (validated like the original)."""
@@ -130,27 +166,16 @@ class Rules:
         """Hoyle: a loser who has not reached half way is lurched."""
         return (self.game_length + 1) // 2
 
-    def as_dict(self) -> dict[str, object]:
-        out = dataclasses.asdict(self)
-        out["result_scheme"] = self.result_scheme.value
-        out["muggins"] = self.muggins.value
-        return out
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Rules:
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise RulesError(f"unknown rule option(s) {', '.join(unknown)}: known are {', '.join(sorted(known))}")
-        return cls(**data)
-
 
 def _coerce(enum_type: type[enum.Enum], value: object, field: str) -> Any:
     try:
         return enum_type(value)
     except ValueError:
-        accepted = ", ".join(str(m.value) for m in enum_type)
-        raise RulesError(f"{field} {value!r} is not allowed: use {accepted}") from None
+        raise RuleOptionError(field, value, _choices(enum_type)) from None
+
+
+def _choices(enum_type: type[enum.Enum]) -> str:
+    return ", ".join(str(m.value) for m in enum_type)
 
 
 ACC: Final = Rules()
@@ -168,6 +193,115 @@ def get_rules(name: str) -> Rules:
         return PRESETS[name.strip().lower()]
     except KeyError:
         raise RulesError(f"no rule preset called {name!r}: use {', '.join(PRESETS)}") from None
+
+
+# -- the codec: rules as a mapping (the journal's JSON, a record's tags, the config file) -----
+
+#: The type of each rule option's value in a mapping, in field order (a bool is not an int).
+OPTION_TYPES: Final[Mapping[str, type]] = MappingProxyType({
+    "game_length": int, "players": int, "partnerships": bool, "crib_four_flush": bool,
+    "result_scheme": ResultScheme, "muggins": MugginsScope, "overclaim_penalty": int,
+    "heels_peg_out": bool, "five_card": bool, "tournament": bool,
+})
+
+
+def rules_to_dict(rules: Rules, base: Rules | None = None) -> dict[str, object]:
+    """``name`` and the options that differ from ``base``, as JSON values.
+
+    ``base`` is by default the preset ``rules`` is named after, or ACC for a name of one's own;
+    :func:`rules_from_dict` reads the mapping back.
+
+    >>> rules_to_dict(HOYLE.replace(muggins=MugginsScope.HOYLE))
+    {'name': 'hoyle', 'muggins': 'hoyle'}
+    """
+    if base is None:
+        base = _preset_or_acc(rules.name)
+    out: dict[str, object] = {"name": rules.name}
+    for key in OPTION_TYPES:
+        value = getattr(rules, key)
+        if value != getattr(base, key):
+            out[key] = value.value if isinstance(value, enum.Enum) else value
+    return out
+
+
+def rules_from_dict(data: Mapping[str, object], *, source: str = "rules") -> Rules:
+    """Rules from a mapping of ``name``, ``base`` and options (:data:`OPTION_TYPES`), strictly.
+
+    ``base`` is the preset the options change: by default the preset called ``name``, or ACC
+    for a name of one's own. ``name`` defaults to the base's name (``acc`` without a base).
+    An unknown key, a value of the wrong type (``1`` for a yes/no option, ``"121"`` or
+    ``121.0`` for a number) or out of range raises RuleOptionError naming ``source``, the
+    key, the value and what is accepted; choices may be given in any case.
+
+    >>> rules_from_dict({"base": "hoyle", "game_length": 61}, source="cribpi.toml [game]").name
+    'hoyle'
+    >>> rules_from_dict({"players": True}, source="cribpi.toml [game]")
+    Traceback (most recent call last):
+    ...
+    cribpi.rules.presets.RuleOptionError: cribpi.toml [game]: players True is not allowed: use 2, 3 or 4
+    """
+    for key in data:
+        if key not in OPTION_TYPES and key not in ("name", "base"):
+            known = ", ".join(("name", "base", *OPTION_TYPES))
+            raise RuleOptionError(key, data[key], known, reason=f"unknown rule option {key!r}: known are {known}",
+                                  source=source)
+    base = _base(data, source)
+    name = _text(data, "name", base.name if "base" in data else "acc", source)
+    options = {key: _option(key, value, source) for key, value in data.items() if key in OPTION_TYPES}
+    try:
+        rules = base.replace(name=name, **options)
+    except RuleOptionError as exc:
+        raise exc.at(source) from None
+    return base if rules == base else rules
+
+
+def _preset_or_acc(name: str) -> Rules:
+    return PRESETS.get(name.strip().lower(), ACC)
+
+
+def _base(data: Mapping[str, object], source: str) -> Rules:
+    if "base" not in data:
+        return _preset_or_acc(_text(data, "name", "acc", source))
+    name = _text(data, "base", "", source)
+    preset = PRESETS.get(name.strip().lower())
+    if preset is None:
+        raise RuleOptionError("base", name, "a rule preset: " + ", ".join(PRESETS), source=source)
+    return preset
+
+
+def _text(data: Mapping[str, object], key: str, default: str, source: str) -> str:
+    value = data.get(key, default)
+    if not isinstance(value, str) or not value.strip():
+        raise RuleOptionError(key, value, "a name (text)", source=source)
+    return value
+
+
+def _option(key: str, value: object, source: str) -> object:
+    kind = OPTION_TYPES[key]
+    if issubclass(kind, enum.Enum):
+        return _choice(kind, key, value, source)
+    if type(value) is not kind:  # so True is not taken for 1, nor 1 for True
+        raise RuleOptionError(key, value, _accepted(key), source=source)
+    return value
+
+
+def _choice(kind: type[enum.Enum], key: str, value: object, source: str) -> enum.Enum:
+    if isinstance(value, kind):
+        return value
+    try:
+        return kind(value.lower() if isinstance(value, str) else value)
+    except ValueError:
+        raise RuleOptionError(key, value, _accepted(key), source=source) from None
+
+
+def _accepted(key: str) -> str:
+    kind = OPTION_TYPES[key]
+    if kind is bool:
+        return "true or false"
+    if issubclass(kind, enum.Enum):
+        return _choices(kind)
+    return _ACCEPTED[key]
+
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -1,8 +1,10 @@
-"""Rule options, the named presets, and how a finished game is graded."""
+"""Rule options, the named presets, their codec, and how a finished game is graded."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 
 import pytest
 
@@ -20,6 +22,9 @@ from cribpi.rules import (
     Rules,
     classify_result,
     get_rules,
+)
+from cribpi.rules.presets import (
+    OPTION_TYPES, RuleConflictError, RuleOptionError, rules_from_dict, rules_to_dict,
 )
 
 
@@ -84,24 +89,33 @@ def test_player_counts() -> None:
 
 
 @pytest.mark.parametrize(
-    ("changes", "mentions"),
+    ("changes", "key", "value"),
     [
-        ({"game_length": 100}, "game_length 100"),
-        ({"players": 5}, "players 5"),
-        ({"players": 1}, "players 1"),
-        ({"partnerships": True}, "partnerships"),
-        ({"players": 3, "partnerships": True}, "partnerships"),
-        ({"five_card": True, "players": 4}, "five-card"),
-        ({"overclaim_penalty": -1}, "overclaim_penalty -1"),
-        ({"result_scheme": "bridge"}, "result_scheme 'bridge'"),
-        ({"muggins": "always"}, "muggins 'always'"),
+        ({"game_length": 100}, "game_length", 100),
+        ({"players": 5}, "players", 5),
+        ({"players": 1}, "players", 1),
+        ({"partnerships": True}, "partnerships", True),
+        ({"players": 3, "partnerships": True}, "partnerships", True),
+        ({"five_card": True, "players": 4}, "five_card", True),
+        ({"overclaim_penalty": -1}, "overclaim_penalty", -1),
+        ({"result_scheme": "bridge"}, "result_scheme", "bridge"),
+        ({"muggins": "always"}, "muggins", "always"),
     ],
 )
-def test_invalid_options_raise_rules_error(changes: dict[str, object], mentions: str) -> None:
-    with pytest.raises(RulesError, match=mentions):
+def test_invalid_options_raise_rule_option_error(changes: dict[str, object], key: str, value: object) -> None:
+    with pytest.raises(RuleOptionError) as info:
         Rules(**changes)  # type: ignore[arg-type]
-    with pytest.raises(RulesError):
+    assert (info.value.key, info.value.value) == (key, value)
+    assert isinstance(info.value, RulesError) and isinstance(info.value, ValueError)
+    with pytest.raises(RuleOptionError):
         ACC.replace(**changes)
+
+
+def test_options_that_conflict_are_told_apart_from_bad_values() -> None:
+    with pytest.raises(RuleConflictError) as info:
+        Rules(players=3, partnerships=True)
+    assert info.value.key == "partnerships" and info.value.accepted == "4 players"
+    assert str(info.value) == "partnerships need 4 players, not 3"  # no source: built in code
 
 
 def test_enum_options_accept_their_values_as_text() -> None:
@@ -116,15 +130,69 @@ def test_rules_are_frozen_and_replace_copies() -> None:
     assert short.game_length == 61 and ACC.game_length == 121
 
 
-def test_as_dict_and_from_dict_round_trip() -> None:
-    for rules in PRESETS.values():
-        data = json.loads(json.dumps(rules.as_dict()))
-        assert Rules.from_dict(data) == rules
+# -- the codec ------------------------------------------------------------------------------
+
+VARIANTS = [*PRESETS.values(), HOYLE.replace(muggins=MugginsScope.HOYLE), ACC.replace(players=4, partnerships=True),
+            ACC.replace(name="club", game_length=61, crib_four_flush=True), Rules(name="ACC", tournament=True),
+            FIVE_CARD.replace(result_scheme=ResultScheme.LEAFLET, overclaim_penalty=3)]
 
 
-def test_from_dict_names_unknown_options() -> None:
-    with pytest.raises(RulesError, match="unknown rule option.*colour"):
-        Rules.from_dict({"colour": "red"})
+@pytest.mark.parametrize("rules", VARIANTS, ids=repr)
+def test_rules_to_dict_and_back_through_json(rules: Rules) -> None:
+    data = json.loads(json.dumps(rules_to_dict(rules)))
+    assert rules_from_dict(data) == rules
+
+
+def test_rules_to_dict_writes_the_name_and_what_differs_from_the_preset() -> None:
+    assert rules_to_dict(HOYLE) == {"name": "hoyle"}
+    assert rules_to_dict(HOYLE.replace(muggins=MugginsScope.HOYLE)) == {"name": "hoyle", "muggins": "hoyle"}
+    assert rules_to_dict(ACC.replace(name="club", game_length=61)) == {"name": "club", "game_length": 61}
+    assert rules_to_dict(HOYLE, base=ACC) == {"name": "hoyle", "result_scheme": "hoyle", "overclaim_penalty": 2}
+
+
+def test_the_option_types_are_the_fields_of_rules_in_order() -> None:
+    assert list(OPTION_TYPES) == [f.name for f in dataclasses.fields(Rules) if f.name != "name"]
+
+
+def test_rules_from_dict_defaults_and_bases() -> None:
+    assert rules_from_dict({}) is ACC
+    assert rules_from_dict({"name": "hoyle"}) is HOYLE
+    assert rules_from_dict({"base": "Hoyle", "game_length": 61}) == HOYLE.replace(game_length=61)
+    assert rules_from_dict({"name": "club", "base": "leaflet"}) == LEAFLET.replace(name="club")
+    assert rules_from_dict({"name": "club"}) == ACC.replace(name="club")  # a name of one's own: ACC
+    assert rules_from_dict({"muggins": "ACC"}).muggins is MugginsScope.ACC  # choices in any case
+
+
+@pytest.mark.parametrize(
+    ("data", "key", "accepted"),
+    [
+        ({"colour": "red"}, "colour", "name, base, game_length"),
+        ({"game_length": 100}, "game_length", "121 or 61"),
+        ({"game_length": True}, "game_length", "121 or 61"),  # a bool is not a number
+        ({"game_length": "121"}, "game_length", "121 or 61"),
+        ({"game_length": 121.0}, "game_length", "121 or 61"),
+        ({"game_length": math.nan}, "game_length", "121 or 61"),
+        ({"overclaim_penalty": math.inf}, "overclaim_penalty", "0 or more"),
+        ({"players": 5}, "players", "2, 3 or 4"),
+        ({"partnerships": 1}, "partnerships", "true or false"),  # nor a number a bool
+        ({"tournament": "yes"}, "tournament", "true or false"),
+        ({"muggins": "always"}, "muggins", "off, acc, hoyle, leaflet"),
+        ({"result_scheme": 2}, "result_scheme", "acc, hoyle, leaflet"),
+        ({"base": "bogus"}, "base", "a rule preset: acc, acc-tournament"),
+        ({"name": 5}, "name", "a name (text)"),
+        ({"name": " "}, "name", "a name (text)"),
+        ({"players": 3, "partnerships": True}, "partnerships", "4 players"),
+    ],
+)
+def test_rules_from_dict_is_strict_and_names_the_key_the_value_and_what_is_accepted(
+        data: dict[str, object], key: str, accepted: str) -> None:
+    with pytest.raises(RuleOptionError) as info:
+        rules_from_dict(data, source="cribpi.toml [game]")
+    error = info.value
+    assert (error.key, error.source) == (key, "cribpi.toml [game]")
+    assert error.value is data[key] or error.value == data[key]
+    assert error.accepted.startswith(accepted)
+    assert str(error) == f"cribpi.toml [game]: {error.reason}"
 
 
 # -- classify_result ------------------------------------------------------------------------
