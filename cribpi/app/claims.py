@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from cribpi.exc import RulesError
-from cribpi.game import Alert, Claim, Effect, Mode, Muggins, Peg, State
+from cribpi.game import Alert, AlertKind, Claim, Effect, Mode, Muggins, Peg, State
 from cribpi.game.engine import claimable
 from cribpi.app.parts import Table
 
@@ -66,4 +66,4 @@ class ClaimTally:
 def muggins_track(state: State, effects: Iterable[Effect]) -> int | None:
     """The track of whoever just took muggins, for the board to flag."""
     return next((state.team_of(e.seat) for e in effects
-                 if isinstance(e, Alert) and e.kind == "muggins" and e.seat is not None), None)
+                 if isinstance(e, Alert) and e.kind is AlertKind.MUGGINS and e.seat is not None), None)

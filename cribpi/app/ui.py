@@ -21,15 +21,15 @@ from cribpi.app.claims import ClaimTally, muggins_track
 from cribpi.app.entry import CardEntry, turn_of
 from cribpi.app.menus import Menu, TableMenus
 from cribpi.app.session import Journal, Session
-from cribpi.app.settings import DEFAULT_NAMES, MODES_CYCLE, TableSettings, settings_of
+from cribpi.app.settings import TableSettings
 from cribpi.hal import Action, Kind
 from cribpi.views.board import BoardModel
 from cribpi.views.model import AlertScreen, MessageScreen, ScoreLine, ScreenModel, ShowScreen
 from cribpi.views.oled import show_pages
 from cribpi.views.table import board_model, effect_screens, flash_from, last_score_line, phase_screen
 
-__all__ = ["TableSettings", "TableUI", "MODES_CYCLE", "DEFAULT_NAMES", "settings_of", "describe_event",
-           "ANIM_TICK", "FLASH_SECONDS", "REFUSED"]
+__all__ = ["TableUI", "describe_event", "ok_event", "page_through", "refusal", "is_refusal", "REFUSED",
+           "ANIM_TICK", "FLASH_SECONDS"]
 
 FLASH_SECONDS = 1.2
 ANIM_TICK = 0.2
