@@ -1,0 +1,101 @@
+"""Pegs and claims keyed at the table: PEG presses add up until OK pegs (board mode) or claims
+(claim mode) the sum; UNDO drops a tally not yet confirmed."""
+
+import random
+
+import pytest
+from table_keys import card, dismiss, mock_table, press
+
+from cribpi.app import TableSettings, TableUI
+from cribpi.game import Mode
+from cribpi.hal import Action
+from cribpi.views.model import PlayScreen
+
+
+@pytest.fixture
+def table():
+    with mock_table() as parts_ui_app:
+        yield parts_ui_app
+
+
+def test_claim_mode_pegs_claims_from_peg_actions(table):
+    parts, ui, app = table
+    ui.settings = TableSettings(mode=Mode.CLAIM)
+    ui.new_game()
+    press(parts, app, "ok")
+    dismiss(parts, ui, app)
+    card(parts, app, "KS")
+    dealer = ui.state.deal.dealer
+    card(parts, app, "5C")
+    card(parts, app, "TD")
+    ui.handle(Action.peg(dealer, 1))
+    press(parts, app, "peg", dealer, 1)  # the +1 key: presses add up until OK
+    assert ui.state.scores[dealer] == 0 and ui.tally == (dealer, 2)
+    press(parts, app, "ok")
+    assert ui.state.scores[dealer] == 2
+
+
+def test_board_mode_pegs_with_buttons():
+    with mock_table(TableSettings(mode=Mode.BOARD)) as (parts, ui, app):
+        ui.handle(Action.parse("ok"))  # cut at random
+        dismiss(parts, ui, app)
+        ui.handle(Action.peg(0, 12))
+        ui.handle(Action.parse("ok"))
+        ui.handle(Action.peg(1, 5))
+        ui.handle(Action.parse("ok"))
+        assert ui.state.scores == (12, 5) and ui.state.rear == (0, 0)
+
+
+def test_claim_mode_says_whose_score_is_open_but_never_how_much(table):
+    parts, ui, app = table
+    ui.settings = TableSettings(mode=Mode.CLAIM, names=("Ann", "Bob"))
+    ui.new_game()
+    press(parts, app, "ok")
+    dismiss(parts, ui, app)
+    card(parts, app, "KS")
+    card(parts, app, "5C")
+    card(parts, app, "TD")  # a fifteen, not claimed yet
+    screen = ui.screen()
+    assert isinstance(screen, PlayScreen) and screen.count == 15
+    dealer = ui.state.names[ui.state.deal.dealer]
+    assert dealer in screen.note and not any(ch.isdigit() for ch in screen.note)
+
+
+def test_a_new_game_with_fewer_seats_drops_an_unconfirmed_peg():
+    ui = TableUI(TableSettings(players=4, mode=Mode.BOARD), rng=random.Random(1))
+    ui.handle(Action.parse("ok"))
+    ui.screens.clear()
+    ui.handle(Action.peg(3, 2))  # no OK yet
+    ui.settings = TableSettings(players=2, mode=Mode.BOARD)
+    ui.new_game()
+    ui.screen()  # must not fail
+    assert ui.tally is None
+
+
+def _board(names=("Ann", "Bob")):
+    ui = TableUI(TableSettings(names=names, mode=Mode.BOARD), rng=random.Random(1))
+    ui.handle(Action.parse("ok"))
+    ui.screens.clear()
+    return ui
+
+
+def test_the_tally_shows_who_pegs_how_much_and_undo_drops_it():
+    ui = _board()
+    ui.handle(Action.peg(1, 2))
+    ui.handle(Action.peg(1, 1))
+    assert ui.claims.text() == "Bob 3" and ui.screen().entry == "Bob 3"
+    ui.handle(Action.parse("undo"))
+    assert ui.tally is None and ui.state.scores == (0, 0)
+
+
+def test_a_second_seat_waits_for_the_first_peg_to_be_confirmed():
+    ui = _board()
+    ui.handle(Action.peg(0, 2))
+    ui.handle(Action.peg(1, 2))
+    assert "finish Ann's peg" in " ".join(ui.screen().lines) and ui.tally == (0, 2)
+
+
+def test_a_peg_for_a_seat_not_at_the_table_is_refused():
+    ui = _board()
+    ui.handle(Action.peg(2, 2))
+    assert "seat 3 is not at this table" in " ".join(ui.screen().lines) and ui.tally is None

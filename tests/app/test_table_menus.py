@@ -1,0 +1,157 @@
+"""The menus behind MENU (main, next game set-up, confirming questions, the judge's penalty)
+and the settings they step through."""
+
+import doctest
+import random
+
+import pytest
+from table_keys import card, dismiss, mock_table, pick, press
+
+import cribpi.app.settings
+from cribpi.app import TableSettings, TableUI
+from cribpi.app.menus import PENALTY_POINTS, Menu, PenaltyDraft
+from cribpi.app.review import review_screen
+from cribpi.app.settings import next_brightness, next_match, next_players, next_rules
+from cribpi.game import Mode, Phase
+from cribpi.hal import Action
+from cribpi.views.model import AlertScreen, MenuScreen
+
+
+@pytest.fixture
+def table():
+    with mock_table() as parts_ui_app:
+        yield parts_ui_app
+
+
+def test_menu_changes_mode_and_starts_a_new_game(table):
+    parts, ui, app = table
+    press(parts, app, "menu")
+    assert isinstance(ui.screen(), MenuScreen)
+    pick(parts, app, ui, "Next game setup")
+    assert ui.screen().title == "Next game"
+    press(parts, app, "ok")  # "Mode: count" is first
+    assert ui.settings.mode is Mode.CLAIM
+    press(parts, app, "go")
+    press(parts, app, "ok")  # players 3
+    assert ui.settings.players == 3
+    assert ui.state.mode is Mode.COUNT  # the game in progress keeps its own
+    pick(parts, app, ui, "Start it now")
+    assert ui.screen().title == "Abandon this game?" and ui.menu.selected == 0
+    press(parts, app, "go")
+    press(parts, app, "ok")  # yes
+    assert ui.menu is None and ui.state.mode is Mode.CLAIM and ui.state.seats == 3
+
+
+def test_the_judges_penalty_from_the_menu(table):
+    parts, ui, app = table
+    press(parts, app, "ok")
+    dismiss(parts, ui, app)
+    card(parts, app, "KS")
+    press(parts, app, "menu")
+    labels = ui.screen().items
+    ui.menu.selected = labels.index("Penalty...")
+    press(parts, app, "ok")
+    assert ui.screen().title == "Judge's penalty"
+    press(parts, app, "go")  # to "Points"
+    press(parts, app, "ok")  # 2 -> 4
+    assert "Points: +4" in ui.screen().items
+    press(parts, app, "go")
+    press(parts, app, "go")  # "Peg the penalty"
+    press(parts, app, "ok")
+    assert ui.state.scores[0] == 4 and ui.menu is None
+    assert isinstance(ui.screen(), AlertScreen) and "renege" in " ".join(ui.screen().lines)
+
+
+def test_menu_sets_a_best_of_three_match(table):
+    parts, ui, app = table
+    press(parts, app, "menu")
+    pick(parts, app, ui, "Next game setup")
+    pick(parts, app, ui, "Match")
+    assert ui.settings.match_games == 3 and "Match: best of 3" in ui.screen().items
+    ui.new_game()
+    assert ui.state.match_games == 3
+
+
+def test_a_match_ends_with_its_result_and_asks_before_a_new_one():
+    with mock_table(TableSettings(names=("Ann", "Bob"), mode=Mode.BOARD, match_games=3), seed=5) as (parts, ui, app):
+
+        def peg(seat, points):
+            ui.handle(Action.peg(seat, points))
+            ui.handle(Action.parse("ok"))
+
+        ui.handle(Action.parse("ok"))  # cut
+        ui.screens.clear()
+        for game in range(2):
+            peg(0, 100)
+            peg(0, 21)
+            assert ui.screens[0].title == "GAME!" and "game point" in " ".join(ui.screens[0].lines)
+            if game == 0:
+                ui.screens.clear()
+                ui.handle(Action.parse("ok"))  # the next game
+        titles = [getattr(s, "title", "") for s in ui.screens]
+        assert titles[:2] == ["GAME!", "MATCH!"]
+        match = ui.screens[1]
+        assert "Ann wins" in match.lines[0] and "games 2-0" in match.lines[1]
+        ui.screens.clear()
+        ui.handle(Action.parse("ok"))
+        assert ui.screen().title == "Match over: new match?" and ui.menu.selected == 0
+        ui.handle(Action.parse("ok"))  # "No, go back"
+        assert ui.state.phase is Phase.MATCH_OVER
+
+
+def test_menu_keys_move_round_and_other_keys_do_nothing(table):
+    parts, ui, app = table
+    press(parts, app, "menu")
+    items = len(ui.screen().items)
+    press(parts, app, "undo")
+    assert ui.menu.selected == items - 1  # UNDO from the top goes round to the bottom
+    before = ui.state
+    card(parts, app, "5H")
+    assert ui.state is before and isinstance(ui.screen(), MenuScreen)
+    press(parts, app, "menu")
+    assert ui.menu is None
+
+
+def test_a_rebuilt_menu_keeps_its_place_within_its_items():
+    labels = ["a", "b", "c"]
+    menu = Menu(lambda: [(label, lambda: None) for label in labels], selected=2)
+    labels.pop()  # one item fewer when the menu is built again
+    assert menu.rebuilt().selected == 1 and menu.rebuilt().screen().items == ("a", "b")
+
+
+def test_the_penalty_draft_steps_round_each_choice():
+    draft = PenaltyDraft()
+    assert draft.next_seat(2).next_seat(2).seat == 0
+    points = draft
+    for _ in PENALTY_POINTS:
+        points = points.next_points()
+    assert points.points == draft.points
+    assert draft.next_reason().event().reason == "exposed card"
+
+
+def test_brightness_steps_from_the_nearest_step():
+    assert next_brightness(TableSettings(brightness=0.3)).brightness == 0.5
+    assert next_brightness(TableSettings(brightness=1.0)).brightness == 0.1
+
+
+def test_five_card_rules_only_with_two_players():
+    two = TableSettings(rules="five-card")
+    assert next_players(two).rules == "acc" and next_players(two).players == 3
+    three = TableSettings(players=3, rules="leaflet")
+    assert next_rules(three).rules == "acc"  # round past five-card
+
+
+def test_a_match_length_the_menu_does_not_offer_goes_back_to_one():
+    assert next_match(TableSettings(match_games=9)).match_games == 1
+    assert next_match(TableSettings(match_games=7)).match_games == 1
+
+
+def test_the_review_of_a_discard_not_entered_says_so():
+    ui = TableUI(TableSettings(), rng=random.Random(1))
+    ui.handle(Action.parse("ok"))
+    assert review_screen(ui.state, 0).title == "Review" and "off" in review_screen(ui.state, 0).lines[0]
+
+
+def test_settings_doctests():
+    result = doctest.testmod(cribpi.app.settings, report=True, verbose=False)
+    assert result.failed == 0 and result.attempted > 0
