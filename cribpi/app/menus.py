@@ -82,7 +82,8 @@ class MenuHost(Table, Protocol):
 
     def new_game(self) -> tuple[Effect, ...]: ...
 
-    def show(self, screen: ScreenModel) -> None: ...
+    def show(self, screen: ScreenModel) -> None:
+        """Close the menu and show ``screen`` until OK."""
 
     def handle_event(self, event: Event) -> tuple[Effect, ...]: ...
 
