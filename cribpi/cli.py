@@ -9,6 +9,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from cribpi import __version__
 from cribpi.exc import CribpiError
@@ -18,7 +19,7 @@ COMMANDS = ("score", "peg", "advise", "replay", "sim", "render", "run", "stats",
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 

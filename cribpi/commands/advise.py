@@ -15,7 +15,7 @@ from cribpi.analysis import DiscardOption, analyse_discards
 from cribpi.rules import Card, Rules, get_rules, parse_cards
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("advise", help="rank every discard from a dealt hand by exact expected points",
                        description=__doc__)
     p.add_argument("cards", nargs="+", metavar="CARD", help="the cards dealt (e.g. 5H 10h TD QS 5♥ AC)")

@@ -13,7 +13,7 @@ from cribpi.exc import CardError, RulesError
 from cribpi.rules import MAX_COUNT, Card, Rank, Suit, count_total, get_rules, score_play
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("peg", help="score a sequence of cards laid in the play", description=__doc__)
     p.add_argument("cards", nargs="+", metavar="CARD", help="ranks (4, 10, J) or cards (4H, TD)")
     p.add_argument("--rules", default="acc", help="rule preset (default acc)")
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     for row in rows:
         _print_row(row)
-    print(f"Total pegged: {sum(int(r['points']) for r in rows)}")  # type: ignore[call-overload]
+    print(f"Total pegged: {sum(int(str(r['points'])) for r in rows)}")
     return 0
 
 

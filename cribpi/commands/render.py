@@ -9,7 +9,7 @@ from pathlib import Path
 from cribpi.exc import RecordError
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("render", help="draw the board and OLED after each event of a record",
                        description=__doc__)
     p.add_argument("--record", type=Path, required=True, help="a game record (see docs/record-format.md)")
@@ -21,7 +21,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 def render_record(text: str, out: Path, scale: int = 3) -> list[Path]:
     from cribpi.game import apply
     from cribpi.game.engine import INITIAL
-    from cribpi.game.record import parse_record
+    from cribpi.record import parse_record
     from cribpi.views import LedSettings, render_board, render_screen
     from cribpi.views.picture import board_picture, oled_picture
     from cribpi.views.table import board_model, effect_screens, last_score_line, phase_screen

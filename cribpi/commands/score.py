@@ -9,7 +9,7 @@ from cribpi.exc import RulesError
 from cribpi.rules import get_rules, parse_cards, score_hand
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("score", help="count a hand or crib; the last card is the starter",
                        description=__doc__)
     p.add_argument("cards", nargs="+", metavar="CARD", help="the held cards, then the starter (e.g. 5H 10h TD QS 5♥)")

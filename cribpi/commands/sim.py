@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 TABLE = "sim"
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("sim", help="play the whole table in the terminal (simulated hardware)",
                        description=__doc__)
     p.add_argument("--players", default="2", choices=["2", "3", "4", "4p"],

@@ -105,10 +105,10 @@ class Action:
             ) from None
 
     def __str__(self) -> str:
-        if self.kind is Kind.RANK:
-            return f"rank {self.rank.symbol}"  # type: ignore[union-attr]
-        if self.kind is Kind.SUIT:
-            return f"suit {self.suit.symbol}"  # type: ignore[union-attr]
+        if self.kind is Kind.RANK and self.rank is not None:
+            return f"rank {self.rank.symbol}"
+        if self.kind is Kind.SUIT and self.suit is not None:
+            return f"suit {self.suit.symbol}"
         if self.kind is Kind.PEG:
             return f"peg {self.seat} {self.points}"
         if self.kind is Kind.MUGGINS:

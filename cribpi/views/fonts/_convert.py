@@ -15,6 +15,7 @@ from __future__ import annotations
 import gzip
 import sys
 from pathlib import Path
+from typing import Any, BinaryIO, cast
 
 from PIL import PcfFontFile
 
@@ -27,8 +28,15 @@ FONTS = (
 )
 
 
+def _glyph(font: PcfFontFile.PcfFontFile, char: str) -> tuple[Any, ...]:
+    glyph = font.glyph[ord(char)]
+    if glyph is None:
+        raise SystemExit(f"{char!r} is not in the font")
+    return glyph
+
+
 def glyph_rows(font: PcfFontFile.PcfFontFile, char: str) -> tuple[str, ...]:
-    image = font.glyph[ord(char)][3]
+    image = _glyph(font, char)[3]
     width, height = image.size
     return tuple(
         "".join("#" if image.getpixel((x, y)) else "." for x in range(width))
@@ -38,8 +46,8 @@ def glyph_rows(font: PcfFontFile.PcfFontFile, char: str) -> tuple[str, ...]:
 
 def emit_font(name: str, path: Path, chars: str) -> list[str]:
     with gzip.open(path) as fh:
-        font = PcfFontFile.PcfFontFile(fh, "iso8859-1")
-    first = font.glyph[ord(chars[0])]
+        font = PcfFontFile.PcfFontFile(cast(BinaryIO, fh), "iso8859-1")
+    first = _glyph(font, chars[0])
     width, height = first[3].size
     ascent = -first[1][1]
     lines = [f"{name} = BitmapFontData(", f"    name={path.name.removesuffix('.pcf.gz')!r},"]
