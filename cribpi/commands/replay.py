@@ -14,15 +14,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from cribpi.exc import RecordError
 from cribpi.game.engine import INITIAL, apply
 from cribpi.game.events import Event, Misdeal, NewGame, NextGame
 from cribpi.game.legal import describe_expected
-from cribpi.game.record import Record, parse_record
 from cribpi.game.state import Alert, Effect, GameOver, MatchOver, Pegged, Phase, State
+from cribpi.record import Record, RecordFileError, parse_record
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("replay", help="check a game record and print every score in it", description=__doc__)
     p.add_argument("file", metavar="FILE", help="a game record (.crib); - reads standard input")
     p.add_argument("--json", action="store_true",
@@ -36,11 +35,8 @@ def read_record(path: str) -> Record:
     try:
         text = _read(path)
     except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{path}: cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
-    try:
-        return parse_record(text)
-    except RecordError as exc:
-        raise RecordError(f"{path}: {exc}") from None
+        raise RecordFileError(path, getattr(exc, "strerror", None) or str(exc)) from None
+    return parse_record(text, source=path)
 
 
 def _read(path: str) -> str:

@@ -1,0 +1,146 @@
+"""The lexical rules of a record: comments, quoted strings, tokens, names.
+
+>>> without_comments('Play: QH {a comment} 5C ; to the end\\n[Event "a ; b"]')
+['Play: QH   5C ', '[Event "a ; b"]']
+>>> [str(t) for t in tokens('Penalty "Mary Ann" -2 "said \\\\"go\\\\""', 1)]
+['Penalty', '"Mary Ann"', '-2', '"said \\\\"go\\\\""']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable
+from typing import Final
+
+from cribpi.record.errors import RecordSyntaxError, RecordWriteError, UnclosedError
+from cribpi.rules import Card, CardError
+
+__all__ = ["Token", "Words", "match_name", "name_token", "quote", "tokens", "without_comments"]
+
+#: A record in pieces: a quoted string (to its closing quote or the line's end), a ``;``
+#: comment (to the line's end), a ``{...}`` comment (over lines), and the text between.
+_PIECES: Final = re.compile(r'(?P<quote>"(?:\\[^\n]|[^"\\\n])*"?)|(?P<comment>;[^\n]*)'
+                            r"|(?P<brace>\{[^}]*\}?)|(?P<text>[^\";{]+)")
+_TOKEN: Final = re.compile(r'"((?:[^"\\]|\\.)*)"|([:=|])|([^\s:=|"]+)|(")')
+_ESCAPE: Final = re.compile(r"\\(.)")
+_BARE_NAME: Final = re.compile(r"[^\s\"\\;{}:=|\[\]]+")
+
+
+def without_comments(text: str) -> list[str]:
+    """The record's lines with ``; ...`` and ``{...}`` comments blanked out (quotes respected)."""
+    return "".join(_blanked(piece, text) for piece in _PIECES.finditer(text)).split("\n")
+
+
+def _blanked(piece: re.Match[str], text: str) -> str:
+    if piece.lastgroup == "comment":
+        return ""
+    if piece.lastgroup != "brace":
+        return piece.group()
+    if not piece.group().endswith("}"):
+        raise UnclosedError(text.count("\n", 0, piece.start()) + 1, "{", "comment", "'}'")
+    return " " + "\n" * piece.group().count("\n")  # a comment over lines keeps the line numbers
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Token:
+    """One token of a statement; ``text`` is unescaped when the token was quoted."""
+
+    text: str
+    quoted: bool = False
+
+    def __str__(self) -> str:
+        return quote(self.text) if self.quoted else self.text
+
+    def is_word(self, word: str) -> bool:
+        """The keyword ``word`` (in any case, never in quotes)."""
+        return not self.quoted and self.text.lower() == word
+
+
+def tokens(text: str, line: int) -> list[Token]:
+    """The tokens of one line: words, quoted strings, and the marks ``:``, ``=`` and ``|``."""
+    out = []
+    for match in _TOKEN.finditer(text):  # only white space falls between matches
+        quoted, mark, word, opened = match.groups()
+        if opened:
+            raise UnclosedError(line, text[match.start():match.start() + 20], "quote", 'a closing "')
+        out.append(Token(_ESCAPE.sub(r"\1", quoted), True) if quoted is not None else Token(mark or word))
+    return out
+
+
+def quote(text: str) -> str:
+    """``text`` as a quoted string."""
+    if "\n" in text or "\r" in text:
+        raise RecordWriteError(f"{text!r} holds a line break, which a record cannot carry")
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def name_token(name: str) -> str:
+    """A player's name as a token: bare when it can be, quoted otherwise."""
+    if _BARE_NAME.fullmatch(name) and name.lower() not in ("crib", "deals"):
+        return name
+    return quote(name)
+
+
+def match_name(names: Iterable[str], text: str) -> int | None:
+    """The seat named ``text``: exactly, or else in any case when that is unambiguous."""
+    names = list(names)
+    if text in names:
+        return names.index(text)
+    folded = [seat for seat, name in enumerate(names) if name.lower() == text.lower()]
+    return folded[0] if len(folded) == 1 else None
+
+
+class Words:
+    """The tokens of one statement, taken left to right; errors name the line."""
+
+    def __init__(self, line: int, found: list[Token]) -> None:
+        self.line = line
+        self.tokens = found
+        self.pos = 0
+
+    def error(self, token: Token, expected: str) -> RecordSyntaxError:
+        return RecordSyntaxError(self.line, str(token), expected)
+
+    def peek(self) -> Token | None:
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+
+    def take(self, expected: str) -> Token:
+        token = self.peek()
+        if token is None:
+            raise RecordSyntaxError(self.line, None, expected)
+        self.pos += 1
+        return token
+
+    def skip(self, word: str) -> bool:
+        """Take the keyword ``word`` if it comes next."""
+        token = self.peek()
+        if token is None or not token.is_word(word):
+            return False
+        self.pos += 1
+        return True
+
+    def integer(self, expected: str, signed: bool = False) -> int:
+        token = self.take(expected)
+        if token.quoted or not re.fullmatch(r"[+-]?\d+" if signed else r"\d+", token.text):
+            raise self.error(token, expected)
+        return int(token.text)
+
+    def card(self, expected: str) -> Card:
+        token = self.take(expected)
+        try:
+            return Card.parse(token.text)
+        except CardError:
+            raise self.error(token, expected) from None
+
+    def cards(self, expected: str) -> tuple[Card, ...]:
+        """The cards to the end of the line."""
+        out = []
+        while self.peek() is not None:
+            out.append(self.card(expected))
+        return tuple(out)
+
+    def end(self) -> None:
+        token = self.peek()
+        if token is not None:
+            raise self.error(token, "the end of the line")
