@@ -240,11 +240,7 @@ def rules_from_dict(data: Mapping[str, object], *, source: str = "rules") -> Rul
     ...
     cribpi.rules.presets.RuleOptionError: cribpi.toml [game]: players True is not allowed: use 2, 3 or 4
     """
-    for key in data:
-        if key not in OPTION_TYPES and key not in ("name", "base"):
-            known = ", ".join(("name", "base", *OPTION_TYPES))
-            raise RuleOptionError(key, data[key], known, reason=f"unknown rule option {key!r}: known are {known}",
-                                  source=source)
+    _check_keys(data, source)
     base = _base(data, source)
     name = _text(data, "name", base.name if "base" in data else "acc", source)
     options = {key: _option(key, value, source) for key, value in data.items() if key in OPTION_TYPES}
@@ -253,6 +249,14 @@ def rules_from_dict(data: Mapping[str, object], *, source: str = "rules") -> Rul
     except RuleOptionError as exc:
         raise exc.at(source) from None
     return base if rules == base else rules
+
+
+def _check_keys(data: Mapping[str, object], source: str) -> None:
+    known = ("name", "base", *OPTION_TYPES)
+    for key in data:
+        if key not in known:
+            raise RuleOptionError(key, data[key], ", ".join(known), source=source,
+                                  reason=f"unknown rule option {key!r}: known are {', '.join(known)}")
 
 
 def _preset_or_acc(name: str) -> Rules:
@@ -301,7 +305,6 @@ def _accepted(key: str) -> str:
     if issubclass(kind, enum.Enum):
         return _choices(kind)
     return _ACCEPTED[key]
-
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
