@@ -9,7 +9,7 @@ import os
 from cribpi.exc import StoreError
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("export", help="list the journal's games, or write one as a game record",
                        description=__doc__)
     p.add_argument("game", nargs="?", type=int, help="the game's number (default: the latest)")
@@ -20,7 +20,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 def run(args: argparse.Namespace) -> int:
     from cribpi.config import default_db_path
-    from cribpi.store import Store
+    from cribpi.store import Store, export_game
 
     db = args.db or str(default_db_path())
     if not os.path.isfile(db) or os.path.getsize(db) == 0:  # opening would create a journal
@@ -34,5 +34,5 @@ def run(args: argparse.Namespace) -> int:
             return 0
         if not games:
             raise StoreError(f"{db} holds no games yet")
-        print(store.export(args.game if args.game is not None else games[-1]["id"]), end="")
+        print(export_game(store, args.game if args.game is not None else games[-1]["id"]), end="")
     return 0

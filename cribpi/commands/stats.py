@@ -8,10 +8,10 @@ import json
 import os
 
 from cribpi.exc import StoreError
-from cribpi.store import PlayerStats, Store
+from cribpi.store import PlayerStats, Store, stats
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("stats", help="per-player statistics from a game journal", description=__doc__)
     p.add_argument("--db", metavar="PATH", help="the game journal (default: the cribpi database)")
     p.add_argument("--json", action="store_true", help="print JSON: one object per player name")
@@ -26,16 +26,16 @@ def run(args: argparse.Namespace) -> int:
     if not os.path.isfile(args.db) or os.path.getsize(args.db) == 0:  # opening would create a journal
         raise StoreError(f"there is no game journal at {args.db}: give the file `cribpi run` writes")
     with Store(args.db) as store:
-        stats = store.stats()
+        players = stats(store)
     if args.json:
-        print(json.dumps({name: s.as_dict() for name, s in stats.items()}, ensure_ascii=False))
+        print(json.dumps({name: s.as_dict() for name, s in players.items()}, ensure_ascii=False))
         return 0
-    if not stats:
+    if not players:
         print("No finished games yet.")
         return 0
     print(f"{'Player':<12} {'Games':>5} {'Won':>4} {'Matches':>7} {'Won':>4} {'Skunks +/-':>10}"
           f" {'Hand':>5} {'Crib':>5} {'Peg/deal':>8} {'Discard loss':>12}")
-    for player in stats.values():
+    for player in players.values():
         print(_row(player))
     return 0
 

@@ -1,8 +1,13 @@
-"""A game as its event log: apply, undo any number of steps, replay."""
+"""A game as its event log: apply, undo any number of steps, replay, roll back.
+
+A game can also be resumed from a state saved part-way (a store's snapshot): the events
+before it are read and replayed only when something reaches back past it, such as an undo.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import overload
 
 from cribpi.exc import RulesError
 from cribpi.game.engine import INITIAL, apply
@@ -10,22 +15,40 @@ from cribpi.game.events import Event, Undo
 from cribpi.game.legal import Expected, expected
 from cribpi.game.state import Effect, State
 
-__all__ = ["Game", "replay"]
+__all__ = ["Game", "EventLog", "replay"]
 
 
 class Game:
     """The event log of one table and the state it gives.
 
     ``journal`` holds every event accepted, undos included (what a store persists);
-    ``events`` holds the events in force once undos are taken out.
+    ``events`` holds the events in force once undos are taken out. Both are read-only views.
     """
 
     def __init__(self, events: Iterable[Event] = ()) -> None:
-        self.journal: list[Event] = []
-        self.events: list[Event] = []
-        self._states: list[State] = [INITIAL]  # state after each event in force
+        self._journal: list[Event] = []
+        self._events: list[Event] = []
+        self._states: list[State] = [INITIAL]  # the state before _events[0], then after each
+        self._earlier: _Earlier | None = None  # a resumed game's journal not replayed yet
+        self._last: tuple[list[Event], list[State]] | None = None  # what rollback() restores
+        self.journal = EventLog(self, everything=True)
+        self.events = EventLog(self, everything=False)
         for event in events:
             self.apply(event)
+
+    @classmethod
+    def resume(cls, state: State, journal_length: int, in_force: int,
+               earlier: Callable[[], Sequence[Event]]) -> Game:
+        """A game whose first ``journal_length`` journal events (``in_force`` of them still in
+        force) led to ``state``. ``earlier()`` returns those events; it is called only when an
+        undo reaches back past them or when they are read, and the game is then replayed from
+        its whole journal, which is always the truth."""
+        if not 0 <= in_force <= journal_length:
+            raise RulesError(f"a resumed game has 0-{journal_length} events in force, not {in_force}")
+        game = cls()
+        game._states = [state]
+        game._earlier = _Earlier(journal_length, in_force, earlier)
+        return game
 
     @property
     def state(self) -> State:
@@ -36,23 +59,121 @@ class Game:
         if isinstance(event, Undo):
             return self._undo(event)
         state, effects = apply(self.state, event)
-        self.journal.append(event)
-        self.events.append(event)
+        self._journal.append(event)
+        self._events.append(event)
         self._states.append(state)
+        self._last = ([], [])
         return effects
+
+    def rollback(self) -> None:
+        """Take back the last ``apply`` as if it never happened, journal included (unlike an
+        Undo): for an event its store could not keep. Only the latest apply can be rolled back."""
+        if self._last is None:
+            raise RulesError("nothing to roll back: no event was applied since the last rollback")
+        undone_events, undone_states = self._last
+        self._last = None
+        self._journal.pop()
+        if undone_events:  # an Undo: its events and states come back
+            self._events.extend(undone_events)
+            self._states.extend(undone_states)
+        else:
+            self._events.pop()
+            self._states.pop()
 
     def _undo(self, event: Undo) -> tuple[Effect, ...]:
         if not isinstance(event.steps, int) or event.steps < 1:
             raise RulesError(f"undo takes 1 or more steps, not {event.steps!r}")
         if event.steps > len(self.events):
             raise RulesError(f"only {len(self.events)} event(s) can be undone, not {event.steps}")
-        del self.events[-event.steps:]
+        if event.steps >= len(self._states):  # reaches back past a resumed game's start
+            self._replay_earlier()
+        self._last = (self._events[-event.steps:], self._states[-event.steps:])
+        del self._events[-event.steps:]
         del self._states[-event.steps:]
-        self.journal.append(event)
+        self._journal.append(event)
         return ()
+
+    def _replay_earlier(self) -> None:
+        """Read and replay the whole journal of a resumed game (its start included)."""
+        if self._earlier is None:
+            return
+        earlier = list(self._earlier.load())
+        if len(earlier) != self._earlier.journal_length:
+            raise RulesError(f"the journal before the resumed state holds {len(earlier)} event(s), "
+                             f"not {self._earlier.journal_length}")
+        whole = Game(earlier + self._journal)
+        self._journal, self._events, self._states = whole._journal, whole._events, whole._states
+        self._earlier = None
+
+    def _hidden(self, everything: bool) -> int:
+        """How many events of the journal (or in force) a resumed game has not read yet."""
+        if self._earlier is None:
+            return 0
+        return self._earlier.journal_length if everything else self._earlier.in_force
+
+    def _known(self, everything: bool) -> list[Event]:
+        return self._journal if everything else self._events
 
     def expected(self) -> Expected:
         return expected(self.state)
+
+
+class _Earlier:
+    """The start of a resumed game's journal: how long it is, and how to read it."""
+
+    __slots__ = ("journal_length", "in_force", "load")
+
+    def __init__(self, journal_length: int, in_force: int, load: Callable[[], Sequence[Event]]) -> None:
+        self.journal_length = journal_length
+        self.in_force = in_force
+        self.load = load
+
+
+class EventLog(Sequence[Event]):
+    """A read-only view of a game's journal or of its events in force.
+
+    Its length and its latest events never read back the start of a resumed game; other
+    items, slices and iteration do (once).
+    """
+
+    __slots__ = ("_game", "_everything")
+
+    def __init__(self, game: Game, *, everything: bool) -> None:
+        self._game = game
+        self._everything = everything
+
+    def __len__(self) -> int:
+        return self._game._hidden(self._everything) + len(self._game._known(self._everything))
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Event]: ...
+
+    def __getitem__(self, index: int | slice) -> Event | list[Event]:
+        if isinstance(index, slice):
+            return self._all()[index]
+        hidden, known = self._game._hidden(self._everything), self._game._known(self._everything)
+        position = index + hidden + len(known) if index < 0 else index
+        if hidden <= position < hidden + len(known):
+            return known[position - hidden]
+        return self._all()[index]
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self._all())
+
+    def _all(self) -> list[Event]:
+        self._game._replay_earlier()
+        return list(self._game._known(self._everything))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (EventLog, list, tuple)):
+            return len(self) == len(other) and self._all() == list(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"EventLog({self._all()!r})"
 
 
 def replay(events: Iterable[Event]) -> State:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import sys
 
-from cribpi.game import Mode
+from cribpi.game import Game, Mode
 from cribpi.game.simulate import random_game_events
 from cribpi.rules import ACC
 from cribpi.store import Store
@@ -22,21 +22,23 @@ def match_events(seed: int, game_id: int, mode: str) -> list:  # type: ignore[ty
 
 
 def main(path: str, seed: int, mode: str = "claim") -> None:
-    store = Store(path)
+    store = Store(path, snapshot_every=7)  # often, so kills land around snapshot writes too
     while True:
         restored = store.current()
         if restored is None:
             game_id = len(store.games()) + 1
             events = match_events(seed, game_id, mode)
+            game = Game(events[:1])
             if store.new_game(events[0]) != game_id:
                 raise SystemExit("game ids are not sequential")
             print(game_id, 1, flush=True)
-            done = 1
         else:
-            game_id, done = restored.game_id, len(restored.game.journal)
+            game_id, game = restored.game_id, restored.game
             events = match_events(seed, game_id, mode)
+        done = len(game.journal)
         for seq, event in enumerate(events[done:], done + 1):
-            store.append(game_id, event)
+            game.apply(event)  # as the app's Session: the game checks, then the journal keeps it
+            store.append(game_id, event, game)
             print(game_id, seq, flush=True)  # acknowledged: committed before this line
 
 

@@ -10,12 +10,13 @@ from cribpi.cli import main
 from cribpi.game import Mode, NewGame, Peg
 from cribpi.store import Store
 
+from store_helpers import journal
+
 
 def _board_game(db, winner: int) -> None:  # type: ignore[no-untyped-def]
     with Store(db) as store:
-        game_id = store.new_game(NewGame(("Ann", "Ben"), mode=Mode.BOARD, first_dealer=0))
-        store.append(game_id, Peg(1 - winner, 95))
-        store.append(game_id, Peg(winner, 121))
+        journal(store, [NewGame(("Ann", "Ben"), mode=Mode.BOARD, first_dealer=0),
+                        Peg(1 - winner, 95), Peg(winner, 121)])
 
 
 def test_json_gives_each_player_s_record(db_path, capsys):

@@ -12,9 +12,9 @@ import pytest
 from cribpi.exc import CribpiError, RulesError, StoreError
 from cribpi.game import Game, Lay, Mode, NewGame, Peg, Phase, Undo
 from cribpi.rules import ACC, Card
-from cribpi.store import APPLICATION_ID, SCHEMA_VERSION, Store
+from cribpi.store import APPLICATION_ID, SCHEMA_VERSION, Store, export_game, stats
 
-from store_helpers import random_match
+from store_helpers import extend, journal, random_match
 
 VARIANTS = [
     ("acc", Mode.COUNT, 1),
@@ -28,10 +28,7 @@ VARIANTS = [
 
 
 def _journal(store: Store, events: list) -> int:  # type: ignore[type-arg]
-    game_id = store.new_game(events[0], table="1")
-    for event in events[1:]:
-        store.append(game_id, event)
-    return game_id
+    return journal(store, events, table="1")[0]
 
 
 @pytest.mark.parametrize("rules,mode,games", VARIANTS)
@@ -46,8 +43,7 @@ def test_every_event_round_trips_and_the_state_is_restored(db_path, rules, mode,
         assert restored is not None and restored.game_id == game_id and restored.table == "1"
         assert restored.game.state == match[cut - 1][1]
         assert restored.game.journal == events[:cut]
-        for event in events[cut:]:
-            store.append(game_id, event)
+        extend(store, game_id, restored.game, events[cut:])
         assert store.events(game_id) == events
         assert store.current() is None  # the match is over
 
@@ -66,20 +62,16 @@ def test_the_journal_keeps_undos_and_the_restored_game_has_them_taken_out(db_pat
         assert restored.game.state.scores == (5, 3)
 
 
-def test_append_returns_the_effects_of_the_event(store):
-    game_id = store.new_game(NewGame(("Ann", "Ben"), mode=Mode.BOARD, first_dealer=0))
-    (pegged,) = store.append(game_id, Peg(1, 4))
-    assert pegged.points == 4 and pegged.score == 4
-
-
-def test_a_refused_event_raises_rules_error_and_writes_nothing(store):
-    game_id = store.new_game(NewGame(("Ann", "Ben"), mode=Mode.BOARD, first_dealer=0))
-    store.append(game_id, Peg(0, 2))
+def test_append_journals_the_event_the_game_has_just_applied(store):
+    game_id, game = journal(store, [NewGame(("Ann", "Ben"), mode=Mode.BOARD, first_dealer=0), Peg(1, 4)])
+    assert store.events(game_id)[-1] == Peg(1, 4)
+    with pytest.raises(RulesError, match="apply the peg event to the game before"):
+        store.append(game_id, Peg(0, 2), game)  # the game never applied it: the store never checks rules
     with pytest.raises(RulesError):
-        store.append(game_id, Lay(0, Card.parse("5H")))  # no cards in board mode
+        game.apply(Lay(0, Card.parse("5H")))  # no cards in board mode: the game refuses it
     assert len(store.events(game_id)) == 2
-    store.append(game_id, Peg(0, 3))
-    assert store.current().game.state.scores == (5, 0)
+    extend(store, game_id, game, [Peg(0, 3)])
+    assert store.current().game.state.scores == (3, 4)
 
 
 def test_new_game_takes_only_a_valid_new_game_event(store):
@@ -109,21 +101,25 @@ def test_a_match_finishes_by_itself_with_its_results(store):
 
 
 def test_undoing_the_winning_points_reopens_the_game(store):
-    game_id = store.new_game(NewGame(("Ann", "Ben"), mode=Mode.BOARD, first_dealer=0))
-    store.append(game_id, Peg(0, 121))
+    game_id, game = journal(store, [NewGame(("Ann", "Ben"), mode=Mode.BOARD, first_dealer=0), Peg(0, 121)])
     assert store.games()[0]["status"] == "finished"
-    store.append(game_id, Undo())
+    extend(store, game_id, game, [Undo()])
     row = store.games()[0]
     assert row["status"] == "open" and row["winner"] is None and row["finished"] is None
     assert store.current().game.state.phase is Phase.BOARD
 
 
 def test_finish_abandons_an_unfinished_game_and_it_takes_no_more_events(store):
-    game_id = store.new_game(NewGame(("Ann", "Ben"), mode=Mode.BOARD, first_dealer=0))
+    game_id, game = journal(store, [NewGame(("Ann", "Ben"), mode=Mode.BOARD, first_dealer=0)])
     assert store.finish(game_id) == "abandoned"
     assert store.current() is None
     with pytest.raises(StoreError, match=f"game {game_id} was abandoned"):
-        store.append(game_id, Peg(0, 1))
+        extend(store, game_id, game, [Peg(0, 1)])
+
+
+def test_finish_marks_a_match_that_is_over_finished(store):
+    game_id, _ = journal(store, [e for e, _ in random_match(4, "acc", Mode.BOARD)])
+    assert store.finish(game_id) == "finished"
 
 
 def test_a_new_game_at_a_table_abandons_the_one_left_open_there(store):
@@ -147,10 +143,14 @@ def test_timestamps_come_from_the_clock(db_path):
 
 def test_a_second_connection_sees_and_continues_the_journal(db_path):
     with Store(db_path) as one, Store(db_path) as two:
-        game_id = one.new_game(NewGame(("Ann", "Ben"), mode=Mode.BOARD, first_dealer=0))
-        one.append(game_id, Peg(0, 2))
-        two.append(game_id, Peg(1, 3))
-        one.append(game_id, Peg(0, 4))  # one's cached game is stale: it replays first
+        game_id, game_one = journal(one, [NewGame(("Ann", "Ben"), mode=Mode.BOARD, first_dealer=0), Peg(0, 2)])
+        game_two = two.current().game
+        extend(two, game_id, game_two, [Peg(1, 3)])
+        with pytest.raises(StoreError, match="another program is writing"):
+            extend(one, game_id, game_one, [Peg(0, 4)])  # one's game is stale: refused, not forked
+        game_one.rollback()
+        game_one = one.current().game
+        extend(one, game_id, game_one, [Peg(0, 4)])
         assert two.current().game.state.scores == (6, 3)
         assert [e.to_dict() for e in one.events(game_id)] == [e.to_dict() for e in two.events(game_id)]
 
@@ -210,7 +210,7 @@ def test_a_damaged_file_is_a_store_error_naming_it(db_path):
     with pytest.raises(StoreError, match="damaged") as info:
         with Store(db_path) as store:
             store.current()
-            store.stats()
+            stats(store)
     assert str(db_path) in str(info.value)
 
 
@@ -250,18 +250,21 @@ def test_a_journal_event_that_cannot_be_read_names_game_and_seq(db_path):
 def test_an_unknown_game_id_is_a_store_error(store):
     with pytest.raises(StoreError, match="no game 42"):
         store.events(42)
+    game = Game([NewGame(("Ann", "Ben"), mode=Mode.BOARD, first_dealer=0), Peg(0, 1)])
     with pytest.raises(StoreError, match="no game 42"):
-        store.append(42, Peg(0, 1))
+        store.append(42, Peg(0, 1), game)
+    with pytest.raises(StoreError, match="no game 42"):
+        export_game(store, 42)
 
 
 # -- export ----------------------------------------------------------------------------------
 
 
 def test_export_writes_a_record_that_parses_back_to_the_events_in_force(store):
-    record = pytest.importorskip("cribpi.game.record")
+    record = pytest.importorskip("cribpi.record")
     events = [e for e, _ in random_match(2, "acc", Mode.CLAIM)]
     game_id = _journal(store, events[:30] + [Undo()] + events[29:])
-    text = store.export(game_id)
+    text = export_game(store, game_id)
     parsed = record.parse_record(text)
     tags, back = (parsed.tags, parsed.events) if hasattr(parsed, "events") else parsed
     assert list(back) == events

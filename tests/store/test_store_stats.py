@@ -12,9 +12,9 @@ from cribpi.game import (
 )
 from cribpi.game.engine import INITIAL
 from cribpi.rules import ACC, Card, parse_cards
-from cribpi.store import Store
+from cribpi.store import Store, stats
 
-from store_helpers import random_match
+from store_helpers import extend, journal, random_match
 
 
 def _cards(text: str) -> tuple[Card, ...]:
@@ -45,18 +45,15 @@ BOARD = [NewGame(("Ann", "Ben"), ACC, Mode.BOARD, first_dealer=1), Peg(1, 121)]
 
 
 def _journal(store: Store, events: list) -> int:  # type: ignore[type-arg]
-    game_id = store.new_game(events[0])
-    for event in events[1:]:
-        store.append(game_id, event)
-    return game_id
+    return journal(store, events)[0]
 
 
 def test_scripted_games_give_the_numbers_counted_by_hand(store):
     _journal(store, COUNTED)
     _journal(store, BOARD)
-    stats = store.stats()
-    assert list(stats) == ["Ann", "Ben"]
-    ann, ben = stats["Ann"], stats["Ben"]
+    players = stats(store)
+    assert list(players) == ["Ann", "Ben"]
+    ann, ben = players["Ann"], players["Ben"]
     assert (ann.games_played, ann.games_won, ann.matches_played, ann.matches_won) == (2, 1, 2, 1)
     assert (ben.games_played, ben.games_won, ben.matches_played, ben.matches_won) == (2, 1, 2, 1)
     assert (ann.skunks_given, ann.skunks_received) == (1, 1)
@@ -73,12 +70,12 @@ def test_open_and_abandoned_games_do_not_count(store):
     _journal(store, COUNTED[:-1])  # the deal is counted but the game is not over
     abandoned = _journal(store, BOARD[:1])
     store.finish(abandoned)
-    assert store.stats() == {}
+    assert stats(store) == {}
 
 
 def test_stats_as_dict_carries_the_averages(store):
     _journal(store, COUNTED)
-    row = store.stats()["Ann"].as_dict()
+    row = stats(store)["Ann"].as_dict()
     assert row["average_hand"] == 7.0 and row["pegging_per_deal"] == 1.0 and row["games_won"] == 1
 
 
@@ -86,9 +83,9 @@ def test_partners_share_their_side_s_wins(store):
     rules = ACC.replace(players=4, partnerships=True)
     _journal(store, [NewGame(("Ann", "Ben", "Cat", "Dan"), rules, Mode.BOARD, first_dealer=0),
                      Peg(1, 100), Peg(2, 121)])
-    stats = store.stats()
-    assert {n: s.games_won for n, s in stats.items()} == {"Ann": 1, "Ben": 0, "Cat": 1, "Dan": 0}
-    assert {n: s.skunks_given for n, s in stats.items()} == {"Ann": 0, "Ben": 0, "Cat": 0, "Dan": 0}
+    players = stats(store)
+    assert {n: s.games_won for n, s in players.items()} == {"Ann": 1, "Ben": 0, "Cat": 1, "Dan": 0}
+    assert {n: s.skunks_given for n, s in players.items()} == {"Ann": 0, "Ben": 0, "Cat": 0, "Dan": 0}
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -109,8 +106,8 @@ def test_hand_and_crib_totals_match_the_pegged_effects_of_random_count_matches(s
         for record in state.games:
             games[state.names[record.winner]] += 1
         _journal(store, events)
-    stats = store.stats()
-    for name, player in stats.items():
+    players = stats(store)
+    for name, player in players.items():
         assert player.hand_points == pegged[name, "hand"]
         assert player.crib_points == pegged[name, "crib"]
         assert player.games_won == games[name]
@@ -127,25 +124,22 @@ def test_discard_reviews_are_kept_in_the_statistics(tmp_path):
 
     pone_hand, dealer_hand = tuple(parse_cards("9H 6C 4C 5C")), tuple(parse_cards("5D 5H 5S JD"))
     with Store(tmp_path / "r.db") as store:
-        gid = store.new_game(NewGame(("Ann", "Ben"), ACC, Mode.COUNT, first_dealer=1, review=True))
-        for event in (Starter(parse_cards("2S")[0]), Discard(0, tuple(parse_cards("KC QD"))),
-                      Discard(1, tuple(parse_cards("8S 7D")))):
-            store.append(gid, event)
+        gid, game = journal(store, [
+            NewGame(("Ann", "Ben"), ACC, Mode.COUNT, first_dealer=1, review=True),
+            Starter(parse_cards("2S")[0]), Discard(0, tuple(parse_cards("KC QD"))),
+            Discard(1, tuple(parse_cards("8S 7D")))])
         from cribpi.game import Go
         hands = {0: pone_hand, 1: dealer_hand}
-        game = store.current().game
         while game.state.deal.turn is not None:
             deal = game.state.deal
             seat = deal.turn
             room = 31 - sum(c.value for c in deal.count)
             fits = [c for c in hands[seat] if c not in deal.cards_of(seat) and c.value <= room]
-            store.append(gid, Lay(seat, fits[0]) if fits else Go(seat))
-            game = store.current().game
-        store.append(gid, Crib(tuple(parse_cards("KC QD 8S 7D"))))
-        store.append(gid, EndDeal())
-        store.append(gid, Penalty(0, 121, "test: end the game"))
-        stats = store.stats()
+            extend(store, gid, game, [Lay(seat, fits[0]) if fits else Go(seat)])
+        extend(store, gid, game, [Crib(tuple(parse_cards("KC QD 8S 7D"))), EndDeal(),
+                                  Penalty(0, 121, "test: end the game")])
+        players = stats(store)
     expected = review_discard(pone_hand + tuple(parse_cards("KC QD")), parse_cards("KC QD"), dealer=False)
-    assert stats["Ann"].reviews == 1 and stats["Ben"].reviews == 1
-    assert abs(stats["Ann"].average_discard_loss - expected.loss) < 1e-9
-    assert "average_discard_loss" in stats["Ann"].as_dict()
+    assert players["Ann"].reviews == 1 and players["Ben"].reviews == 1
+    assert abs(players["Ann"].average_discard_loss - expected.loss) < 1e-9
+    assert "average_discard_loss" in players["Ann"].as_dict()
