@@ -1,62 +1,41 @@
-"""Screen model -> 128x64 one-bit image for the OLED.
+"""Screen model -> one-bit image for an OLED of any size (128x64 unless told).
 
 Every screen is drawn with the bitmap fonts in :mod:`cribpi.views.fonts` (never Pillow's
 default font), so the same model gives the same pixels on every machine: the golden PNGs in
-``tests/views/golden/`` pin them.
+``tests/views/golden/`` pin them at 128x64, 128x32 and 256x64. Displays 64 pixels high or more
+get the full layouts (a wider one gives the text more columns); lower ones get compact
+layouts with fewer lines. Text that does not fit is wrapped, and paged where the screen has
+pages (``pages`` says how many a screen takes on a display of a given size).
 
 >>> from cribpi.views.model import PlayScreen
 >>> render_screen(PlayScreen(count=15, turn="Alice")).size
 (128, 64)
+>>> render_screen(PlayScreen(count=15, turn="Alice"), (128, 32)).size
+(128, 32)
 """
 
 from __future__ import annotations
 
 import math
-import textwrap
 from collections.abc import Callable
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from cribpi.exc import ViewError
-from cribpi.rules.cards import Card
+from cribpi.rules import Card, ScoreItem
+from cribpi.views.canvas import DEFAULT_SIZE, LINE, Canvas, centred, check_page, paginate, wrap
 from cribpi.views.fonts import BIG_DIGITS, BOLD, SMALL, BitmapFont
 from cribpi.views.model import (
     AlertScreen, MenuScreen, MessageScreen, PlayScreen, PromptScreen, ScoreLine,
-    ScoreScreen, ScoresScreen, ScreenModel, ShowItem, ShowScreen,
+    ScoreScreen, ScoresScreen, ScreenModel, ShowScreen,
 )
+from cribpi.views.scores import draw_scores
 
-__all__ = ["WIDTH", "HEIGHT", "SHOW_ITEMS_PER_PAGE", "render_screen", "show_pages", "score_text"]
+__all__ = ["DEFAULT_SIZE", "render_screen", "pages", "show_pages", "score_text", "card_text"]
 
-WIDTH, HEIGHT = 128, 64
-SMALL_COLUMNS = WIDTH // SMALL.width  # 25
-LINE = 8  # SMALL line pitch: 7 pixels and a gap
-SHOW_ITEMS_PER_PAGE = 5
-MENU_ROWS = 6
-
-
-def _blank() -> Image.Image:
-    return Image.new("1", (WIDTH, HEIGHT), 0)
-
-
-def _centre_x(font: BitmapFont, text: str) -> int:
-    return max(0, (WIDTH - font.text_width(text)) // 2)
-
-
-def _right_x(font: BitmapFont, text: str, right: int = WIDTH) -> int:
-    return right - font.text_width(text)
-
-
-def _wrap(lines: tuple[str, ...] | list[str], columns: int = SMALL_COLUMNS) -> list[str]:
-    out: list[str] = []
-    for line in lines:
-        out += textwrap.wrap(line, columns) or [""]
-    return out
-
-
-def _draw_lines(image: Image.Image, lines: list[str], top: int, rows: int) -> None:
-    for row, text in enumerate(lines[:rows]):
-        SMALL.draw(image, (0, top + row * LINE), text)
+Size = tuple[int, int]
+MID_DIGITS = BitmapFont(BIG_DIGITS.data)  # the count on a compact display: 10x20, not 20x40
 
 
 def score_text(line: ScoreLine) -> str:
@@ -65,136 +44,205 @@ def score_text(line: ScoreLine) -> str:
     return f"{text}: {line.reason}" if line.reason else text
 
 
-def _play(screen: PlayScreen) -> Image.Image:
-    image = _blank()
-    turn = f"{screen.turn} to play" if screen.turn else ""
-    SMALL.draw(image, (_centre_x(SMALL, turn), 0), turn)
-    SMALL.draw(image, (0, 26), "count")
-    digits = str(screen.count)
-    BIG_DIGITS.draw(image, (_centre_x(BIG_DIGITS, digits), 10), digits)
-    if screen.note or screen.last is not None:
-        text = (screen.note or score_text(screen.last))[:SMALL_COLUMNS]  # type: ignore[arg-type]
-        SMALL.draw(image, (_centre_x(SMALL, text), HEIGHT - 7), text)
-    return image
-
-
-def _score(screen: ScoreScreen) -> Image.Image:
-    image = _blank()
-    head = f"{screen.who} +{screen.points}"
-    BOLD.draw(image, (_centre_x(BOLD, head), 0), head)
-    lines = _wrap(screen.reasons)
-    _draw_lines(image, [_centred(line) for line in lines], 16, 6)
-    return image
-
-
-def _centred(text: str, columns: int = SMALL_COLUMNS) -> str:
-    return text.center(columns).rstrip()
-
-
 def card_text(card: Card) -> str:
     return card.rank.symbol + card.suit.glyph
 
 
-def _show_line(item: ShowItem) -> str:
+# -- the play ---------------------------------------------------------------------------
+
+
+def _play(screen: PlayScreen, c: Canvas) -> None:
+    c.centre(0, f"{screen.turn} to play" if screen.turn else "")
+    digits = str(screen.count)
+    text = screen.note or (score_text(screen.last) if screen.last is not None else "")
+    if c.tall:
+        _play_tall(screen, c, digits, text)
+    else:
+        _play_compact(screen, c, digits, text)
+
+
+def _play_tall(screen: PlayScreen, c: Canvas, digits: str, text: str) -> None:
+    """The count in big digits in the middle, ``count`` to its left, the last score below."""
+    middle = (c.height - 64) // 2  # a taller display keeps the count in the middle
+    x = max(0, (c.width - BIG_DIGITS.text_width(digits)) // 2)
+    label = max(0, (c.width - 128) // 2)
+    if label + SMALL.text_width("count") < x:
+        c.text((label, 26 + middle), "count")
+    BIG_DIGITS.draw(c.image, (x, 10 + middle), digits)
+    lines = _fitting_score(screen, text, c.columns, rows=2)
+    for row, line in enumerate(lines):
+        c.centre(c.height - 7 - LINE * (len(lines) - 1 - row), line)
+
+
+def _play_compact(screen: PlayScreen, c: Canvas, digits: str, text: str) -> None:
+    """The count at the left in digits half the size, the last score beside it."""
+    MID_DIGITS.draw(c.image, (2, 6), digits)
+    c.text((0, c.height - 7), "count")
+    left = 30
+    rows = c.rows(9)
+    lines = _fitting_score(screen, text, (c.width - left) // SMALL.width, rows)
+    c.lines(lines, 9, rows, left=left)
+
+
+def _fitting_score(screen: PlayScreen, text: str, columns: int, rows: int) -> list[str]:
+    """The note or last score wrapped; a score too long for ``rows`` loses its reason
+    (``Bob 8``), never half of it."""
+    lines = [text] if 0 < len(text) <= columns else wrap([text], columns) if text else []
+    if len(lines) > rows and not screen.note and screen.last is not None:
+        lines = wrap([score_text(ScoreLine(screen.last.who, screen.last.points))], columns)
+    return lines[:rows]
+
+
+# -- a score, the show, alerts and messages: text in pages --------------------------------
+
+
+def _score_pages(screen: ScoreScreen, c: Canvas) -> list[list[str]]:
+    return paginate(wrap(screen.reasons, c.columns), c.rows(16))
+
+
+def _score(screen: ScoreScreen, c: Canvas) -> None:
+    pages = _score_pages(screen, c)
+    check_page("score", screen.page, len(pages))
+    c.centre(0, f"{screen.who} +{screen.points}", BOLD)
+    c.lines(pages[screen.page], 16, len(pages[screen.page]), centre=True)
+    c.pager(16 + LINE * (c.rows(16) - 1), screen.page, len(pages))
+
+
+def _alert_top(c: Canvas) -> int:
+    return 18 if c.tall else 9
+
+
+def _alert_pages(screen: AlertScreen, c: Canvas) -> list[list[str]]:
+    return paginate(wrap(screen.lines, c.columns), c.rows(_alert_top(c)))
+
+
+def _alert(screen: AlertScreen, c: Canvas) -> None:
+    """The title inverted in a bar (BOLD on tall displays), the lines centred below."""
+    pages = _alert_pages(screen, c)
+    check_page("alert", screen.page, len(pages))
+    top = _alert_top(c)
+    if c.tall:
+        c.draw.rectangle([(0, 0), (c.width - 1, 14)], fill=1)
+        c.centre(1, screen.title, BOLD, fill=0)
+    else:
+        c.draw.rectangle([(0, 0), (c.width - 1, 7)], fill=1)
+        c.centre(0, screen.title, fill=0)
+    c.lines(pages[screen.page], top, len(pages[screen.page]), centre=True)
+    c.pager(top + LINE * (c.rows(top) - 1), screen.page, len(pages))
+
+
+def _message_top(screen: MessageScreen) -> int:
+    return 16 if screen.title else 0
+
+
+def _message_pages(screen: MessageScreen, c: Canvas) -> list[list[str]]:
+    return paginate(wrap(screen.lines, c.columns), c.rows(_message_top(screen)))
+
+
+def _message(screen: MessageScreen, c: Canvas) -> None:
+    pages = _message_pages(screen, c)
+    check_page("message", screen.page, len(pages))
+    top = _message_top(screen)
+    if screen.title:
+        c.centre(0, screen.title, BOLD)
+    c.lines(pages[screen.page], top, len(pages[screen.page]))
+    c.pager(top + LINE * (c.rows(top) - 1), screen.page, len(pages))
+
+
+def _show_layout(c: Canvas) -> tuple[int, int]:
+    """The top of the item lines and how many fit: tall displays keep a rule under the title
+    and the total on the last line; compact ones put the total in the title line."""
+    if c.tall:
+        return 10, c.rows(10, c.height - 8)
+    return LINE, c.rows(LINE)
+
+
+def _show_line(item: ScoreItem, columns: int, kind: int) -> str:
+    """``fifteen 5♥ J♠      2``: the kind in ``kind`` columns, the points at the right."""
     cards = " ".join(card_text(card) for card in item.cards)
-    left = f"{item.kind[:7]:<7} {cards}"[: SMALL_COLUMNS - 3]
-    return f"{left:<{SMALL_COLUMNS - 3}}{item.points:>3}"
+    left = f"{item.kind[:kind]:<{kind}} {cards}"[: columns - 3]
+    return f"{left:<{columns - 3}}{item.points:>3}"
 
 
-def show_pages(screen: ShowScreen) -> int:
-    """How many pages the show breakdown takes (at least 1)."""
-    return max(1, math.ceil(len(screen.items) / SHOW_ITEMS_PER_PAGE))
+def _kind_columns(items: tuple[ScoreItem, ...], columns: int) -> int:
+    """7 on a 128-pixel display (``pair ro``); a wider one names the kinds in full."""
+    longest = max((len(item.kind) for item in items), default=7)
+    return max(7, min(longest, columns - 18))
 
 
-def _show(screen: ShowScreen) -> Image.Image:
-    pages = show_pages(screen)
-    if not 0 <= screen.page < pages:
-        raise ViewError(f"page {screen.page} of a {pages}-page show: use 0-{pages - 1}")
-    image = _blank()
+def show_pages(screen: ShowScreen, size: Size = DEFAULT_SIZE) -> int:
+    """How many pages the show breakdown takes on a display of ``size`` (at least 1)."""
+    return max(1, math.ceil(len(screen.items) / _show_layout(Canvas(size))[1]))
+
+
+def _show(screen: ShowScreen, c: Canvas) -> None:
+    pages = show_pages(screen, (c.width, c.height))
+    check_page("show", screen.page, pages)
+    top, rows = _show_layout(c)
     pager = f"{screen.page + 1}/{pages}"
-    SMALL.draw(image, (0, 0), screen.title[: SMALL_COLUMNS - len(pager) - 1])
-    SMALL.draw(image, (_right_x(SMALL, pager), 0), pager)
-    ImageDraw.Draw(image).line([(0, 8), (WIDTH - 1, 8)], fill=1)
-    first = screen.page * SHOW_ITEMS_PER_PAGE
-    items = screen.items[first : first + SHOW_ITEMS_PER_PAGE]
-    _draw_lines(image, [_show_line(item) for item in items], 10, SHOW_ITEMS_PER_PAGE)
-    total = f"total {screen.total}"
-    SMALL.draw(image, (_right_x(SMALL, total), HEIGHT - 7), total)
-    return image
+    head = pager if c.tall else f"total {screen.total} {pager}"
+    c.text((0, 0), screen.title[: c.columns - len(head) - 1])
+    c.right(0, head)
+    first = screen.page * rows
+    shown = screen.items[first : first + rows]
+    kind = _kind_columns(shown, c.columns)
+    lines = [_show_line(item, c.columns, kind) for item in shown]
+    c.lines(lines, top, rows)
+    if c.tall:
+        c.rule(8)
+        c.right(c.height - 7, f"total {screen.total}")
 
 
-def _scores(screen: ScoresScreen) -> Image.Image:
-    image = _blank()
-    SMALL.draw(image, (0, 0), screen.title)
-    SMALL.draw(image, (_right_x(SMALL, "games"), 0), "games")
-    draw = ImageDraw.Draw(image)
-    draw.line([(0, 8), (WIDTH - 1, 8)], fill=1)
-    for row_number, row in enumerate(screen.rows[:4]):
-        top = 11 + row_number * 13
-        BOLD.draw(image, (0, top), row.name[:11])
-        score = str(row.score)
-        BOLD.draw(image, (_right_x(BOLD, score, 96), top), score)
-        _games_dots(draw, row.games_won, top + 4)
-    return image
+# -- scores, menus and prompts ---------------------------------------------------------
 
 
-def _games_dots(draw: ImageDraw.ImageDraw, games: int, top: int) -> None:
-    """Up to five 3x3 dots, one per game won; more than five shows five and a ``+``."""
-    for n in range(min(games, 5)):
-        left = 101 + n * 5
-        draw.rectangle([(left, top), (left + 2, top + 2)], fill=1)
-    if games > 5:
-        draw.line([(126, top - 1), (126, top + 3)], fill=1)
+def _scores(screen: ScoresScreen, c: Canvas) -> None:
+    draw_scores(screen, c)
 
 
-def _alert(screen: AlertScreen) -> Image.Image:
-    image = _blank()
-    ImageDraw.Draw(image).rectangle([(0, 0), (WIDTH - 1, 14)], fill=1)
-    BOLD.draw(image, (_centre_x(BOLD, screen.title), 1), screen.title, fill=0)
-    _draw_lines(image, [_centred(line) for line in _wrap(screen.lines)], 18, 5)
-    return image
+def _menu_rows(c: Canvas) -> int:
+    return max(1, (c.height - 11 + 1) // 9)
 
 
-def _menu_window(screen: MenuScreen) -> int:
+def _menu_window(screen: MenuScreen, rows: int) -> int:
     """Index of the first item shown, so the selected one is always visible."""
-    return min(max(0, screen.selected - MENU_ROWS + 1), max(0, len(screen.items) - MENU_ROWS))
+    return min(max(0, screen.selected - rows + 1), max(0, len(screen.items) - rows))
 
 
-def _menu(screen: MenuScreen) -> Image.Image:
-    image = _blank()
-    draw = ImageDraw.Draw(image)
-    SMALL.draw(image, (0, 0), screen.title[:SMALL_COLUMNS])
-    draw.line([(0, 8), (WIDTH - 1, 8)], fill=1)
-    first = _menu_window(screen)
-    for row, item in enumerate(screen.items[first : first + MENU_ROWS]):
+def _menu(screen: MenuScreen, c: Canvas) -> None:
+    c.text((0, 0), screen.title)
+    c.rule(8)
+    rows = _menu_rows(c)
+    first = _menu_window(screen, rows)
+    for row, item in enumerate(screen.items[first : first + rows]):
         top = 11 + row * 9
         selected = first + row == screen.selected
         if selected:
-            draw.rectangle([(0, top - 1), (WIDTH - 1, top + 7)], fill=1)
-        SMALL.draw(image, (2, top), item[: SMALL_COLUMNS - 1], fill=0 if selected else 1)
-    return image
+            c.draw.rectangle([(0, top - 1), (c.width - 1, top + 7)], fill=1)
+        c.text((2, top), item, fill=0 if selected else 1)
 
 
-def _message(screen: MessageScreen) -> Image.Image:
-    image = _blank()
-    top = 0
-    if screen.title:
-        BOLD.draw(image, (_centre_x(BOLD, screen.title), 0), screen.title)
-        top = 16
-    _draw_lines(image, _wrap(screen.lines), top, (HEIGHT - top) // LINE)
-    return image
-
-
-def _prompt(screen: PromptScreen) -> Image.Image:
-    image = _blank()
+def _prompt(screen: PromptScreen, c: Canvas) -> None:
+    """The prompt and the entry so far in BOLD (SMALL when it needs more than the rows
+    above the hint), then the hint."""
     text = f"{screen.prompt} {screen.entry}{'_' if screen.cursor else ''}"
-    BOLD.draw(image, (_centre_x(BOLD, text), 18), text)
-    hint = _wrap([screen.hint]) if screen.hint else []
-    _draw_lines(image, [_centred(line) for line in hint], 40, 3)
-    return image
+    hint_top = 40 if c.tall else 16
+    bold = [text] if BOLD.text_width(text) <= c.width else wrap([text], c.width // BOLD.width)
+    if len(bold) * BOLD.height <= (31 if c.tall else hint_top - 3):
+        top = max(0, 31 - BOLD.height * len(bold)) if c.tall else 0
+        for row, line in enumerate(bold):
+            c.centre(top + row * BOLD.height, line, BOLD)
+    else:
+        small = wrap([text], c.columns)
+        c.lines(small, 0, len(small), centre=True)
+        hint_top = LINE * len(small)
+    hint = wrap([screen.hint], c.columns) if screen.hint else []
+    c.lines([centred(line, c.columns) for line in hint], hint_top, c.rows(hint_top))
 
 
-_RENDERERS: dict[type, Callable[[Any], Image.Image]] = {
+# -- dispatch ---------------------------------------------------------------------------
+
+_RENDERERS: dict[type, Callable[[Any, Canvas], None]] = {
     PlayScreen: _play,
     ScoreScreen: _score,
     ShowScreen: _show,
@@ -206,10 +254,33 @@ _RENDERERS: dict[type, Callable[[Any], Image.Image]] = {
 }
 
 
-def render_screen(screen: ScreenModel) -> Image.Image:
-    """Draw ``screen`` as a 128x64 image of mode ``'1'`` (1 = lit pixel)."""
+def draw_screen(screen: ScreenModel, size: Size = DEFAULT_SIZE) -> Canvas:
+    """The canvas ``screen`` is drawn on (tests read what was shortened or dropped)."""
     renderer = _RENDERERS.get(type(screen))
     if renderer is None:
         names = ", ".join(cls.__name__ for cls in _RENDERERS)
         raise ViewError(f"cannot draw {type(screen).__name__}: screens are {names}")
-    return renderer(screen)
+    canvas = Canvas(size)
+    renderer(screen, canvas)
+    return canvas
+
+
+def render_screen(screen: ScreenModel, size: Size = DEFAULT_SIZE) -> Image.Image:
+    """Draw ``screen`` for a display of ``size`` (width, height) as an image of mode ``'1'``
+    (1 = lit pixel)."""
+    return draw_screen(screen, size).image
+
+
+def pages(screen: ScreenModel, size: Size = DEFAULT_SIZE) -> int:
+    """How many pages ``screen`` takes on a display of ``size``: a show breakdown, a score's
+    reasons, an alert's or a message's lines may need more than one (``page`` picks one)."""
+    canvas = Canvas(size)
+    if isinstance(screen, ShowScreen):
+        return show_pages(screen, size)
+    if isinstance(screen, ScoreScreen):
+        return len(_score_pages(screen, canvas))
+    if isinstance(screen, AlertScreen):
+        return len(_alert_pages(screen, canvas))
+    if isinstance(screen, MessageScreen):
+        return len(_message_pages(screen, canvas))
+    return 1

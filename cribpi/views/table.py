@@ -5,17 +5,20 @@ Pure: reads :mod:`cribpi.game` state and effects, returns :mod:`cribpi.views.mod
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
-from cribpi.game import Alert, Effect, GameOver, MatchOver, Pegged, Phase, State
-from cribpi.rules import ScoreItem
-from cribpi.views.leds import DEFAULT_COLOURS
+from cribpi.game import Alert, AlertKind, Effect, GameOver, MatchOver, Pegged, Phase, State, Where
+from cribpi.rules import ScoreItem, count_total
+from cribpi.views.board import DEFAULT_COLOURS, RGB, Animation, BoardModel, TrackModel, mark_holes
 from cribpi.views.model import (
-    RGB, AlertScreen, BoardModel, MessageScreen, PlayScreen, PromptScreen, ScoreLine, ScoreRow,
-    ScoreScreen, ScoresScreen, ShowItem, ShowScreen, TrackModel,
+    AlertScreen, MessageScreen, PlayScreen, PromptScreen, ScoreLine, ScoreRow,
+    ScoreScreen, ScoresScreen, ShowScreen,
 )
 
-__all__ = ["board_model", "flash_from", "last_score_line", "phase_screen", "effect_screens", "scores_screen", "seat_label"]
+__all__ = [
+    "board_model", "flash_from", "last_score_line", "phase_screen", "effect_screens", "scores_screen", "seat_label",
+    "alert_lines", "match_screen",
+]
 
 PHASE_PROMPTS = {
     Phase.CUT: ("Cut for deal", "enter a card per seat, OK: random"),
@@ -28,21 +31,22 @@ def seat_label(state: State, seat: int) -> str:
 
 
 def board_model(state: State, flash: Sequence[Sequence[int]] = (), colours: Sequence[RGB] = DEFAULT_COLOURS,
-                anim_step: int = 0, muggins_track: int | None = None) -> BoardModel:
-    """The pegs of every track (partners share one), games won, and what to animate."""
+                alert_track: int | None = None, *, brightness: float = 0.5, marks: bool = True) -> BoardModel:
+    """The pegs of every track (partners share one), games won, and what to animate: the
+    winner's run once the game is won, else the alert on ``alert_track``."""
     target = state.rules.game_length
     won = state.games_won() if state.scores else ()
     tracks = tuple(
         TrackModel(front=min(score, target), rear=min(rear, score, target),
-                   colour=tuple(colours[t % len(colours)]), games_won=won[t] if won else 0)  # type: ignore[arg-type]
+                   colour=colours[t % len(colours)], games_won=won[t] if won else 0)
         for t, (score, rear) in enumerate(zip(state.scores, state.rear))
     ) or (TrackModel(0, 0, colours[0]), TrackModel(0, 0, colours[1]))
     over = state.phase in (Phase.GAME_OVER, Phase.MATCH_OVER) and state.winner is not None
-    animation = "winner" if over else ("muggins" if muggins_track is not None else None)
-    return BoardModel(tracks, game_length=target, flash=tuple(tuple(f) for f in flash),
-                      animation=animation, anim_step=anim_step,  # type: ignore[arg-type]
-                      winner_track=state.winner if over else None,
-                      muggins_track=muggins_track if not over else None)
+    animation = Animation.WINNER if over else (Animation.ALERT if alert_track is not None else None)
+    return BoardModel(tracks, game_length=target, brightness=brightness,
+                      marks=mark_holes(target) if marks else (), flash=tuple(tuple(f) for f in flash),
+                      animation=animation, anim_track=state.winner if over else alert_track,
+                      winner_track=state.winner if over else None)
 
 
 def flash_from(state: State, effects: Iterable[Effect]) -> tuple[tuple[int, ...], ...]:
@@ -66,7 +70,7 @@ def last_score_line(state: State, effects: Iterable[Effect], previous: ScoreLine
     """The last score among ``effects`` with its spoken reason (else ``previous``)."""
     for effect in reversed(list(effects)):
         if isinstance(effect, Pegged):
-            return ScoreLine(seat_label(state, effect.seat), effect.points, effect.explain or effect.reason)
+            return ScoreLine(seat_label(state, effect.seat), effect.points, effect.explain or effect.reason.value)
     return previous
 
 
@@ -85,7 +89,7 @@ def phase_screen(state: State, entry: str = "", hint: str = "",
         if deal.turn is None and deal.unclaimed:
             return PromptScreen(f"{seat_label(state, deal.unclaimed[0].seat)} claims", entry, hint or "peg N, OK for 0")
         turn = seat_label(state, deal.turn) if deal.turn is not None else ""
-        count = sum(c.value for c in deal.count)
+        count = count_total(deal.count)
         if entry:
             return PromptScreen(f"{turn} lays", entry, hint or f"count {count}")
         note = ""
@@ -109,7 +113,7 @@ def _show_prompt(state: State, entry: str, hint: str) -> PromptScreen:
     deal = state.deal
     assert deal is not None
     if deal.pending is not None:
-        what = "crib" if deal.pending.where == "crib" else "hand"
+        what = "crib" if deal.pending.where is Where.CRIB else "hand"
         return PromptScreen(f"{seat_label(state, deal.pending.seat)} {what}?", entry, hint or "peg N, OK for 0")
     if len(deal.crib) < 4 and deal.show_step >= state.seats:
         return PromptScreen("Crib cards", entry, hint or f"{len(entry.split())}/4 entered")
@@ -121,7 +125,7 @@ def _last_play_score(state: State) -> ScoreLine | None:
     if deal is None or not deal.pegged:
         return None
     seat, points, reason = deal.pegged[-1]
-    return ScoreLine(seat_label(state, seat), points, reason)
+    return ScoreLine(seat_label(state, seat), points, reason.value)
 
 
 def effect_screens(state: State, effects: Iterable[Effect]) -> list[AlertScreen | ScoreScreen | ShowScreen]:
@@ -138,22 +142,16 @@ def effect_screens(state: State, effects: Iterable[Effect]) -> list[AlertScreen 
     for effect in effects:
         if isinstance(effect, Pegged):
             screens.append(_pegged_screen(state, effect))
-        elif isinstance(effect, Alert) and effect.kind not in ("cut",):
-            items = tuple(_item_line(i) for i in effect.items)
-            text = effect.text
-            if effect.kind == "muggins":  # short, so the items fit under it
-                text = text.replace(" is open to the other side", "?")
-            screens.append(AlertScreen(_alert_title(effect.kind), (text, *items)))
+        elif isinstance(effect, Alert) and effect.kind is not AlertKind.CUT:  # the cut shows as the starter prompt
+            screens.append(AlertScreen(ALERT_TITLES[effect.kind], alert_lines(state, effect)))
     return screens
 
 
 def _pegged_screen(state: State, effect: Pegged) -> ScoreScreen | ShowScreen:
     who = seat_label(state, effect.seat)
-    if effect.reason in ("hand", "crib") and effect.items:
-        title = f"{who} {effect.reason}"
-        items = tuple(ShowItem(i.kind, i.cards, i.points) for i in effect.items)
-        return ShowScreen(title, items, effect.points)
-    return ScoreScreen(who, effect.points, (effect.explain or effect.reason,))
+    if effect.reason.in_show and effect.items:
+        return ShowScreen(f"{who} {effect.reason.value}", effect.items, effect.points)
+    return ScoreScreen(who, effect.points, (effect.explain or effect.reason.value,))
 
 
 def match_screen(state: State) -> AlertScreen:
@@ -173,7 +171,47 @@ def _item_line(item: ScoreItem) -> str:
     return f"{item.kind} {' '.join(map(str, item.cards))} {item.points}"
 
 
-def _alert_title(kind: str) -> str:
-    return {"muggins": "MUGGINS!", "overclaim": "Overclaim", "underclaim": "Underclaim",
-            "wrong-muggins": "Wrong muggins", "recut": "Cut again", "misdeal": "Misdeal",
-            "penalty": "Penalty", "heels": "His heels"}.get(kind, kind.capitalize())
+ALERT_TITLES = {
+    AlertKind.CUT: "Cut", AlertKind.RECUT: "Cut again", AlertKind.HEELS: "His heels", AlertKind.RENEGE: "Renege",
+    AlertKind.OVERCLAIM: "Overclaim", AlertKind.UNDERCLAIM: "Underclaim", AlertKind.MUGGINS: "MUGGINS!",
+    AlertKind.WRONG_MUGGINS: "Wrong muggins", AlertKind.PENALTY: "Penalty", AlertKind.MISDEAL: "Misdeal",
+}
+
+
+def alert_lines(state: State, alert: Alert) -> tuple[str, ...]:
+    """What an alert screen says. A claim's alert is told from its data (who, the points, what
+    was claimed) with the items under it; the others as the engine said them."""
+    compose = _CLAIM_SENTENCES.get(alert.kind)
+    if compose is None or alert.seat is None:
+        return (alert.text, *map(_item_line, alert.items))
+    return (compose(state, alert, seat_label(state, alert.seat)), *map(_item_line, alert.items))
+
+
+def _muggins_open(state: State, alert: Alert, who: str) -> str:
+    """Short, so the items fit under it: ``Bob claimed 4 of 6: muggins for 2?``."""
+    return f"{who} claimed {alert.claimed} of {alert.points}: muggins for {alert.points - alert.claimed}?"
+
+
+def _underclaim(state: State, alert: Alert, who: str) -> str:
+    where = f" ({alert.where.value})" if alert.where is not None else ""
+    return f"{who} missed {alert.points - alert.claimed}{where}"
+
+
+def _overclaim(state: State, alert: Alert, who: str) -> str:
+    text = f"{who} claimed {alert.claimed} but has {alert.points}: corrected"
+    if alert.other is not None:
+        text += f"; {seat_label(state, alert.other)} pegs {state.rules.overclaim_penalty}"
+    return text
+
+
+def _wrong_muggins(state: State, alert: Alert, who: str) -> str:
+    other = seat_label(state, alert.other) if alert.other is not None else "the other side"
+    return f"{who} called muggins wrongly: {other} pegs {alert.points}"
+
+
+_CLAIM_SENTENCES: dict[AlertKind, Callable[[State, Alert, str], str]] = {
+    AlertKind.MUGGINS: _muggins_open,
+    AlertKind.UNDERCLAIM: _underclaim,
+    AlertKind.OVERCLAIM: _overclaim,
+    AlertKind.WRONG_MUGGINS: _wrong_muggins,
+}

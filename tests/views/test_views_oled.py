@@ -3,11 +3,12 @@ from __future__ import annotations
 import pytest
 
 from cribpi.exc import ViewError
+from cribpi.rules import ScoreItem
 from cribpi.rules.cards import Card
 from cribpi.views.fonts import BIG_DIGITS, BOLD, SMALL
 from cribpi.views.model import (
     AlertScreen, MenuScreen, MessageScreen, PlayScreen, PromptScreen, ScoreLine, ScoreRow,
-    ScoreScreen, ScoresScreen, ShowItem, ShowScreen,
+    ScoreScreen, ScoresScreen, ShowScreen,
 )
 from cribpi.views.oled import render_screen, score_text, show_pages
 
@@ -19,13 +20,13 @@ def cards(text: str) -> tuple[Card, ...]:
 SHOW = ShowScreen(
     "Bob's hand, starter 5H",
     (
-        ShowItem("fifteen", cards("5H JS"), 2),
-        ShowItem("fifteen", cards("5S JS"), 2),
-        ShowItem("fifteen", cards("5H 5S 5D"), 2),
-        ShowItem("pair", cards("5H 5S"), 2),
-        ShowItem("pair", cards("5H 5D"), 2),
-        ShowItem("pair", cards("5S 5D"), 2),
-        ShowItem("nobs", cards("JS"), 1),
+        ScoreItem("fifteen", cards("5H JS"), 2),
+        ScoreItem("fifteen", cards("5S JS"), 2),
+        ScoreItem("fifteen", cards("5H 5S 5D"), 2),
+        ScoreItem("pair", cards("5H 5S"), 2),
+        ScoreItem("pair", cards("5H 5D"), 2),
+        ScoreItem("pair", cards("5S 5D"), 2),
+        ScoreItem("nobs", cards("JS"), 1),
     ),
     total=13,
 )
