@@ -108,3 +108,10 @@ if __name__ == "__main__":
     for name in sorted(LAYERS, key=lambda n: (LAYERS[n], n)):
         below = sorted(package_graph().get(name, ()), key=lambda n: (LAYERS.get(n, 0), n))
         sys.stdout.write(f"{LAYERS[name]} {name:9} -> {', '.join(below) or '(nothing)'}\n")
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: module_name(p))
+def test_no_module_is_over_450_lines(path):
+    if path.parent.name == "fonts" and path.name != "__init__.py":
+        pytest.skip("generated font data")
+    assert len(path.read_text().splitlines()) <= 450, f"{module_name(path)}: split it by job"
