@@ -17,7 +17,7 @@ from typing import Any
 from cribpi.game.engine import INITIAL, apply
 from cribpi.game.events import Event, Misdeal, NewGame, NextGame
 from cribpi.game.legal import describe_expected
-from cribpi.game.state import Alert, Effect, GameOver, MatchOver, Pegged, Phase, State
+from cribpi.game.state import Alert, AlertKind, Effect, GameOver, MatchOver, Pegged, Phase, State
 from cribpi.record import Record, RecordFileError, parse_record
 
 
@@ -99,7 +99,7 @@ def _row(effect: Effect, line: int, state: State, scores: list[int]) -> dict[str
                 "team": effect.team, "points": effect.points, "reason": effect.reason,
                 "explain": effect.explain, "score": effect.score,
                 "scores": {state.team_name(t): s for t, s in enumerate(scores)}}
-    if isinstance(effect, Alert) and effect.kind not in ("penalty", "cut"):
+    if isinstance(effect, Alert) and effect.kind not in (AlertKind.PENALTY, AlertKind.CUT):
         return {"type": "alert", **where, "kind": effect.kind, "text": effect.text}
     if isinstance(effect, GameOver):
         return {"type": "result", **where, "text": effect.text}

@@ -17,7 +17,7 @@ from cribpi.game.events import (
     Penalty, Starter,
 )
 from cribpi.game.legal import describe_expected
-from cribpi.game.state import Phase
+from cribpi.game.state import Phase, Where
 from cribpi.record.errors import RecordReadError, RecordRefusedError, RecordStateError, RecordTagError
 from cribpi.record.tags import TagTable, misplaced_tag
 from cribpi.record.tokens import Token, Words, match_name, tokens, without_comments
@@ -147,7 +147,7 @@ class _Reader:
         card = words.card("the starter card (e.g. 6H)")
         self._apply(Starter(card), words.line, f"the starter {card}")
         if words.skip("="):
-            self._claim_pending(words, "heels")
+            self._claim_pending(words, Where.HEELS)
         words.end()
 
     def _hand(self, words: Words) -> None:
@@ -169,7 +169,7 @@ class _Reader:
     def _play(self, words: Words) -> None:
         while (token := words.peek()) is not None:
             if words.skip("="):
-                self._claim_pending(words, "play")
+                self._claim_pending(words, Where.PLAY)
             elif words.skip("|"):
                 self._new_count(words, token)
             else:
@@ -194,21 +194,21 @@ class _Reader:
         card = words.card("a card (e.g. 5H, TD), go, | or =N")
         self._apply(Lay(seat, card), words.line, f"{card} laid by {self._name(seat)}")
 
-    def _claim_pending(self, words: Words, where: str) -> None:
+    def _claim_pending(self, words: Words, where: Where) -> None:
         """``=N`` after a card claims for that card's player; after the starter, the dealer's heels."""
         points = words.integer("the points claimed, e.g. =2")
         seat = self._claimant(where)
         moment = claimable(self.state, seat) if seat is not None else None
-        if seat is None or moment is None or moment.where != where:
+        if seat is None or moment is None or moment.where is not where:
             raise RecordStateError(words.line, f"={points}", f"there is no {where} score to claim now "
                                    f"(claims need [Mode \"claim\"]; {self._waiting()})")
         self._apply(Claim(seat, points), words.line, f"{self._name(seat)}'s claim of {points}")
 
-    def _claimant(self, where: str) -> int | None:
+    def _claimant(self, where: Where) -> int | None:
         deal = self.state.deal
         if deal is None:
             return None
-        if where == "heels":
+        if where is Where.HEELS:
             return deal.dealer
         return deal.played[-1][0] if deal.played else None
 
@@ -224,9 +224,9 @@ class _Reader:
         seat = None if is_crib else self._seat(words)
         points = words.integer("the points claimed for the hand")
         words.end()
-        where, whose = ("crib", "the crib") if is_crib else ("hand", f"{self._name(seat or 0)}'s hand")
+        where, whose = (Where.CRIB, "the crib") if is_crib else (Where.HAND, f"{self._name(seat or 0)}'s hand")
         pending = self.state.deal.pending if self.state.deal else None
-        if pending is None or pending.where != where or (seat is not None and pending.seat != seat):
+        if pending is None or pending.where is not where or (seat is not None and pending.seat != seat):
             raise RecordStateError(words.line, "Show", f"{whose} is not waiting for a claim ({self._waiting()})")
         self._apply(Claim(pending.seat, points), words.line, f"the claim of {points} for {whose}")
 

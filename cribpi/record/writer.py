@@ -10,7 +10,7 @@ from cribpi.game.events import (
     Claim, Crib, CutForDeal, Discard, EndDeal, Event, Go, HandCards, Lay, Misdeal, Muggins, NewGame,
     NextGame, Peg, Penalty, Starter, Undo,
 )
-from cribpi.game.state import Effect, GameOver, MatchOver, Phase, State
+from cribpi.game.state import Effect, GameOver, MatchOver, Phase, State, Where
 from cribpi.record.errors import RecordWriteError
 from cribpi.record.tags import free_tag_lines, game_tag_lines
 from cribpi.record.tokens import name_token, quote
@@ -102,16 +102,16 @@ class _Writer:
 
     def _claim(self, event: Claim, before: State, starter_claim: bool) -> None:
         moment = claimable(before, event.seat)
-        where = moment.where if moment else ""
+        where = moment.where if moment else None
         deal = before.deal
         last_layer = deal.played[-1][0] if deal and deal.played else None
-        if where == "play" and self.play and _is_card(self.play[-1]) and last_layer == event.seat:
+        if where is Where.PLAY and self.play and _is_card(self.play[-1]) and last_layer == event.seat:
             self.play[-1] += f"={event.points}"  # the claim right after the player's own card
-        elif where == "heels" and starter_claim and self.lines[-1].startswith("Starter:"):
+        elif where is Where.HEELS and starter_claim and self.lines[-1].startswith("Starter:"):
             self.lines[-1] += f"={event.points}"
-        elif where == "hand":
+        elif where is Where.HAND:
             self.line(f"Show {name_token(before.names[event.seat])} {event.points}")
-        elif where == "crib":
+        elif where is Where.CRIB:
             self.line(f"Show crib {event.points}")
         else:
             self.line(f"Claim {name_token(before.names[event.seat])} {event.points}")

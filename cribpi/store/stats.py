@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Final
 
-from cribpi.game import INITIAL, EndDeal, Game, NextGame, Phase, State, apply
+from cribpi.game import INITIAL, EndDeal, Game, NextGame, Phase, Reason, State, apply
 from cribpi.game.review import review_seat, reviewable_seats
 from cribpi.rules import ResultKind
 from cribpi.store.journal import Store
@@ -95,7 +95,7 @@ def _add_deal(players: dict[str, PlayerStats], state: State) -> None:
     if deal.hand_totals or deal.crib_total is not None:
         for seat, player in enumerate(stats):
             player.deals += 1
-            player.play_points += sum(p for s, p, where in deal.pegged if s == seat and where == "play")
+            player.play_points += sum(p for s, p, reason in deal.pegged if s == seat and reason is Reason.PLAY)
     for seat in reviewable_seats(state):
         review = review_seat(state, seat)
         if review is not None:
