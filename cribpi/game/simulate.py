@@ -16,7 +16,7 @@ from cribpi.game.events import (
 )
 from cribpi.game.legal import expected
 from cribpi.game.state import Moment, Phase, State
-from cribpi.rules import ACC, DECK, MAX_COUNT, Card, Rules
+from cribpi.rules import ACC, DECK, MAX_COUNT, Card, Rules, count_total
 
 __all__ = ["random_game_events", "NAMES"]
 
@@ -107,7 +107,7 @@ def _play(rng: random.Random, state: State, hands: list[list[Card]]) -> Event:
     assert deal is not None and deal.turn is not None
     seat = deal.turn
     laid = set(deal.cards_of(seat))
-    room = MAX_COUNT - sum(c.value for c in deal.count)
+    room = MAX_COUNT - count_total(deal.count)
     options = [c for c in hands[seat] if c not in laid and c.value <= room]
     if options:
         return Lay(seat, rng.choice(options))

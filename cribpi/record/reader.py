@@ -22,6 +22,7 @@ from cribpi.record.errors import RecordReadError, RecordRefusedError, RecordStat
 from cribpi.record.tags import TagTable, misplaced_tag
 from cribpi.record.tokens import Token, Words, match_name, tokens, without_comments
 from cribpi.record.writer import export_record
+from cribpi.rules import count_total
 
 __all__ = ["Record", "parse_record"]
 
@@ -179,7 +180,7 @@ class _Reader:
         """``|`` checks that a new count has just started."""
         deal = self.state.deal
         if deal is None or deal.count:
-            count = sum(c.value for c in deal.count) if deal else 0
+            count = count_total(deal.count) if deal else 0
             raise RecordStateError(words.line, str(token), "expected a card or go: '|' marks a new count, "
                                                            f"but the count is at {count}")
 

@@ -6,7 +6,7 @@ import dataclasses
 
 
 from cribpi.game import Game, GameOver, Pegged
-from cribpi.rules import Card
+from cribpi.rules import Card, count_total
 
 
 def C(text: str) -> Card:
@@ -63,7 +63,7 @@ def play_out(script: Script, hands: dict[int, tuple[Card, ...]]) -> None:
     while script.state.phase is Phase.PLAY and script.state.deal.turn is not None:
         deal = script.state.deal
         seat = deal.turn
-        room = 31 - sum(c.value for c in deal.count)
+        room = 31 - count_total(deal.count)
         laid = set(deal.cards_of(seat))
         fits = [c for c in hands[seat] if c not in laid and c.value <= room]
         script(Lay(seat, fits[0]) if fits else Go(seat))

@@ -4,10 +4,10 @@ import pytest
 
 from cribpi.exc import RulesError
 from cribpi.game import (
-    Claim, Crib, CutForDeal, EndDeal, Go, Lay, Misdeal, Mode, Muggins, NewGame, NextGame, Peg,
-    Penalty, Phase, Starter, Undo,
+    Alert, AlertKind, Claim, Crib, CutForDeal, EndDeal, Go, Lay, Misdeal, Mode, Muggins, NewGame, NextGame, Peg,
+    Pegged, Penalty, Phase, Reason, Starter, Undo, Where,
 )
-from cribpi.rules import ACC, HOYLE, LEAFLET, MugginsScope, ResultKind
+from cribpi.rules import ACC, HOYLE, LEAFLET, MugginsScope, ResultKind, count_total
 
 from game_script import C, Script, cards, play_out, set_scores
 
@@ -36,7 +36,7 @@ def play_out_claiming(s):
             s(Claim(deal_.unclaimed[0].seat, deal_.unclaimed[0].points))
             continue
         seat = deal_.turn
-        room = 31 - sum(c.value for c in deal_.count)
+        room = 31 - count_total(deal_.count)
         fits = [c for c in hands[seat] if c not in deal_.cards_of(seat) and c.value <= room]
         s(Lay(seat, fits[0]) if fits else Go(seat))
 
@@ -53,7 +53,8 @@ def test_peg_out_on_heels_ends_the_game_before_any_card():
 def test_heels_cannot_peg_out_under_the_house_rule():
     s = deal(start=(50, 119), starter="JC", rules=ACC.replace(heels_peg_out=False))
     assert s.state.scores[DEALER] >= 119
-    assert not any(getattr(e, "reason", "") == "heels" for e in s.effects)
+    assert not any(isinstance(e, Pegged) and e.reason is Reason.HEELS for e in s.effects)
+    assert any(isinstance(e, Alert) and e.kind is AlertKind.HEELS for e in s.effects)
 
 
 def _trial():
@@ -66,15 +67,15 @@ def test_peg_out_in_the_play_stops_at_that_card():
     s = deal(start=(0, 121 - first_dealer_peg.points))
     assert s.game_over().winner == DEALER
     assert s.state.phase is Phase.MATCH_OVER
-    assert s.points(PONE, "hand") == 0 and s.points(DEALER, "hand") == 0
+    assert s.points(PONE, Reason.HAND) == 0 and s.points(DEALER, Reason.HAND) == 0
 
 
 @pytest.mark.parametrize("where", ["pone hand", "dealer hand", "crib"])
 def test_peg_out_in_each_place_of_the_show(where):
     t = _trial()
-    play = {seat: t.points(seat, "play") for seat in (PONE, DEALER)}
-    hand = {seat: t.points(seat, "hand") for seat in (PONE, DEALER)}
-    crib = t.points(DEALER, "crib")
+    play = {seat: t.points(seat, Reason.PLAY) for seat in (PONE, DEALER)}
+    hand = {seat: t.points(seat, Reason.HAND) for seat in (PONE, DEALER)}
+    crib = t.points(DEALER, Reason.CRIB)
     assert crib > 0 and hand[PONE] > 0 and hand[DEALER] > 0
     if where == "pone hand":
         start = (121 - play[PONE] - hand[PONE], 0)
@@ -89,7 +90,7 @@ def test_peg_out_in_each_place_of_the_show(where):
     assert s.game_over().winner == winner
     assert s.state.scores[winner] == 121
     if where != "crib":
-        assert s.points(DEALER, "crib") == 0
+        assert s.points(DEALER, Reason.CRIB) == 0
 
 
 def test_claim_mode_pegs_claims_corrects_overclaims_hoyle_gives_two():
@@ -97,13 +98,18 @@ def test_claim_mode_pegs_claims_corrects_overclaims_hoyle_gives_two():
     s(Starter(C("2S")), Lay(PONE, C("5C")), Lay(DEALER, C("TD")))
     s(Claim(DEALER, 4))  # a fifteen is 2
     assert s.state.scores == (2, 2)  # corrected to 2, and the pone pegs 2 (Hoyle)
-    assert any(getattr(e, "kind", "") == "overclaim" for e in s.effects)
+    alert = next(e for e in s.effects if isinstance(e, Alert) and e.kind is AlertKind.OVERCLAIM)
+    assert (alert.seat, alert.where, alert.points, alert.claimed, alert.other) == (DEALER, Where.PLAY, 2, 4, PONE)
+    assert [(e.seat, e.points, e.reason) for e in s.effects if isinstance(e, Pegged)][-2:] == [
+        (DEALER, 2, Reason.PLAY), (PONE, 2, Reason.OVERCLAIM_PENALTY)]
 
 
 def test_acc_overclaim_is_corrected_without_penalty():
     s = Script(NewGame(("Pone", "Dealer"), ACC, Mode.CLAIM, first_dealer=DEALER))
     s(Starter(C("2S")), Lay(PONE, C("5C")), Lay(DEALER, C("TD")), Claim(DEALER, 4))
     assert s.state.scores == (0, 2)
+    alert = next(e for e in s.effects if isinstance(e, Alert) and e.kind is AlertKind.OVERCLAIM)
+    assert alert.other is None  # nobody pegs a penalty
 
 
 MUGGINS = ACC.replace(muggins=MugginsScope.ACC)
@@ -114,15 +120,16 @@ def _underclaimed_show(rules):
     s(Starter(C("2S")))
     play_out_claiming(s)
     pending = s.state.deal.pending
-    assert pending.where == "hand" and pending.seat == PONE
+    assert pending.where is Where.HAND and pending.seat == PONE
     s(Claim(PONE, pending.points - 2))
     return s, pending
 
 
 def test_muggins_offers_the_missed_items_and_the_caller_takes_them():
     s, pending = _underclaimed_show(MUGGINS)
-    alert = next(e for e in s.effects if getattr(e, "kind", "") == "muggins")
+    alert = next(e for e in s.effects if isinstance(e, Alert) and e.kind is AlertKind.MUGGINS)
     assert alert.items == pending.items and f"claimed {pending.points - 2} of {pending.points}" in alert.text
+    assert (alert.seat, alert.where, alert.points, alert.claimed) == (PONE, Where.HAND, pending.points, pending.points - 2)
     before = s.state.scores[DEALER]
     s(Muggins(DEALER, 5))  # never more than the true amount
     assert s.state.scores[DEALER] == before + 2
@@ -135,8 +142,11 @@ def test_wrong_muggins_gives_the_other_player_the_points():
     dealer_pending = s.state.deal.pending
     s(Claim(DEALER, dealer_pending.points))  # closes the pone's muggins window
     before = s.state.scores[PONE]
-    s(Muggins(DEALER, 3))
+    effects = s.game.apply(Muggins(DEALER, 3))
     assert s.state.scores[PONE] == before + 3
+    alert = next(e for e in effects if isinstance(e, Alert))
+    assert (alert.kind, alert.seat, alert.other, alert.points) == (AlertKind.WRONG_MUGGINS, DEALER, PONE, 3)
+    assert [(e.seat, e.reason) for e in effects if isinstance(e, Pegged)] == [(PONE, Reason.WRONG_MUGGINS)]
 
 
 def test_muggins_off_records_the_underclaim_and_refuses_a_call():
@@ -167,12 +177,13 @@ def test_play_underclaim_muggins_window_closes_when_the_player_pegs_again():
 def test_heels_are_lost_only_once_the_dealer_plays():
     s = Script(NewGame(("Pone", "Dealer"), ACC, Mode.CLAIM, first_dealer=DEALER))
     s(Starter(C("JD")), Lay(PONE, C("5C")))
-    assert s.state.deal.unclaimed[0].where == "heels"
+    assert s.state.deal.unclaimed[0].where is Where.HEELS
     s(Claim(DEALER, 2))
     assert s.state.scores == (0, 2)
     s2 = Script(NewGame(("Pone", "Dealer"), ACC, Mode.CLAIM, first_dealer=DEALER))
     s2(Starter(C("JD")), Lay(PONE, C("5C")), Lay(DEALER, C("5D")))
-    assert any(getattr(e, "kind", "") == "underclaim" and "heels" in e.text for e in s2.effects)
+    assert any(isinstance(e, Alert) and e.kind is AlertKind.UNDERCLAIM and e.where is Where.HEELS and "heels" in e.text
+               for e in s2.effects)
     assert s2.state.scores == (0, 0)
 
 

@@ -1,6 +1,6 @@
 """Deals scripted from the seed rule texts, with the scores the texts state."""
 
-from cribpi.game import Crib, Go, Lay, Mode, NewGame, Phase, Starter
+from cribpi.game import Crib, Go, Lay, Mode, NewGame, Pegged, Phase, Reason, Starter
 from cribpi.rules import ACC
 
 from game_script import C, Script, cards, play_out, set_scores
@@ -36,7 +36,7 @@ def test_003_pegging_reasons_are_spoken():
     for seat, card in [(PONE, "QH"), (DEALER, "5C"), (PONE, "TD"), (DEALER, "6D"),
                        (PONE, "2C"), (DEALER, "4H"), (PONE, "4S"), (DEALER, "4D")]:
         s(Lay(seat, C(card)))
-    explained = [e.explain for e in s.effects if getattr(e, "reason", None) == "play"]
+    explained = [e.explain for e in s.effects if isinstance(e, Pegged) and e.reason is Reason.PLAY]
     assert explained == ["fifteen two", "thirty-one is two", "a pair is two",
                          "a pair royal is six, and one for last is seven"]
 

@@ -11,7 +11,7 @@ from cribpi.game import (
     Crib, EndDeal, Go, Lay, Mode, NewGame, Peg, Pegged, Penalty, Starter, Undo, apply,
 )
 from cribpi.game.engine import INITIAL
-from cribpi.rules import ACC, Card, parse_cards
+from cribpi.rules import ACC, Card, count_total, parse_cards
 from cribpi.store import Store, stats
 
 from store_helpers import extend, journal, random_match
@@ -133,7 +133,7 @@ def test_discard_reviews_are_kept_in_the_statistics(tmp_path):
         while game.state.deal.turn is not None:
             deal = game.state.deal
             seat = deal.turn
-            room = 31 - sum(c.value for c in deal.count)
+            room = 31 - count_total(deal.count)
             fits = [c for c in hands[seat] if c not in deal.cards_of(seat) and c.value <= room]
             extend(store, gid, game, [Lay(seat, fits[0]) if fits else Go(seat)])
         extend(store, gid, game, [Crib(tuple(parse_cards("KC QD 8S 7D"))), EndDeal(),
