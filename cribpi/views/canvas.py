@@ -113,10 +113,12 @@ class Canvas:
         self.text((right - font.text_width(text), y), text, font, fill)
 
     def lines(self, lines: Sequence[str], top: int, rows: int, left: int = 0, centre: bool = False) -> None:
-        """Up to ``rows`` lines of SMALL text from ``top``, a line pitch apart."""
+        """Up to ``rows`` lines of SMALL text from ``top``, a line pitch apart (the layouts
+        page or shorten text so that it fits: the lines beyond are counted as dropped)."""
         columns = (self.width - left) // SMALL.width
         for row, text in enumerate(lines[:rows]):
             self.text((left, top + row * LINE), centred(text, columns) if centre else text)
+        self.dropped.extend(lines[rows:])
 
     def rule(self, y: int) -> None:
         self.draw.line([(0, y), (self.width - 1, y)], fill=1)

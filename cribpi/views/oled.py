@@ -69,9 +69,10 @@ def _play_tall(screen: PlayScreen, c: Canvas, digits: str, text: str) -> None:
     if label + SMALL.text_width("count") < x:
         c.text((label, 26 + middle), "count")
     BIG_DIGITS.draw(c.image, (x, 10 + middle), digits)
-    lines = _fitting_score(screen, text, c.columns, rows=2)
-    for row, line in enumerate(lines):
-        c.centre(c.height - 7 - LINE * (len(lines) - 1 - row), line)
+    lines = _fitting_score(screen, text, c.columns, rows=2)  # two rows below the digits
+    c.dropped.extend(lines[2:])
+    for row, line in enumerate(lines[:2]):
+        c.centre(c.height - 7 - LINE * (min(2, len(lines)) - 1 - row), line)
 
 
 def _play_compact(screen: PlayScreen, c: Canvas, digits: str, text: str) -> None:
@@ -87,10 +88,12 @@ def _play_compact(screen: PlayScreen, c: Canvas, digits: str, text: str) -> None
 def _fitting_score(screen: PlayScreen, text: str, columns: int, rows: int) -> list[str]:
     """The note or last score wrapped; a score too long for ``rows`` loses its reason
     (``Bob 8``), never half of it."""
-    lines = [text] if 0 < len(text) <= columns else wrap([text], columns) if text else []
+    if not text:
+        return []
+    lines = [text] if len(text) <= columns else wrap([text], columns)
     if len(lines) > rows and not screen.note and screen.last is not None:
-        lines = wrap([score_text(ScoreLine(screen.last.who, screen.last.points))], columns)
-    return lines[:rows]
+        return wrap([score_text(ScoreLine(screen.last.who, screen.last.points))], columns)
+    return lines
 
 
 # -- a score, the show, alerts and messages: text in pages --------------------------------

@@ -40,6 +40,6 @@ def _dot(draw: ImageDraw.ImageDraw, x: int, y: int, colour: tuple[int, int, int]
 
 
 def oled_picture(image: Image.Image, scale: int = 3) -> Image.Image:
-    """The 128x64 one-bit screen enlarged, white on near-black like the panel."""
+    """A one-bit screen (of any size) enlarged, white on near-black like the panel."""
     grey = image.convert("L").point(lambda v: 235 if v else 12)
     return grey.resize((image.width * scale, image.height * scale), Image.Resampling.NEAREST)
