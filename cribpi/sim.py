@@ -17,7 +17,7 @@ from typing import Any, TextIO
 from cribpi.app import TableApp
 from cribpi.exc import ConfigError
 from cribpi.hal import Action, Parts
-from cribpi.hal.sim import SimDisplay, SimInputs, SimPegboard
+from cribpi.hal.sim import SimDisplay, SimPegboard
 from cribpi.hal.term import frame_to_ansi, image_to_text
 from cribpi.views.model import AlertScreen, MessageScreen
 
@@ -99,7 +99,8 @@ def sim_parts(parts: Parts) -> tuple[SimPegboard | None, SimDisplay | None]:
 
 
 def has_sim_keys(parts: Parts) -> bool:
-    return any(isinstance(source, SimInputs) for source in getattr(parts.inputs, "sources", (parts.inputs,)))
+    """The keys come from the terminal: the sim backend gives the inputs."""
+    return "sim" in dict(parts.backends).get("inputs", "").split("+")
 
 
 class Terminal:
