@@ -63,8 +63,9 @@ def _alert_overclaim(tx: Tx, moment: Moment, claimed: int) -> None:
     penalty = state.rules.overclaim_penalty
     other = _next_opponent(state, moment.seat) if penalty else None
     extra = f"; {state.names[other]} pegs {penalty}" if other is not None else ""
-    tx.alert(AlertKind.OVERCLAIM, f"{state.names[moment.seat]} claimed {claimed} but has {moment.points}: corrected{extra}",
-             moment.seat, items=moment.items, where=moment.where, points=moment.points, claimed=claimed, other=other)
+    text = f"{state.names[moment.seat]} claimed {claimed} but has {moment.points}: corrected{extra}"
+    tx.alert(AlertKind.OVERCLAIM, text, moment.seat,
+             items=moment.items, where=moment.where, points=moment.points, claimed=claimed, other=other)
 
 
 def _after_moment(tx: Tx, moment: Moment) -> None:
@@ -79,13 +80,13 @@ def _record_underclaim(tx: Tx, moment: Moment, missed: int) -> None:
     state = tx.state
     name = state.names[moment.seat]
     claimed = moment.points - missed
-    data = {"items": moment.items, "where": moment.where, "points": moment.points, "claimed": claimed}
     if moment.where in state.rules.muggins.moments:
         tx.set_deal(missed=tx.deal.missed + (Missed(moment.seat, moment.where, missed, moment.items),))
-        tx.alert(AlertKind.MUGGINS, f"{name} claimed {claimed} of {moment.points}: "
-                 f"muggins for {missed} is open to the other side", moment.seat, **data)
+        kind = AlertKind.MUGGINS
+        text = f"{name} claimed {claimed} of {moment.points}: muggins for {missed} is open to the other side"
     else:
-        tx.alert(AlertKind.UNDERCLAIM, f"{name} missed {missed} ({moment.where})", moment.seat, **data)
+        kind, text = AlertKind.UNDERCLAIM, f"{name} missed {missed} ({moment.where})"
+    tx.alert(kind, text, moment.seat, items=moment.items, where=moment.where, points=moment.points, claimed=claimed)
 
 
 def _close_muggins(tx: Tx, moment: Moment) -> None:

@@ -12,7 +12,7 @@ from cribpi.game.events import Mode
 from cribpi.game.legal import describe_expected
 from cribpi.game.state import (
     Alert, AlertKind, DealState, Effect, GameOver, GameRecordResult, MatchOver, Moment, Pegged, Phase,
-    Reason, State, evolve,
+    Reason, State, Where, evolve,
 )
 from cribpi.rules import Card, ScoreItem, classify_result
 
@@ -43,9 +43,10 @@ class Tx:
     def set_deal(self, **changes: Any) -> None:
         self.state = evolve(self.state, deal=evolve(self.deal, **changes))
 
-    def alert(self, kind: AlertKind, text: str, seat: int | None = None, **data: Any) -> None:
-        """Tell the table: ``data`` are the Alert's other fields (items, where, points, ...)."""
-        self.effects.append(Alert(kind, text, seat, **data))
+    def alert(self, kind: AlertKind, text: str, seat: int | None = None, *, items: tuple[ScoreItem, ...] = (),
+              where: Where | None = None, points: int = 0, claimed: int = 0, other: int | None = None) -> None:
+        """Tell the table (a claim's alert carries the moment, its points and the claim)."""
+        self.effects.append(Alert(kind, text, seat, items, where, points, claimed, other))
 
     def peg(self, seat: int, points: int, reason: Reason, items: tuple[ScoreItem, ...] = (), note: str = "") -> None:
         """Peg points for a seat's side; ends the game the instant the target is reached."""
