@@ -1,7 +1,8 @@
 """A game as its event log: apply, undo any number of steps, replay, roll back.
 
 A game can also be resumed from a state saved part-way (a store's snapshot): the events
-before it are read and replayed only when something reaches back past it, such as an undo.
+before it are read back, a snapshot at a time, only when something reaches back past it, such
+as an undo.
 """
 
 from __future__ import annotations
@@ -35,14 +36,15 @@ class Game:
         self.events = EventLog(self, everything=False)
         for event in events:
             self.apply(event)
+        self._last = None  # what the game was built from is not an apply to roll back
 
     @classmethod
-    def resume(cls, state: State, journal_length: int, in_force: int,
-               earlier: Callable[[], Sequence[Event]]) -> Game:
+    def resume(cls, state: State, journal_length: int, in_force: int, earlier: Callable[[], Game]) -> Game:
         """A game whose first ``journal_length`` journal events (``in_force`` of them still in
-        force) led to ``state``. ``earlier()`` returns those events; it is called only when an
-        undo reaches back past them or when they are read, and the game is then replayed from
-        its whole journal, which is always the truth."""
+        force) led to ``state``. ``earlier()`` returns the game of just those events (itself
+        perhaps resumed); it is called only when an undo reaches back past ``state`` or those
+        events are read. Should that game disagree with ``state``, it wins: the journal is the
+        truth, and the events since are applied to it again."""
         if not 0 <= in_force <= journal_length:
             raise RulesError(f"a resumed game has 0-{journal_length} events in force, not {in_force}")
         game = cls()
@@ -69,7 +71,7 @@ class Game:
         """Take back the last ``apply`` as if it never happened, journal included (unlike an
         Undo): for an event its store could not keep. Only the latest apply can be rolled back."""
         if self._last is None:
-            raise RulesError("nothing to roll back: no event was applied since the last rollback")
+            raise RulesError("nothing to roll back: no event was applied since the game was made or last rolled back")
         undone_events, undone_states = self._last
         self._last = None
         self._journal.pop()
@@ -85,25 +87,37 @@ class Game:
             raise RulesError(f"undo takes 1 or more steps, not {event.steps!r}")
         if event.steps > len(self.events):
             raise RulesError(f"only {len(self.events)} event(s) can be undone, not {event.steps}")
-        if event.steps >= len(self._states):  # reaches back past a resumed game's start
-            self._replay_earlier()
+        while event.steps >= len(self._states) and self._earlier is not None:
+            self._reveal()  # the undo reaches back past a resumed game's start
         self._last = (self._events[-event.steps:], self._states[-event.steps:])
         del self._events[-event.steps:]
         del self._states[-event.steps:]
         self._journal.append(event)
         return ()
 
-    def _replay_earlier(self) -> None:
-        """Read and replay the whole journal of a resumed game (its start included)."""
-        if self._earlier is None:
+    def _reveal(self) -> None:
+        """Read back the game before a resumed game's start (one snapshot further back)."""
+        hidden = self._earlier
+        if hidden is None:
             return
-        earlier = list(self._earlier.load())
-        if len(earlier) != self._earlier.journal_length:
-            raise RulesError(f"the journal before the resumed state holds {len(earlier)} event(s), "
-                             f"not {self._earlier.journal_length}")
-        whole = Game(earlier + self._journal)
-        self._journal, self._events, self._states = whole._journal, whole._events, whole._states
-        self._earlier = None
+        below = hidden.load()
+        if len(below.journal) != hidden.journal_length:
+            raise RulesError(f"the game before the resumed state has {len(below.journal)} journal "
+                             f"event(s), not {hidden.journal_length}")
+        if len(below.events) == hidden.in_force and below.state == self._states[0]:
+            self._journal[:0] = below._journal
+            self._events[:0] = below._events
+            self._states[:1] = below._states
+        else:  # the state resumed from disagrees with the journal: the journal wins
+            for event in self._journal:
+                below.apply(event)
+            self._journal, self._events, self._states = below._journal, below._events, below._states
+            self._last = None
+        self._earlier = below._earlier
+
+    def _reveal_all(self) -> None:
+        while self._earlier is not None:
+            self._reveal()
 
     def _hidden(self, everything: bool) -> int:
         """How many events of the journal (or in force) a resumed game has not read yet."""
@@ -123,7 +137,7 @@ class _Earlier:
 
     __slots__ = ("journal_length", "in_force", "load")
 
-    def __init__(self, journal_length: int, in_force: int, load: Callable[[], Sequence[Event]]) -> None:
+    def __init__(self, journal_length: int, in_force: int, load: Callable[[], Game]) -> None:
         self.journal_length = journal_length
         self.in_force = in_force
         self.load = load
@@ -132,8 +146,8 @@ class _Earlier:
 class EventLog(Sequence[Event]):
     """A read-only view of a game's journal or of its events in force.
 
-    Its length and its latest events never read back the start of a resumed game; other
-    items, slices and iteration do (once).
+    Its length and its latest events never read back the start of a resumed game; earlier
+    items read back as far as they reach, slices and iteration all of it (once).
     """
 
     __slots__ = ("_game", "_everything")
@@ -156,6 +170,9 @@ class EventLog(Sequence[Event]):
             return self._all()[index]
         hidden, known = self._game._hidden(self._everything), self._game._known(self._everything)
         position = index + hidden + len(known) if index < 0 else index
+        while position < hidden and self._game._earlier is not None:
+            self._game._reveal()  # only as far back as the index reaches
+            hidden, known = self._game._hidden(self._everything), self._game._known(self._everything)
         if hidden <= position < hidden + len(known):
             return known[position - hidden]
         return self._all()[index]
@@ -164,7 +181,7 @@ class EventLog(Sequence[Event]):
         return iter(self._all())
 
     def _all(self) -> list[Event]:
-        self._game._replay_earlier()
+        self._game._reveal_all()
         return list(self._game._known(self._everything))
 
     def __eq__(self, other: object) -> bool:

@@ -15,9 +15,9 @@ journal raises::
     restored = store.current()              # after a restart: same id, same state
 
 Every ``snapshot_every`` events the state is saved beside the event, in the same transaction,
-so a restart replays only the events after the latest snapshot (the earlier ones are read
-only if an undo reaches back past it). A snapshot is a cache: one that cannot be used is
-ignored and the journal is replayed from the start.
+so a restart replays only the events after the latest snapshot; the earlier ones are read
+back, a snapshot at a time, only if an undo reaches back past it. A snapshot is a cache: one
+that cannot be used is passed over, and the journal itself is replayed instead.
 
 A game finishes by itself when its match is over (an undo that takes the last point back
 reopens it); ``finish`` closes one early ("abandoned"). Starting a new game at a table
@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime as dt
+import functools
 import json
 import logging
 import os
@@ -48,6 +49,10 @@ log = logging.getLogger(__name__)
 
 #: Events between two snapshots of a game's state (a restart replays at most this many).
 SNAPSHOT_EVERY: Final = 50
+
+#: Snapshots kept besides the latest few: one every _SPARSE intervals of snapshot_every events.
+_RECENT: Final = 8
+_SPARSE: Final = 10
 
 #: After an event that leaves one of these phases, or an undo, the results are written again.
 _OUTCOME_PHASES: Final = (Phase.GAME_OVER, Phase.MATCH_OVER)
@@ -199,7 +204,9 @@ class Store:
 
     def _snapshot_if_due(self, game_id: int, seq: int, game: Game) -> None:
         """Every ``snapshot_every`` events, and whenever an undo has taken back events from
-        before the latest snapshot (a restore from it would have to read back past it)."""
+        before the latest snapshot (a restore from it would have to read back past it). The
+        latest few are kept, and older ones only every ``_SPARSE`` intervals: an undo that
+        reaches further back replays from one of those."""
         if not self._snapshot_every:
             return
         in_force = len(game.events)
@@ -211,8 +218,11 @@ class Store:
         except SnapshotError as exc:  # a bug, never a reason to lose the event: restore replays
             log.warning("%s: no snapshot of game %d at event %d: %s", self.path, game_id, seq, exc)
             return
-        self._conn.execute("DELETE FROM snapshots WHERE game_id=?", (game_id,))
         self._conn.execute("INSERT INTO snapshots VALUES (?, ?, ?, ?, ?)", row)
+        self._conn.execute(
+            "DELETE FROM snapshots WHERE game_id=? AND seq % ? != 0 AND seq < (SELECT min(seq) FROM"
+            " (SELECT seq FROM snapshots WHERE game_id=? ORDER BY seq DESC LIMIT ?))",
+            (game_id, self._snapshot_every * _SPARSE, game_id, _RECENT))
 
     def _latest_snapshot(self, game_id: int) -> tuple[int, int]:
         """(seq, events in force) of the game's latest usable snapshot; (0, 0) if none."""
@@ -248,11 +258,12 @@ class Store:
     def restore(self, game_id: int) -> Game:
         """The game as its journal leaves it, from its latest usable snapshot (replaying only
         the events after it), else replayed from the start. Equal, state and undos alike, to
-        :meth:`load`; the events before the snapshot are read only when needed."""
+        :meth:`load`; the events before the snapshot are read back only when an undo reaches
+        them, a snapshot at a time."""
         with self._guard(f"read game {game_id}"):
             self._status(game_id)
-            game = self._from_snapshot(game_id)
-            return game if game is not None else self._replay(game_id)
+            last = self._conn.execute("SELECT max(seq) FROM events WHERE game_id=?", (game_id,)).fetchone()[0]
+            return self._game_at(game_id, int(last or 0))
 
     def load(self, game_id: int) -> Game:
         """The game replayed from the first event of its journal (every event read)."""
@@ -300,39 +311,63 @@ class Store:
             except (ValueError, TypeError) as exc:  # RulesError and JSON errors are ValueErrors
                 raise self._unreadable(game_id, seq, "cannot be read", exc) from None
 
-    def _replay(self, game_id: int) -> Game:
-        """Replay a journal. An event that no longer applies is an error, never skipped."""
+    def _replay(self, game_id: int, length: int | None = None) -> Game:
+        """Replay a journal (its first ``length`` events). An event that no longer applies is
+        an error, never skipped."""
         game = Game()
-        for seq, event in self._rows(game_id):
+        for seq, event in self._rows(game_id, upto=length):
             try:
                 game.apply(event)
             except RulesError as exc:
                 raise self._unreadable(game_id, seq, f"({event.kind}) no longer applies", exc) from None
         return game
 
-    def _from_snapshot(self, game_id: int) -> Game | None:
-        """The game from its latest snapshot and the events after it; None when the snapshot
-        is missing, from another format, unreadable, or disagrees with the journal."""
-        row = self._conn.execute("SELECT seq, in_force, format, state FROM snapshots WHERE game_id=?"
-                                 " ORDER BY seq DESC LIMIT 1", (game_id,)).fetchone()
-        last = self._conn.execute("SELECT max(seq) FROM events WHERE game_id=?", (game_id,)).fetchone()[0]
-        if row is None or not _counts(row[0], row[1], last or 0) or not isinstance(row[3], str):
-            return None
-        seq, in_force = row[0], row[1]
-        try:
-            if row[2] != snapshot_format():
-                return None
-            game = Game.resume(decode_state(row[3]), seq, in_force, lambda: self._earlier(game_id, seq))
-            for _, event in self._rows(game_id, after=seq):
-                game.apply(event)
-        except (SnapshotError, RulesError) as exc:
-            log.warning("%s: snapshot of game %d at event %d not used (%s): replaying", self.path, game_id, seq, exc)
-            return None
-        return game
+    def _game_at(self, game_id: int, length: int, before: int | None = None) -> Game:
+        """The game of the first ``length`` journal events: from the latest usable snapshot
+        (taken before event ``before``, if given) and the events after it; else replayed from
+        the start. A snapshot that cannot be read is passed over for an older one; one the
+        events after it do not follow from makes the journal replay from the start."""
+        for seq, in_force in self._snapshots(game_id, length, before):
+            state = self._snapshot_state(game_id, seq)
+            if state is None:
+                continue
+            game = Game.resume(state, seq, in_force, functools.partial(self._earlier, game_id, seq))
+            try:
+                for _, event in self._rows(game_id, after=seq, upto=length):
+                    game.apply(event)
+            except RulesError as exc:
+                log.warning("%s: game %d does not follow from its snapshot at event %d (%s): replaying",
+                            self.path, game_id, seq, exc)
+                break
+            return game
+        return self._replay(game_id, length)
 
-    def _earlier(self, game_id: int, upto: int) -> list[Event]:
+    def _snapshots(self, game_id: int, length: int, before: int | None) -> list[tuple[int, int]]:
+        """(seq, events in force) of the game's snapshots in this format, latest first."""
+        try:
+            wanted = snapshot_format()
+        except SnapshotError:
+            return []
+        rows = self._conn.execute("SELECT seq, in_force, format FROM snapshots WHERE game_id=? AND seq<?"
+                                  " ORDER BY seq DESC", (game_id, before or length + 1)).fetchall()
+        return [(seq, in_force) for seq, in_force, format_ in rows
+                if format_ == wanted and _counts(seq, in_force, length)]
+
+    def _snapshot_state(self, game_id: int, seq: int) -> State | None:
+        text = self._conn.execute("SELECT state FROM snapshots WHERE game_id=? AND seq=?",
+                                  (game_id, seq)).fetchone()[0]
+        try:
+            if not isinstance(text, str):
+                raise SnapshotError(f"a snapshot is text, not {type(text).__name__}")
+            return decode_state(text)
+        except SnapshotError as exc:
+            log.warning("%s: snapshot of game %d at event %d passed over: %s", self.path, game_id, seq, exc)
+            return None
+
+    def _earlier(self, game_id: int, length: int) -> Game:
+        """The game of the events before a snapshot at ``length`` (for Game.resume)."""
         with self._guard(f"read game {game_id}"):
-            return [event for _, event in self._rows(game_id, upto=upto)]
+            return self._game_at(game_id, length, before=length)
 
     def _unreadable(self, game_id: int, seq: int, what: str, exc: Exception) -> StoreError:
         return StoreError(

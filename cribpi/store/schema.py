@@ -22,12 +22,12 @@ SCHEMA_VERSION: Final = 2
 APPLICATION_ID: Final = 0x43524250
 
 _SNAPSHOTS: Final = """
-CREATE TABLE snapshots (
+CREATE TABLE snapshots (          -- every N events, and after an undo below the latest
     game_id  INTEGER NOT NULL REFERENCES games (id),
     seq      INTEGER NOT NULL,      -- the state after this event of the journal
     in_force INTEGER NOT NULL,      -- how many events were in force then (undos taken out)
     format   TEXT NOT NULL,         -- the writer's snapshot_format(): any other is ignored
-    state    TEXT NOT NULL,         -- JSON (cribpi/store/snapshot.py), only the latest kept
+    state    TEXT NOT NULL,         -- JSON (cribpi/store/snapshot.py)
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
 """
