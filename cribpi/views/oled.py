@@ -226,21 +226,31 @@ def _menu(screen: MenuScreen, c: Canvas) -> None:
 
 
 def _prompt(screen: PromptScreen, c: Canvas) -> None:
-    """The prompt and the entry so far in BOLD (SMALL when it needs more than the rows
-    above the hint), then the hint."""
+    """The prompt and the entry so far, then the hint: in the first layout that holds both."""
     text = f"{screen.prompt} {screen.entry}{'_' if screen.cursor else ''}"
-    hint_top = 40 if c.tall else 16
-    bold = [text] if BOLD.text_width(text) <= c.width else wrap([text], c.width // BOLD.width)
-    if len(bold) * BOLD.height <= (31 if c.tall else hint_top - 3):
-        top = max(0, 31 - BOLD.height * len(bold)) if c.tall else 0
-        for row, line in enumerate(bold):
-            c.centre(top + row * BOLD.height, line, BOLD)
-    else:
-        small = wrap([text], c.columns)
-        c.lines(small, 0, len(small), centre=True)
-        hint_top = LINE * len(small)
     hint = wrap([screen.hint], c.columns) if screen.hint else []
+    layouts = _prompt_layouts(c, text)
+    font, lines, top, hint_top = next((layout for layout in layouts if len(hint) <= c.rows(layout[3])), layouts[-1])
+    pitch = LINE if font is SMALL else font.height
+    for row, line in enumerate(lines):
+        c.centre(top + row * pitch, line, font)
     c.lines([centred(line, c.columns) for line in hint], hint_top, c.rows(hint_top))
+
+
+def _prompt_layouts(c: Canvas, text: str) -> list[tuple[BitmapFont, list[str], int, int]]:
+    """(font, prompt lines, their top, the hint's top), best first: BOLD above the middle with
+    the hint below it; BOLD at the top with the hint right under it; SMALL lines (last, it
+    always fits)."""
+    bold = [text] if BOLD.text_width(text) <= c.width else wrap([text], c.width // BOLD.width)
+    small = [text] if len(text) <= c.columns else wrap([text], c.columns)
+    high = BOLD.height * len(bold)
+    layouts = []
+    if c.tall and high <= 31:
+        layouts.append((BOLD, bold, 31 - high, 40))
+    if high + 3 + SMALL.height <= c.height:
+        layouts.append((BOLD, bold, 0, high + 3))
+    layouts.append((SMALL, small, 0, LINE * len(small)))
+    return layouts
 
 
 # -- dispatch ---------------------------------------------------------------------------
