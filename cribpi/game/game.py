@@ -30,7 +30,7 @@ class Game:
         self._journal: list[Event] = []
         self._events: list[Event] = []
         self._states: list[State] = [INITIAL]  # the state before _events[0], then after each
-        self._earlier: _Earlier | None = None  # a resumed game's journal not replayed yet
+        self._earlier: _Earlier | None = None  # the start of a resumed game, not read back yet
         self._last: tuple[list[Event], list[State]] | None = None  # what rollback() restores
         self.journal = EventLog(self, everything=True)
         self.events = EventLog(self, everything=False)
@@ -71,7 +71,7 @@ class Game:
         """Take back the last ``apply`` as if it never happened, journal included (unlike an
         Undo): for an event its store could not keep. Only the latest apply can be rolled back."""
         if self._last is None:
-            raise RulesError("nothing to roll back: no event was applied since the game was made or last rolled back")
+            raise RulesError("nothing to roll back: no event applied since the game was made or rolled back")
         undone_events, undone_states = self._last
         self._last = None
         self._journal.pop()

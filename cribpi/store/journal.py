@@ -54,7 +54,7 @@ SNAPSHOT_EVERY: Final = 50
 _RECENT: Final = 8
 _SPARSE: Final = 10
 
-#: After an event that leaves one of these phases, or an undo, the results are written again.
+#: After an event that leaves the table in one of these phases, or an undo, results are written again.
 _OUTCOME_PHASES: Final = (Phase.GAME_OVER, Phase.MATCH_OVER)
 
 
