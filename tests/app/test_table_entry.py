@@ -4,7 +4,7 @@ a hand are collected until there are enough; with the review on, each discard on
 import random
 
 import pytest
-from table_keys import card, deal_to_the_show, dismiss, mock_table, press
+from table_keys import card, deal_to_the_show, mock_table, press
 
 from cribpi.app import TableSettings, TableUI
 from cribpi.app.entry import crib_step
@@ -21,12 +21,7 @@ def table():
 
 def test_a_refused_crib_card_keeps_the_cards_already_entered(table):
     parts, ui, app = table
-    press(parts, app, "ok")
-    dismiss(parts, ui, app)
-    card(parts, app, "6S")
-    for text in ("QH", "5C", "TD", "6D", "2C", "4H", "4S", "4D"):
-        card(parts, app, text)
-    dismiss(parts, ui, app)
+    deal_to_the_show(parts, ui, app)
     for text in ("7C", "8H", "7D"):
         card(parts, app, text)
     card(parts, app, "QH")  # laid in the play: refused
@@ -40,12 +35,7 @@ def test_with_the_review_on_each_discard_is_entered_and_reviewed(table):
     parts, ui, app = table
     ui.settings = TableSettings(names=("Ann", "Bob"), review=True)
     ui.new_game()
-    press(parts, app, "ok")
-    dismiss(parts, ui, app)
-    card(parts, app, "6S")
-    for text in ("QH", "5C", "TD", "6D", "2C", "4H", "4S", "4D"):
-        card(parts, app, text)
-    dismiss(parts, ui, app)
+    deal_to_the_show(parts, ui, app)
     first = ui.state.names[(ui.state.deal.dealer + 1) % 2]
     assert ui.screen().hint == f"{first}'s discard"
     for text in ("7C", "8H", "7D", "8S"):
