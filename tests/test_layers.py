@@ -22,7 +22,7 @@ LAYERS = {
     "exc": 0, "rules": 1, "analysis": 2, "game": 3,
     "views": 4, "record": 4, "store": 4,
     "hal": 5, "config": 6, "wiring": 6,
-    "app": 7, "sim": 7, "daemon": 8, "systemd": 8,
+    "app": 7, "sim": 7, "daemon": 8, "systemd": 8, "service": 8, "tournament": 8,
     "commands": 9, "cli": 9, "__main__": 9,
 }
 #: Within a layer, peers that must still not see each other.
