@@ -46,7 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.run(args) or 0)
     except CribpiError as exc:
         print(f"cribpi {args.command}: {exc}", file=sys.stderr)
-        return 2
+        return exc.exit_code
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -4,6 +4,10 @@
 class CribpiError(Exception):
     """Base of every error cribpi raises on purpose."""
 
+    #: What the command line exits with: 2 for input the user can correct (a bad card, key,
+    #: file or option), 1 for a machine that cannot do it (a journal held, damaged or full).
+    exit_code = 2
+
 
 class RulesError(CribpiError, ValueError):
     """Input that the rules of cribbage do not allow."""
