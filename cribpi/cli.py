@@ -14,8 +14,21 @@ from typing import NoReturn
 from cribpi import __version__
 from cribpi.exc import CribpiError
 
-#: Subcommand modules, imported lazily so `cribpi score` never pays for the hardware layer.
-COMMANDS = ("score", "peg", "advise", "replay", "sim", "render", "run", "stats", "export")
+#: Each subcommand's module under :mod:`cribpi.commands` and its one-line help. Only the chosen
+#: command's module is imported, so ``cribpi score`` never pays for the game engine or the
+#: hardware layer, and ``cribpi --help`` imports none (a test keeps these lines equal to the
+#: help each module gives its own parser).
+COMMANDS: dict[str, str] = {
+    "score": "count a hand or crib; the last card is the starter",
+    "peg": "score a sequence of cards laid in the play",
+    "advise": "rank every discard from a dealt hand by exact expected points",
+    "replay": "check a game record and print every score in it",
+    "sim": "play the whole table in the terminal (simulated hardware)",
+    "render": "draw the board and OLED after each event of a record",
+    "run": "run the table on this machine's hardware (sim off a Pi)",
+    "stats": "per-player statistics from a game journal",
+    "export": "list the journal's games, or write one as a game record",
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -23,25 +36,31 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def chosen_command(argv: Sequence[str]) -> str | None:
+    """The subcommand named in ``argv``: its first word that is not an option, if it is a command."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word if word in COMMANDS else None
+    return None
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser, with the full arguments of ``command`` only; the others are listed by name and help."""
     parser = _Parser(prog="cribpi", description="A cribbage board companion.")
     parser.add_argument("--version", action="version", version=f"cribpi {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"cribpi.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"cribpi.commands.{name}":
-                continue  # not built yet
-            raise
-        module.add_parser(sub)
+    for name, summary in COMMANDS.items():
+        if name == command:
+            importlib.import_module(f"cribpi.commands.{name}").add_parser(sub)
+        else:
+            sub.add_parser(name, help=summary)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(chosen_command(words)).parse_args(words)
     try:
         return int(args.run(args) or 0)
     except CribpiError as exc:
