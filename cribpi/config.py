@@ -36,7 +36,7 @@ from cribpi.hal.buttons import ButtonTiming, PinBinding
 from cribpi.hal.layout import Layout, load_layout, read_toml
 from cribpi.views.leds import LedSettings
 
-__all__ = ["Config", "OledConfig", "DisplayConfig", "PartsConfig", "load_config", "DEFAULT_PINS",
+__all__ = ["Config", "TournamentConfig", "OledConfig", "DisplayConfig", "PartsConfig", "load_config", "DEFAULT_PINS",
            "default_db_path"]
 
 
@@ -83,6 +83,23 @@ class PartsConfig:
 
 
 @dataclass(frozen=True)
+class TournamentConfig:
+    """Publishing the table to a tournament's MQTT broker (``[tournament]``); off without a broker."""
+
+    broker: str | None = None  # mqtt://host:1883 or mqtts://host:8883
+    event: str = ""
+    table: str = ""
+    username: str | None = None  # default: the table id (the room's ACL keys on it)
+    password: str | None = None
+    password_file: Path | None = None
+    ca: Path | None = None  # the CA that signed an mqtts:// broker's certificate
+
+    @property
+    def enabled(self) -> bool:
+        return self.broker is not None
+
+
+@dataclass(frozen=True)
 class Config:
     path: Path | None = None
     backend: str | None = None
@@ -96,11 +113,13 @@ class Config:
     controller_port: str | None = None
     card_reader_port: str | None = None
     parts: PartsConfig = PartsConfig()
+    tournament: TournamentConfig = TournamentConfig()
 
 
 _SECTIONS = {
     "backend": str, "db": str, "layout": str, "parts": dict,
     "pins": dict, "buttons": dict, "oled": dict, "leds": dict, "controller": dict, "card_reader": dict,
+    "tournament": dict,
 }
 _OLED_KEYS = {"driver": str, "port": int, "address": int, "rotate": int, "contrast": int, "size": str}
 _SECTION_KEYS: dict[str, dict[str, Any]] = {
@@ -111,6 +130,8 @@ _SECTION_KEYS: dict[str, dict[str, Any]] = {
              "game_counter_leds": int},
     "controller": {"port": str},
     "card_reader": {"port": str},
+    "tournament": {"broker": str, "event": str, "table": str, "username": str, "password": str,
+                   "password_file": str, "ca": str},
 }
 OLED_DRIVERS = ("ssd1306", "sh1106")
 
@@ -267,6 +288,28 @@ def _sections(reader: _Reader, data: Mapping[str, Any]) -> None:
             raise reader.fail(f"{section}.port", port, "a serial port (/dev/ttyACM0) or a pyserial URL")
 
 
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
+
+
+def _tournament(reader: _Reader, table: Mapping[str, Any], base: Path) -> TournamentConfig:
+    """``[tournament]``: a broker URL turns it on; then the event and table ids are required."""
+    broker = table.get("broker")
+    if broker is None:
+        return TournamentConfig()
+    if not re.fullmatch(r"mqtts?://[^/\s:]+(:\d{1,5})?/?", broker):
+        raise reader.fail("tournament.broker", broker, "mqtt://host[:port] or mqtts://host[:port]")
+    for key in ("event", "table"):
+        if not _NAME.fullmatch(str(table.get(key, ""))):
+            raise reader.fail(f"tournament.{key}", table.get(key), "1-32 letters, digits, - or _ (required with a broker)")
+    if "password" in table and "password_file" in table:
+        raise reader.fail("tournament.password_file", table["password_file"], "either password or password_file, not both")
+    return TournamentConfig(
+        broker=broker, event=table["event"], table=table["table"], username=table.get("username"),
+        password=table.get("password"), password_file=_relative(base, table.get("password_file")),
+        ca=_relative(base, table.get("ca")),
+    )
+
+
 def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     """Read the configuration at ``path``; ``None`` gives the defaults."""
     if path is None:
@@ -299,4 +342,5 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         controller_port=data.get("controller", {}).get("port"),
         card_reader_port=data.get("card_reader", {}).get("port"),
         parts=_parts(reader, data.get("parts", {}), oled),
+        tournament=_tournament(reader, data.get("tournament", {}), path.parent),
     )
