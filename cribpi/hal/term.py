@@ -15,25 +15,59 @@ from PIL import Image
 from cribpi.views.leds import LedFrame
 from cribpi.views.board import RGB
 
-__all__ = ["image_to_text", "frame_to_ansi", "ansi_block", "RESET"]
+__all__ = ["image_to_text", "image_to_braille", "frame_to_ansi", "ansi_block", "RESET"]
 
 RESET = "\x1b[0m"
-_HALVES = {(False, False): " ", (True, False): "▀", (False, True): "▄", (True, True): "█"}
 OFF_DOT = "·"
+_HALVES = " ▀▄█"  # by (top lit) + 2 * (bottom lit)
+_BRAILLE = " " + "".join(chr(0x2800 + bits) for bits in range(1, 256))  # blank as a plain space
+# Braille dot bits by (row, column) inside a 2x4 cell (Unicode's dot numbering 1-8).
+_BRAILLE_BITS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
+
+
+def _lit_rows(image: Image.Image, multiple: int) -> tuple[bytes, int]:
+    """The image as one byte a pixel (0xff lit, 0 dark), padded to a ``multiple`` of rows.
+
+    ``convert("1")`` first, so a grey or colour image is thresholded exactly as before."""
+    grey = image.convert("1").convert("L")
+    width, height = grey.size
+    return grey.tobytes() + bytes(width * (-height % multiple)), width
+
+
+def _or_planes(planes: list[bytes], bits: tuple[int, ...]) -> bytes:
+    """Each plane's lit bytes as its bit, ORed together: one C-level pass a plane, no pixel loop."""
+    total = 0
+    for plane, bit in zip(planes, bits):
+        total |= int.from_bytes(plane.translate(bytes.maketrans(b"\xff", bytes([bit]))), "big")
+    return total.to_bytes(len(planes[0]), "big")
+
+
+def _lines(codes: bytes, chars: str, width: int) -> str:
+    text = codes.decode("latin-1").translate(dict(enumerate(chars)))
+    return "\n".join(text[i : i + width] for i in range(0, len(text), width))
 
 
 def image_to_text(image: Image.Image) -> str:
     """A one-bit image as half-block characters: 2 pixel rows a line (128x64 -> 128x32)."""
-    image = image.convert("1")
-    width, height = image.size
-    lines = []
-    for y in range(0, height, 2):
-        line = "".join(
-            _HALVES[(bool(image.getpixel((x, y))), y + 1 < height and bool(image.getpixel((x, y + 1))))]
-            for x in range(width)
-        )
-        lines.append(line)
-    return "\n".join(lines)
+    data, width = _lit_rows(image, 2)
+    step = 2 * width
+    planes = [b"".join(data[i + offset : i + offset + width] for i in range(0, len(data), step))
+              for offset in (0, width)]
+    return _lines(_or_planes(planes, (1, 2)), _HALVES, width)
+
+
+def image_to_braille(image: Image.Image) -> str:
+    """A one-bit image as braille: 2x4 pixels a character (128x64 -> 64x16), for a small terminal."""
+    data, width = _lit_rows(image, 4)
+    data = b"".join(row + bytes(width % 2) for row in (data[i : i + width] for i in range(0, len(data), width)))
+    width += width % 2
+    step = 4 * width
+    planes, bits = [], []
+    for row, row_bits in enumerate(_BRAILLE_BITS):
+        rows = b"".join(data[i + row * width : i + (row + 1) * width] for i in range(0, len(data), step))
+        planes += [rows[0::2], rows[1::2]]
+        bits += row_bits
+    return _lines(_or_planes(planes, tuple(bits)), _BRAILLE, width // 2)
 
 
 def ansi_block(colour: RGB, truecolour: bool = True, char: str = "●", peak: int = 255) -> str:
