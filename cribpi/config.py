@@ -51,6 +51,13 @@ DEFAULT_PINS = _default_pins()
 
 def default_db_path() -> Path:
     state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    """The journal when the configuration names none: ``$CRIBPI_DB`` (``bash .ci/play`` points
+    it into the checkout), else the service's ``$STATE_DIRECTORY`` (systemd's StateDirectory=),
+    else the user's XDG state folder. So a checkout, the service and a user each keep their own."""
+    if os.environ.get("CRIBPI_DB"):
+        return Path(os.environ["CRIBPI_DB"]).expanduser()
+    if os.environ.get("STATE_DIRECTORY"):  # systemd may list several, colon-separated
+        return Path(os.environ["STATE_DIRECTORY"].split(":")[0]) / "cribpi.db"
     return Path(state) / "cribpi" / "cribpi.db"
 
 
