@@ -34,6 +34,7 @@ from cribpi.hal.actions import Action
 from cribpi.hal.base import DISPLAY_SIZE, DISPLAY_SIZES, PAGES
 from cribpi.hal.buttons import ButtonTiming, PinBinding
 from cribpi.hal.layout import Layout, load_layout, read_toml
+from cribpi.inputs import bounded_int, bounded_number, shown, user_path
 from cribpi.views.leds import LedSettings
 
 __all__ = ["Config", "TournamentConfig", "OledConfig", "DisplayConfig", "PartsConfig", "load_config", "DEFAULT_PINS",
@@ -50,7 +51,6 @@ DEFAULT_PINS = _default_pins()
 
 
 def default_db_path() -> Path:
-    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     """The journal when the configuration names none: ``$CRIBPI_DB`` (``bash .ci/play`` points
     it into the checkout), else the service's ``$STATE_DIRECTORY`` (systemd's StateDirectory=),
     else the user's XDG state folder. So a checkout, the service and a user each keep their own."""
@@ -58,6 +58,7 @@ def default_db_path() -> Path:
         return Path(os.environ["CRIBPI_DB"]).expanduser()
     if os.environ.get("STATE_DIRECTORY"):  # systemd may list several, colon-separated
         return Path(os.environ["STATE_DIRECTORY"].split(":")[0]) / "cribpi.db"
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     return Path(state) / "cribpi" / "cribpi.db"
 
 
@@ -141,6 +142,13 @@ _SECTION_KEYS: dict[str, dict[str, Any]] = {
                    "password_file": str, "ca": str},
 }
 OLED_DRIVERS = ("ssd1306", "sh1106")
+#: The bounds of every number in the file: a NaN, an infinity, a negative or a huge value is
+#: refused by name (a NaN current cap once killed ``cribpi run``; an infinite long press never fires).
+_NUMBERS: dict[str, tuple[float, float]] = {
+    "buttons.debounce_ms": (0, 1000), "buttons.long_press_ms": (1, 60_000), "buttons.repeat_ms": (0, 60_000),
+    "leds.brightness": (0, 1), "leds.current_cap_ma": (1, 100_000),
+}
+_INTEGERS: dict[str, tuple[int, int]] = {"leds.game_counter_leds": (0, 10)}  # [oled]'s: in _oled
 
 
 class _Reader:
@@ -150,7 +158,16 @@ class _Reader:
         self.path = path
 
     def fail(self, key: str, value: Any, accepted: str) -> ConfigError:
-        return ConfigError(f"{self.path}: {key} = {value!r} is not valid: {accepted}")
+        return ConfigError(f"{self.path}: {key} = {shown(value)} is not valid: {accepted}")
+
+    def bounded(self, table: Mapping[str, Any], section: str) -> None:
+        """Every number of ``table`` inside its bounds (``_NUMBERS``, ``_INTEGERS``)."""
+        for key, value in table.items():
+            name = f"{section}.{key}"
+            if name in _NUMBERS:
+                bounded_number(f"{self.path}: {name}", value, *_NUMBERS[name])
+            elif name in _INTEGERS:
+                bounded_int(f"{self.path}: {name}", value, *_INTEGERS[name])
 
     def check_keys(self, table: Mapping[str, Any], allowed: Mapping[str, Any], where: str) -> None:
         for key, value in table.items():
@@ -197,6 +214,7 @@ def _pins(reader: _Reader, table: Mapping[str, Any]) -> dict[int, PinBinding]:
 
 
 def _timing(reader: _Reader, table: Mapping[str, Any]) -> ButtonTiming:
+    reader.bounded(table, "buttons")
     repeat = table.get("repeat_ms", 0)
     try:
         return ButtonTiming(
@@ -272,17 +290,22 @@ def _parts(reader: _Reader, table: Mapping[str, Any], oled: OledConfig) -> Parts
 
 
 def _leds(reader: _Reader, table: Mapping[str, Any]) -> LedSettings:
+    reader.bounded(table, "leds")
     try:
         return LedSettings(**table)
     except CribpiError as exc:
         raise reader.fail("leds", dict(table), str(exc)) from None
 
 
-def _relative(base: Path, value: str | None) -> Path | None:
+def _relative(reader: _Reader, key: str, value: str | None, what: str) -> Path | None:
+    """A path from the file (``~`` expanded), relative to the file's folder."""
     if value is None:
         return None
-    path = Path(value).expanduser()
-    return path if path.is_absolute() else base / path
+    try:
+        path = user_path(value, what)
+    except ConfigError as exc:
+        raise ConfigError(f"{reader.path}: {key} = {exc}") from None
+    return path if path.is_absolute() else reader.path.parent / path
 
 
 def _sections(reader: _Reader, data: Mapping[str, Any]) -> None:
@@ -298,7 +321,7 @@ def _sections(reader: _Reader, data: Mapping[str, Any]) -> None:
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
 
 
-def _tournament(reader: _Reader, table: Mapping[str, Any], base: Path) -> TournamentConfig:
+def _tournament(reader: _Reader, table: Mapping[str, Any]) -> TournamentConfig:
     """``[tournament]``: a broker URL turns it on; then the event and table ids are required."""
     broker = table.get("broker")
     if broker is None:
@@ -312,8 +335,8 @@ def _tournament(reader: _Reader, table: Mapping[str, Any], base: Path) -> Tourna
         raise reader.fail("tournament.password_file", table["password_file"], "either password or password_file, not both")
     return TournamentConfig(
         broker=broker, event=table["event"], table=table["table"], username=table.get("username"),
-        password=table.get("password"), password_file=_relative(base, table.get("password_file")),
-        ca=_relative(base, table.get("ca")),
+        password=table.get("password"), password_file=_relative(reader, "tournament.password_file", table.get("password_file"), "password file"),
+        ca=_relative(reader, "tournament.ca", table.get("ca"), "CA certificate"),
     )
 
 
@@ -321,16 +344,14 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     """Read the configuration at ``path``; ``None`` gives the defaults."""
     if path is None:
         return Config()
-    path = Path(path)
+    path = user_path(path, "configuration file")
     data = _read_toml(path)
     reader = _Reader(path)
     _sections(reader, data)
-    layout = _relative(path.parent, data.get("layout"))
+    layout = _relative(reader, "layout", data.get("layout"), "layout file")
     backend = data.get("backend")
     if backend is not None and backend not in BACKENDS:
         raise reader.fail("backend", backend, f"one of {', '.join(BACKENDS)}")
-    if "db" in data and not str(data["db"]).strip():
-        raise reader.fail("db", data["db"], "a file name for the game journal (e.g. cribpi.db)")
     try:
         board_layout = load_layout(layout) if layout else None
     except ConfigError as exc:
@@ -345,9 +366,9 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         leds=_leds(reader, data.get("leds", {})),
         layout=layout,
         board_layout=board_layout,
-        db=_relative(path.parent, data.get("db")) or default_db_path(),
+        db=_relative(reader, "db", data.get("db"), "game journal") or default_db_path(),
         controller_port=data.get("controller", {}).get("port"),
         card_reader_port=data.get("card_reader", {}).get("port"),
         parts=_parts(reader, data.get("parts", {}), oled),
-        tournament=_tournament(reader, data.get("tournament", {}), path.parent),
+        tournament=_tournament(reader, data.get("tournament", {})),
     )

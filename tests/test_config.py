@@ -76,9 +76,23 @@ marks = false
         ("[pins]\n40 = \"ok\"", r"pins.40 .*BCM pin number 0-27"),
         ("[pins]\n17 = \"jump\"", r"pins.17 = 'jump' .*not an action"),
         ("[pins]\n17 = \"ok\"\nGPIO17 = \"go\"", r"GPIO17 is bound twice"),
-        ("[leds]\nbrightness = 2", r"leds = .*brightness 2 is not between 0 and 1"),
-        ("[leds]\ncurrent_cap_ma = nan", r"leds = .*current cap nan"),
-        ("[leds]\ncurrent_cap_ma = inf", r"leds = .*current cap inf"),
+        ("[leds]\nbrightness = 2", r"leds.brightness = 2 is not valid: a finite number 0-1"),
+        ("[leds]\nbrightness = nan", r"leds.brightness = nan is not valid: a finite number 0-1"),
+        ("[leds]\ncurrent_cap_ma = nan", r"leds.current_cap_ma = nan is not valid: a finite number 1-100000"),
+        ("[leds]\ncurrent_cap_ma = inf", r"leds.current_cap_ma = inf is not valid"),
+        ("[leds]\ncurrent_cap_ma = -5", r"leds.current_cap_ma = -5 is not valid"),
+        ("[leds]\ncurrent_cap_ma = 1e300", r"leds.current_cap_ma = 1e\+300 is not valid"),
+        ("[leds]\ngame_counter_leds = 99999999999999999999", r"leds.game_counter_leds = a number of 20 digits"),
+        ("[leds]\ngame_counter_leds = 2.5", r"leds.game_counter_leds = 2.5 is not valid: expected int"),
+        ("[buttons]\nlong_press_ms = inf", r"buttons.long_press_ms = inf is not valid: a finite number 1-60000"),
+        ("[buttons]\ndebounce_ms = nan", r"buttons.debounce_ms = nan is not valid"),
+        ("[buttons]\nrepeat_ms = -1", r"buttons.repeat_ms = -1 is not valid"),
+        ("[oled]\naddress = 99999999999999999999999", r"oled.address = a number of 23 digits .*I2C address"),
+        ("[oled]\ncontrast = -1", r"oled.contrast = -1 .*0-255"),
+        ("db = \"~nosuchuser_cribpi/x.db\"", r"db = .*no user 'nosuchuser_cribpi'"),
+        ("db = \"a\\u0000b\"", r"db = .*NUL byte"),
+        ("db = \" \"", r"db = ' ': expected the path of a game journal"),
+        ("a = " + "9" * 5000, r"not valid TOML: .*short numbers"),
         ("[parts]\npegboard = \"toaster\"", r"parts.pegboard = 'toaster' .*a pegboard comes from pi, controller, sim, mock"),
         ("[parts]\ndisplays = [\"controller\"]", r"parts.displays\[0\] = 'controller' .*the controller backend has no display; a display comes from pi, sim, mock"),
         ("[parts]\ninputs = [\"pi\", 3]", r"parts.inputs\[1\] = 3 .*inputs comes from"),
@@ -124,3 +138,37 @@ def test_parts_each_from_its_backend(tmp_path):
         inputs=("pi", "controller"), pegboard="controller",
         displays=(DisplayConfig("pi", "table", base),
                   DisplayConfig("sim", "scores", OledConfig(driver="sh1106", address=0x3D, size=(256, 64)))))
+
+
+def _fifo(tmp_path):
+    import os
+
+    path = tmp_path / "fifo.toml"
+    os.mkfifo(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (_fifo, r"fifo.toml: not a regular file \(a device, FIFO or socket\)"),
+        (lambda tmp: Path("/dev/zero"), r"/dev/zero: not a regular file"),
+        (lambda tmp: tmp, r": a folder; a configuration file is a text file"),
+        (lambda tmp: write(tmp, "x" * 5_000_000), r"larger than 4096 kB"),
+        (lambda tmp: (tmp / "b.toml", (tmp / "b.toml").write_bytes(b"a = 1\n\xff\xfe"))[0], r"byte 6 is not UTF-8"),
+        (lambda tmp: "~nosuchuser_cribpi/c.toml", r"no user 'nosuchuser_cribpi'"),
+        (lambda tmp: "a\0b.toml", r"NUL byte"),
+    ],
+    ids=["fifo", "dev-zero", "folder", "huge", "binary", "no-user", "nul"],
+)
+def test_only_a_small_regular_text_file_is_read(tmp_path, make, message):
+    """A FIFO once hung `cribpi run`, /dev/zero never ended: both are refused before a read."""
+    with pytest.raises(ConfigError, match=message):
+        load_config(make(tmp_path))
+
+
+def test_a_layout_that_is_a_fifo_is_refused(tmp_path):
+    fifo = _fifo(tmp_path)
+    with pytest.raises(ConfigError, match=r"layout = 'fifo.toml': .*not a regular file"):
+        load_config(write(tmp_path, 'layout = "fifo.toml"'))
+    assert fifo.exists()

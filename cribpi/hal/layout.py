@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from cribpi.exc import ConfigError
+from cribpi.inputs import read_user_text
 from cribpi.views.board import HOLES, RGB
 from cribpi.views.leds import LedFrame
 
@@ -185,16 +186,15 @@ def parse_layout(data: Mapping[str, Any], source: str = "<layout>") -> Layout:
 
 
 def read_toml(path: Path, what: str) -> dict[str, Any]:
-    """A TOML file as a table; any failure is one ConfigError naming the file and ``what`` it is."""
+    """A TOML file as a table; any failure is one ConfigError naming the file and ``what`` it is.
+    Only a regular file of a sane size is read (:mod:`cribpi.inputs`)."""
+    text = read_user_text(path, what)
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such {what}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: not valid TOML (UTF-8 text): {exc}") from None
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot be read as a {what}: {exc.strerror}") from None
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    except ValueError as exc:  # a number of thousands of digits
+        raise ConfigError(f"{path}: not valid TOML: {str(exc)[:50]}; a {what} holds short numbers") from None
 
 
 def load_layout(path: str | Path) -> Layout:
