@@ -24,7 +24,8 @@ from math import comb
 
 from cribpi.exc import RulesError
 from cribpi.rules import ACC, DECK, Card, Rank, Rules, Suit, format_cards, parse_cards  # noqa: F401
-from cribpi.analysis.tables import multiset_weights, rank_points
+from cribpi.rules import rank_points_table
+from cribpi.analysis.tables import multiset_weights
 
 __all__ = ["DiscardOption", "DiscardReview", "analyse_discards", "review_discard", "crib_unknowns"]
 
@@ -177,7 +178,7 @@ class _CribCounter:
         self.k = k = crib_unknowns(rules)
         n = len(pool.cards)
         self.deals = comb(n, k) * (n - k)  # sets of k unknown crib cards, then a starter
-        self.table = rank_points()
+        self.table = rank_points_table()
         # A set of k crib cards plus the starter is a (k+1)-card draw with k+1 choices of
         # starter, all with the same ranks: weigh each rank multiset by its draws.
         self.weights = multiset_weights(pool.rank_counts, k + 1)

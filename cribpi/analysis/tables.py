@@ -1,8 +1,9 @@
-"""Tables the discard analysis looks things up in, each built once on first use.
+"""Rank multisets the discard analysis weighs, each list built once on first use.
 
 Fifteens, pairs and runs depend only on the multiset of ranks. A multiset of ranks is keyed,
 as in :mod:`cribpi.rules.show`, by the sum of each card's ``rank_bit`` (three bits per rank),
-so the key of a crib is the key of the discard plus the key of the unknown cards.
+so the key of a crib is the key of the discard plus the key of the unknown cards; the points
+of each key come from the show scorer's own table (:func:`cribpi.rules.rank_points_table`).
 """
 
 from __future__ import annotations
@@ -13,9 +14,7 @@ from collections.abc import Sequence
 from math import comb
 from typing import Final
 
-from cribpi.rules import Card, rank_multiset_points
-
-__all__ = ["RANK_BITS", "rank_points", "rank_multisets", "multiset_weights"]
+__all__ = ["RANK_BITS", "rank_multisets", "multiset_weights"]
 
 #: ``RANK_BITS[i]`` is the ``rank_bit`` of every card of rank ``i + 1``.
 RANK_BITS: Final = tuple(1 << 3 * i for i in range(13))
@@ -25,32 +24,6 @@ _COMB: Final = tuple(tuple(comb(n, m) for m in range(5)) for n in range(5))
 
 #: A multiset of ranks: its key, and (rank index, multiplicity) for each rank in it.
 Multiset = tuple[int, tuple[tuple[int, int], ...]]
-
-
-@functools.cache
-def rank_points() -> dict[int, int]:
-    """Fifteens + pairs + runs of every 4- and 5-card rank multiset, by key.
-
-    Built from the public :func:`~cribpi.rules.rank_multiset_points`, so the analysis scores
-    ranks exactly as the rules core does.
-    """
-    table: dict[int, int] = {}
-    for size in (4, 5):
-        for ranks in itertools.combinations_with_replacement(range(13), size):
-            if ranks[0] == ranks[-1] and size == 5:
-                continue  # five cards of one rank do not exist
-            table[sum(RANK_BITS[r] for r in ranks)] = rank_multiset_points(_representatives(ranks))
-    return table
-
-
-def _representatives(ranks: Sequence[int]) -> list[Card]:
-    """Distinct cards with the given rank indices (the n-th card of a rank gets suit n)."""
-    seen = [0] * 13
-    cards = []
-    for r in ranks:
-        cards.append(Card(r + 1, seen[r]))
-        seen[r] += 1
-    return cards
 
 
 @functools.cache

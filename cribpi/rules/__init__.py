@@ -22,7 +22,7 @@ from cribpi.rules.presets import (
     get_rules,
 )
 from cribpi.rules.items import ScoreItem
-from cribpi.rules.show import ShowScore, rank_multiset_points, score_hand
+from cribpi.rules.show import ShowScore, rank_multiset_points, rank_points_table, score_hand
 from cribpi.rules.speech import number_words
 
 __all__ = [
@@ -30,5 +30,5 @@ __all__ = [
     "Card", "CardError", "GameResult", "MugginsScope", "PlayScore", "Rank", "ResultKind",
     "ResultScheme", "Rules", "RulesError", "ScoreItem", "ShowScore", "Suit",
     "classify_result", "count_total", "format_cards", "get_rules", "number_words",
-    "parse_cards", "playable", "rank_multiset_points", "score_hand", "score_play",
+    "parse_cards", "playable", "rank_multiset_points", "rank_points_table", "score_hand", "score_play",
 ]

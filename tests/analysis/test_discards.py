@@ -19,7 +19,7 @@ import cribpi.analysis
 import cribpi.analysis.discards
 import cribpi.analysis.tables
 from cribpi.analysis import DiscardOption, analyse_discards, review_discard
-from cribpi.analysis.tables import multiset_weights, rank_points
+from cribpi.analysis.tables import multiset_weights
 from cribpi.exc import CribpiError, RulesError
 from cribpi.rules import (
     ACC,
@@ -31,6 +31,7 @@ from cribpi.rules import (
     format_cards,
     parse_cards,
     rank_multiset_points,
+    rank_points_table,
 )
 
 THREE = ACC.replace(players=3)
@@ -166,8 +167,14 @@ def test_order_of_the_cards_changes_only_tie_order(cards: list[Card], rnd: objec
 
 # -- tables ------------------------------------------------------------------------------
 
+def test_the_analysis_looks_up_the_rules_own_table() -> None:
+    dealt = set(parse_cards("5H 5C 5S JD 9C KD"))
+    pool = cribpi.analysis.discards._Pool.of(tuple(c for c in DECK if c not in dealt))
+    assert cribpi.analysis.discards._CribCounter(pool, ACC).table is rank_points_table()
+
+
 def test_rank_table_agrees_with_the_rules_core() -> None:
-    table = rank_points()
+    table = rank_points_table()
     assert len(table) == 1820 + 6175
     for cards in itertools.islice(itertools.combinations(DECK[::3], 5), 0, None, 97):
         assert table[sum(c.rank_bit for c in cards)] == rank_multiset_points(cards)
