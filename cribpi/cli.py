@@ -6,6 +6,7 @@ Exit codes: 0 success, 1 a check failed (e.g. a record that does not replay), 2 
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import sys
 from collections.abc import Sequence
@@ -28,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "run": "run the table on this machine's hardware (sim off a Pi)",
     "stats": "per-player statistics from a game journal",
     "export": "list the journal's games, or write one as a game record",
+    "config": "check a configuration file (every key, and its layout)",
 }
 
 
@@ -58,9 +60,28 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def refuse_misspelt_option(parser: argparse.ArgumentParser, command: str | None, words: Sequence[str]) -> None:
+    """``advise --dealr``: name the option meant, where argparse would only say the word is unknown
+    (or, worse, that ``--dealer`` is missing)."""
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if command is None or not subs:
+        return
+    chosen = subs[0].choices[command]
+    known = [option for action in chosen._actions for option in action.option_strings]
+    for word in words:
+        name = word.split("=", 1)[0]
+        if name.startswith("--") and name != "--" and not any(o.startswith(name) for o in known):
+            close = difflib.get_close_matches(name, known, n=1)
+            if close:
+                chosen.error(f"unrecognized option {name}: did you mean {close[0]}?")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
-    args = build_parser(chosen_command(words)).parse_args(words)
+    command = chosen_command(words)
+    parser = build_parser(command)
+    refuse_misspelt_option(parser, command, words)
+    args = parser.parse_args(words)
     try:
         return int(args.run(args) or 0)
     except CribpiError as exc:

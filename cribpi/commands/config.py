@@ -1,0 +1,27 @@
+"""``cribpi config --check FILE``: check a configuration file without starting the table.
+
+Every key is checked as ``cribpi run`` checks it (its layout file too); the first error is one
+line naming the key, the bad value and what is allowed, with exit status 2. Nothing is
+opened or written: no part, no journal.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("config", help="check a configuration file (every key, and its layout)",
+                       description=__doc__)
+    p.add_argument("--check", metavar="FILE", required=True, help="the configuration file (TOML) to check")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from cribpi.config import load_config
+
+    config = load_config(args.check)
+    layout = f", layout {config.layout}" if config.layout else ""
+    print(f"{config.path}: valid (backend {config.backend or 'by machine'}, {len(config.pins)} buttons, "
+          f"journal {config.db}{layout})")
+    return 0
