@@ -57,7 +57,7 @@ class Tx:
         scores = list(state.scores)
         rear = list(state.rear)
         rear[team] = scores[team]
-        scores[team] = max(0, scores[team] + points)
+        scores[team] = min(max(0, scores[team] + points), state.rules.game_length)  # the peg stops in the game hole
         self.set(scores=tuple(scores), rear=tuple(rear))
         if state.deal is not None:
             self.set_deal(pegged=state.deal.pegged + ((seat, points, reason),))
@@ -98,7 +98,7 @@ class Tx:
         self.set(phase=Phase.GAME_OVER, winner=team, games=state.games + (record,))
         if state.deal is not None:
             self.set_deal(turn=None, pending=None, unclaimed=(), missed=())  # nothing after this instant counts
-        text = f"{state.team_name(team)} wins {min(state.scores[team], state.rules.game_length)}-{max(others)}: {result.kind.value}"
+        text = f"{state.team_name(team)} wins {state.scores[team]}-{max(others)}: {result.kind.value}"
         self.effects.append(GameOver(team, state.scores, result, text))
         champion = _match_winner(self.state)
         if champion is not None:

@@ -19,7 +19,7 @@ def test_replay_prints_scores_reasons_and_result(capsys: pytest.CaptureFixture[s
     assert main(["replay", str(RECORDS / "002_hoyle_pone_counts_out.crib")]) == 0
     out = capsys.readouterr().out
     assert "Ben wins 121-102" in out  # the game ends in the game hole
-    assert re.search(r"Ben\s+\+24\s+hand: fifteen two, .* twenty-four\s+Ann 102, Ben 133", out)
+    assert re.search(r"Ben\s+\+24\s+hand: fifteen two, .* twenty-four\s+Ann 102, Ben 121", out)  # the peg stops in the game hole
     assert out.rstrip().endswith("the match is over")
 
 
@@ -50,7 +50,7 @@ def test_read_record_names_the_file_in_its_errors(tmp_path: Path) -> None:
     assert (info.value.source, info.value.line) == (str(path), 4)
     with pytest.raises(RecordFileError) as missing:
         read_record(str(tmp_path / "missing.crib"))
-    assert missing.value.path == str(tmp_path / "missing.crib")
+    assert str(missing.value) == f"{tmp_path / 'missing.crib'}: no such game record"
 
 
 def test_replay_bad_record_exits_2_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
