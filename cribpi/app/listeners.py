@@ -3,20 +3,26 @@
 An :class:`Update` says what the table shows now (the screen, the onlookers' scores, the
 board) and what just happened (the events applied, their effects: scores, alerts, game over).
 Any callable taking an ``Update`` can subscribe to :class:`~cribpi.app.loop.TableApp`.
+
+A part that fails (an OLED off the bus, the controller unplugged) is a *problem*: while any
+is open, the displays that still work show it instead of the table's screen, so the players
+know why the board went dark; the game itself is untouched and is shown again once it clears.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from cribpi.game import Effect, Event, State
 from cribpi.hal import Parts
 from cribpi.views.board import BoardModel
-from cribpi.views.model import ScreenModel
+from cribpi.views.model import AlertScreen, ScreenModel
 from cribpi.views.oled import render_screen
 
-__all__ = ["Update", "Listener", "PartsView"]
+__all__ = ["Update", "Listener", "PartsView", "problem_screen", "PROBLEM_TITLE"]
+
+PROBLEM_TITLE = "Hardware"
 
 
 @dataclass(frozen=True)
@@ -33,14 +39,22 @@ class Update:
 Listener = Callable[[Update], None]
 
 
-class PartsView:
-    """Shows each update on the pegboard and on every display (each its own page and size)."""
+def problem_screen(problems: Sequence[str]) -> AlertScreen:
+    """What the displays say while parts are failing: each problem, and that nothing is lost."""
+    return AlertScreen(PROBLEM_TITLE, (*problems, "the game is kept"))
 
-    def __init__(self, parts: Parts) -> None:
+
+class PartsView:
+    """Shows each update on the pegboard and on every display (each its own page and size);
+    ``problems`` (the parts' open faults) are shown in place of the screens while any is open."""
+
+    def __init__(self, parts: Parts, problems: Callable[[], Sequence[str]] = tuple) -> None:
         self.parts = parts
+        self.problems = problems
 
     def __call__(self, update: Update) -> None:
         self.parts.pegboard.show(update.board)
+        problems = self.problems()
         for display, page in zip(self.parts.displays, self.parts.pages):
-            screen = update.scores if page == "scores" else update.screen
+            screen = problem_screen(problems) if problems else update.scores if page == "scores" else update.screen
             display.show(render_screen(screen, display.size))

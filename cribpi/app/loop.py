@@ -2,7 +2,8 @@
 
 Actions arrive through an :class:`~cribpi.hal.ActionQueue` (gpiozero calls back from its own
 threads); the loop waits on the queue's file descriptor with a selector and wakes on a timer
-only while something is animating. After every action, and every animation step, each
+only while something is animating or a timer (:meth:`TableApp.every`: the watchdog's ping, a
+part's retry) is due. After every action, and every animation step, each
 listener gets an :class:`~cribpi.app.listeners.Update`: the parts' own view (board and
 displays) is one listener; a status line or a tournament publisher is just another
 ``subscribe``. A listener that fails is logged and the table goes on.
@@ -14,6 +15,7 @@ import logging
 import selectors
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from cribpi.app.listeners import Listener, PartsView, Update
@@ -28,22 +30,48 @@ __all__ = ["TableApp"]
 log = logging.getLogger(__name__)
 
 
+@dataclass
+class _Timer:
+    due: float
+    interval: float
+    callback: Callable[[], object]
+
+
 class TableApp:
-    """The UI on ``parts``; ``listeners`` are told of every change (the parts' view first)."""
+    """The UI on ``parts``; ``listeners`` are told of every change (the parts' view first).
+    ``problems`` gives the parts' open faults, which the displays show while there are any."""
 
     def __init__(self, parts: Parts, ui: TableUI, *, led_settings: LedSettings | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 problems: Callable[[], Sequence[str]] = tuple) -> None:
         self.parts = parts
         self.ui = ui
         self.led_settings = led_settings or LedSettings(brightness=ui.settings.brightness)
         self.clock = clock
         self.queue = ActionQueue()
         self.anim_until = 0.0
-        self.listeners: list[Listener] = [PartsView(parts)]
+        self.listeners: list[Listener] = [PartsView(parts, problems)]
+        self.timers: list[_Timer] = []
 
     def subscribe(self, listener: Listener) -> None:
         """Tell ``listener`` of every change from now on."""
         self.listeners.append(listener)
+
+    def every(self, seconds: float, callback: Callable[[], object]) -> None:
+        """Call ``callback`` from the loop every ``seconds`` (first after one interval). Being
+        the loop's own work, it stops when the loop hangs: that is what the watchdog needs."""
+        self.timers.append(_Timer(self.clock() + seconds, seconds, callback))
+
+    def run_timers(self) -> None:
+        """Call every timer that is due; a failing one is logged and keeps its schedule."""
+        now = self.clock()
+        for timer in self.timers:
+            if timer.due <= now:
+                timer.due = max(timer.due + timer.interval, now)
+                try:
+                    timer.callback()
+                except Exception:  # noqa: BLE001 - a retry that fails must not stop the table
+                    log.exception("timer %r failed", timer.callback)
 
     def start(self) -> None:
         self.parts.inputs.start(self.queue)
@@ -83,8 +111,11 @@ class TableApp:
         self.publish((), ())
 
     def timeout(self) -> float | None:
-        """How long the loop may sleep: forever unless something is animating."""
-        return ANIM_TICK if self.anim_until else None
+        """How long the loop may sleep: until the next timer, shorter while animating."""
+        waits = [ANIM_TICK] if self.anim_until else []
+        if self.timers:
+            waits.append(max(0.0, min(t.due for t in self.timers) - self.clock()))
+        return min(waits) if waits else None
 
     def pump(self) -> int:
         """Handle every action queued so far; returns how many."""
@@ -106,6 +137,7 @@ class TableApp:
                     key.data()
                 if self.anim_until:
                     self.tick()
+                self.run_timers()
 
     def close(self) -> None:
         try:

@@ -1,5 +1,7 @@
 """``cribpi run``: the table on this machine (the Pi's buttons and OLED, or the terminal
-simulator where there is no Pi), resuming the open game."""
+simulator where there is no Pi), resuming the open game. Under systemd it is the service
+(``cribpi install`` puts the unit in place): it tells systemd when it is ready, pings the
+watchdog and survives failing parts."""
 
 from __future__ import annotations
 
@@ -7,14 +9,20 @@ import argparse
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from cribpi.config import default_db_path
+
     p = sub.add_parser("run", help="run the table on this machine's hardware (sim off a Pi)",
-                       description=__doc__)
+                       description=__doc__, epilog=f"The journal is the configuration's db; by default "
+                       f"$CRIBPI_DB, else $STATE_DIRECTORY/cribpi.db under systemd, else the XDG state "
+                       f"folder: with no db in the configuration, here and now {default_db_path()}.")
     p.add_argument("--config", help="configuration file (default: $CRIBPI_CONFIG, then /etc/cribpi/cribpi.toml)")
     p.add_argument("--backend", help="pi, controller, sim or mock (default: $CRIBPI_BACKEND, the config, the machine)")
+    p.add_argument("--keys", metavar="FILE", help="with --backend mock: actions read from FILE or a FIFO, one a "
+                   "line (ok, go, undo, card 5H), for tests and demonstrations")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from cribpi.daemon import run as run_table
 
-    return run_table(args.config, args.backend)
+    return run_table(args.config, args.backend, keys=args.keys)

@@ -10,25 +10,38 @@ Each part can be opened on its own (:func:`mock_inputs`, :class:`MemoryPegboard`
 >>> actions.drain()
 [Action.parse('rank 5'), Action.parse('suit H'), Action.parse('card JS')]
 >>> board.close(); actions.close()
+
+Faults are injected here too, for the daemon's tests: :meth:`MemoryPegboard.unplug` (the
+controller gone: ``show`` raises and ``problem`` says so), :meth:`MockParts.fail_display` (an
+I2C error from the OLED), :meth:`MockParts.hold_down` (a button stuck down), and
+:class:`KeyScript` feeds actions from a file or FIFO to a ``cribpi run --backend mock`` process.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
-from cribpi.exc import ConfigError
+from cribpi.exc import ConfigError, CribpiError, HardwareError
 from cribpi.hal.actions import Action
-from cribpi.hal.base import DISPLAY_SIZE, CombinedInputs, Parts, check_open
+from cribpi.hal.base import DISPLAY_SIZE, CombinedInputs, Deliver, Parts, check_open
 from cribpi.hal.buttons import ButtonTiming, ManualClock, PinBinding
 from cribpi.hal.pi import GpioInputs, OledDisplay
 from cribpi.hal.sim import SimInputs, action_from_words
 from cribpi.views.board import BoardModel
 from cribpi.views.leds import LedFrame, LedSettings, render_board
 
-__all__ = ["MockParts", "MemoryPegboard", "open_mock", "mock_display", "MOCK_PINS", "PinDriver"]
+__all__ = ["MockParts", "MemoryPegboard", "open_mock", "mock_display", "MOCK_PINS", "PinDriver", "KeyScript", "FaultyDevice",
+           "UNPLUGGED"]
+
+log = logging.getLogger(__name__)
+
+UNPLUGGED = "unplugged (USB)"
 
 
 def _mock_pins() -> dict[int, PinBinding]:
@@ -50,9 +63,19 @@ class MemoryPegboard:
         self.settings = settings or LedSettings()
         self.boards: list[BoardModel] = []
         self._closed = False
+        self.problem: str | None = None  # the hal convention: why the part is not working now
+
+    def unplug(self, why: str = UNPLUGGED) -> None:
+        """From now on ``show`` raises, as the controller's link does when its cable is pulled."""
+        self.problem = why
+
+    def replug(self) -> None:
+        self.problem = None
 
     def show(self, board: BoardModel) -> None:
         check_open(self._closed, "pegboard")
+        if self.problem is not None:
+            raise HardwareError(f"pegboard: {self.problem}")
         self.boards.append(board)
 
     @property
@@ -99,12 +122,81 @@ class PinDriver:
         pin.drive_high()
         self.clock.advance(self.timing.debounce_s * 2)
 
+    def hold_down(self, action: Action) -> None:
+        self.factory.pin(self.pin_for(action)).drive_low()
+        self.clock.advance(self.timing.debounce_s * 2)
+
+    def let_go(self, action: Action) -> None:
+        self.factory.pin(self.pin_for(action)).drive_high()
+        self.clock.advance(self.timing.debounce_s * 2)
+
 
 def mock_display(size: tuple[int, int] = DISPLAY_SIZE) -> OledDisplay:
-    """The real OLED code on luma's ``dummy`` device (it keeps the last image)."""
-    from luma.core.device import dummy
+    """The real OLED code on luma's ``dummy`` device (it keeps the last image), through a
+    :class:`FaultyDevice` so a test can make it fail."""
+    return OledDisplay(device=FaultyDevice(size))
 
-    return OledDisplay(device=dummy(width=size[0], height=size[1], mode="1"))
+
+class FaultyDevice:
+    """luma's ``dummy`` device whose ``fault``, when set to an OSError, is raised by every write,
+    as an OLED gone from the I2C bus does."""
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        from luma.core.device import dummy
+
+        self.inner = dummy(width=size[0], height=size[1], mode="1")
+        self.width, self.height, self.mode = size[0], size[1], "1"
+        self.fault: OSError | None = None
+
+    @property
+    def image(self) -> Image.Image | None:
+        image: Image.Image | None = self.inner.image
+        return image
+
+    def display(self, image: Image.Image) -> None:
+        if self.fault is not None:
+            raise self.fault
+        self.inner.display(image)
+
+    def contrast(self, level: int) -> None:
+        if self.fault is not None:
+            raise self.fault
+        self.inner.contrast(level)
+
+    def cleanup(self) -> None:
+        self.inner.cleanup()
+
+
+class KeyScript:
+    """Actions read from a file or FIFO, one a line (``ok``, ``card 5H``, ``rank 5``): how a
+    test drives a ``cribpi run --backend mock`` process. A FIFO is opened again after each
+    writer closes it, so a test can write in several goes; a bad line is logged and skipped."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._stop = threading.Event()
+
+    def start(self, deliver: Deliver) -> None:
+        threading.Thread(target=self._read, args=(deliver,), name=f"keys {self.path}", daemon=True).start()
+
+    def _read(self, deliver: Deliver) -> None:
+        fifo = self.path.is_fifo()
+        while not self._stop.is_set():
+            with self.path.open(encoding="utf-8") as lines:
+                for line in lines:
+                    if line.strip() and not self._stop.is_set():
+                        self._deliver(line.strip(), deliver)
+            if not fifo:
+                return
+
+    def _deliver(self, text: str, deliver: Deliver) -> None:
+        try:
+            deliver(Action.parse(text))
+        except CribpiError as exc:
+            log.warning("key script %s: skipped %r: %s", self.path, text, exc)
+
+    def close(self) -> None:
+        self._stop.set()
 
 
 class MockParts(Parts):
@@ -121,6 +213,19 @@ class MockParts(Parts):
     def feed_card(self, card: str) -> None:
         """A whole card from the card reader."""
         self.cards.push(Action.of_card(card))
+
+    def hold_down(self, kind: str, *args: object) -> None:
+        """Press a button and leave it down (a stuck key); :meth:`let_go` releases it."""
+        self.driver.hold_down(action_from_words(kind, *args))
+
+    def let_go(self, kind: str, *args: object) -> None:
+        self.driver.let_go(action_from_words(kind, *args))
+
+    def fail_display(self, fault: OSError | None) -> None:
+        """The OLED raises ``fault`` on every write from now on (None: it answers again)."""
+        display = self.displays[0]
+        assert isinstance(display, OledDisplay) and isinstance(display.device, FaultyDevice)
+        display.device.fault = fault
 
     @property
     def boards(self) -> list[BoardModel]:

@@ -1,0 +1,174 @@
+"""Faults never stop the table: each part is guarded, and a failing one is retried until it
+comes back.
+
+An output part (the pegboard, a display) that raises is marked down with a *problem*: it is
+logged once (not on every retry), the displays that still work say so (see
+:class:`~cribpi.app.listeners.PartsView`), and it is tried again with backoff (half a second,
+doubling to half a minute). Once it takes a board or image again, the table is redrawn on it.
+A part may also report its own trouble in a ``problem`` attribute (``None`` when well, the
+convention of the hal backends, e.g. the controller's link): it is shown the same way, and the
+table redrawn when it clears.
+
+Inputs are guarded in :mod:`cribpi.daemon.inputs`; :class:`Guard` holds every guarded part and
+is checked from the loop's timer (:meth:`cribpi.app.TableApp.every`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from PIL import Image
+
+from cribpi.hal import Display, Parts, Pegboard
+from cribpi.views.board import BoardModel
+
+__all__ = ["Guard", "GuardedPart", "GuardedPegboard", "GuardedDisplay", "Backoff", "FIRST_RETRY_S", "LAST_RETRY_S"]
+
+log = logging.getLogger(__name__)
+
+FIRST_RETRY_S = 0.5
+LAST_RETRY_S = 30.0
+
+
+class Backoff:
+    """When to try again: ``FIRST_RETRY_S`` after a failure, doubling to ``LAST_RETRY_S``."""
+
+    def __init__(self, clock: Callable[[], float], first: float = FIRST_RETRY_S, last: float = LAST_RETRY_S) -> None:
+        self.clock, self.first, self.last = clock, first, last
+        self.delay = first
+        self.due = 0.0
+
+    def failed(self) -> None:
+        self.due = self.clock() + self.delay
+        self.delay = min(self.delay * 2, self.last)
+
+    def reset(self) -> None:
+        self.delay, self.due = self.first, 0.0
+
+    def ready(self) -> bool:
+        return self.clock() >= self.due
+
+
+class Checked(Protocol):
+    """What the guard asks of each guarded part on every check."""
+
+    name: str
+
+    @property
+    def problem(self) -> str | None: ...
+
+    def check(self) -> bool:
+        """Retry if due; True when the part just came back (the table must be redrawn)."""
+
+
+class GuardedPart:
+    """One output part behind a guard: ``put(thing)`` shows it, or keeps it for the retry."""
+
+    def __init__(self, name: str, part: Any, clock: Callable[[], float]) -> None:
+        self.name = name
+        self.part = part
+        self.fault: str | None = None
+        self.backoff = Backoff(clock)
+        self.last: Any = None
+        self._reported: str | None = None  # the part's own problem, as last logged
+
+    @property
+    def problem(self) -> str | None:
+        own = getattr(self.part, "problem", None)
+        return self.fault or (f"{self.name}: {own}" if own else None)
+
+    def put(self, thing: Any) -> None:
+        self.last = thing
+        if self.fault is None:
+            self._try()
+
+    def _try(self) -> bool:
+        try:
+            if self.last is not None:
+                self.part.show(self.last)
+        except Exception as exc:  # noqa: BLE001 - any failure of a part is a fault, never a crash
+            if self.fault is None:
+                log.error("%s failed: %s (retrying)", self.name, exc)
+            self.fault = f"{self.name}: {exc}"
+            self.backoff.failed()
+            return False
+        if self.fault is not None:
+            log.warning("%s is back", self.name)
+        self.fault = None
+        self.backoff.reset()
+        return True
+
+    def check(self) -> bool:
+        own = getattr(self.part, "problem", None)
+        if own != self._reported:
+            if own:
+                log.error("%s: %s", self.name, own)
+            else:
+                log.warning("%s: problem cleared", self.name)
+            cleared, self._reported = self._reported is not None and own is None, own
+            if cleared:
+                return True
+        if self.fault is not None and self.backoff.ready():
+            return self._try()
+        return False
+
+    def close(self) -> None:
+        self.part.close()
+
+
+class GuardedPegboard(GuardedPart):
+    def show(self, board: BoardModel) -> None:
+        self.put(board)
+
+
+class GuardedDisplay(GuardedPart):
+    def __init__(self, name: str, part: Display, clock: Callable[[], float]) -> None:
+        super().__init__(name, part, clock)
+        self.size = part.size
+
+    def show(self, image: Image.Image) -> None:
+        self.put(image)
+
+    def contrast(self, level: int) -> None:
+        try:
+            self.part.contrast(level)
+        except Exception as exc:  # noqa: BLE001 - a dim that fails is logged, not fatal
+            log.error("%s: contrast %d failed: %s", self.name, level, exc)
+
+
+class Guard:
+    """Every guarded part of a table. ``parts`` is the table's :class:`Parts` with the outputs
+    guarded; ``check()`` (from a timer) retries and reports whether to redraw."""
+
+    def __init__(self, parts: Parts, clock: Callable[[], float]) -> None:
+        self.raw = parts
+        self.pegboard = GuardedPegboard(_name(parts, "pegboard"), parts.pegboard, clock)
+        several = len(parts.displays) > 1
+        self.displays = tuple(GuardedDisplay(_name(parts, "display") + (f" {i + 1}" if several else ""), d, clock)
+                              for i, d in enumerate(parts.displays))
+        self.checked: list[Checked] = [self.pegboard, *self.displays]
+        guarded_peg: Pegboard = self.pegboard
+        guarded_displays: tuple[Display, ...] = self.displays
+        self.parts = Parts(parts.inputs, guarded_peg, guarded_displays, parts.pages, parts.backends)
+
+    def add(self, part: Checked) -> None:
+        self.checked.append(part)
+
+    def problems(self) -> tuple[str, ...]:
+        return tuple(p for p in (part.problem for part in self.checked) if p)
+
+    def check(self) -> bool:
+        """Retry what is due and look at the parts' own problems: True when the table must be
+        redrawn (a part came back, or a problem opened or cleared)."""
+        before = self.problems()
+        came_back = [part.check() for part in self.checked]
+        return any(came_back) or self.problems() != before
+
+
+def _name(parts: Parts, part: str) -> str:
+    """How logs and the OLED name a part: the controller and the OLED by name, others by backend."""
+    backend = dict(parts.backends).get(part, "").split("+")[0]
+    known = {("pegboard", "controller"): "controller", ("display", "pi"): "OLED"}
+    return known.get((part, backend), f"{part} ({backend or 'unknown'})")

@@ -1,0 +1,191 @@
+"""``cribpi run``: the table on this machine's parts, resuming the game it had open.
+
+Start-up: read the configuration (a broken file stops here, naming the bad key), open each
+part from its backend (:mod:`cribpi.wiring`; the Pi's parts on a Raspberry Pi, the terminal
+simulator elsewhere), open the journal and restore the open game exactly, redraw the LEDs and
+the OLED, tell systemd ``READY=1``, then run the one loop. The loop pings the watchdog (so a
+hung loop is restarted), keeps ``STATUS=`` on the game and the score, and retries failing
+parts (:mod:`cribpi.daemon.guard`). SIGTERM and SIGINT become a clean stop: ``STOPPING=1``,
+the journal closed, the LEDs in their paused pattern and the OLED dimmed. Handlers are
+installed here, never at import.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+import random
+import shlex
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from cribpi.app import TableApp, TableSettings, Update, open_table
+from cribpi.config import Config, load_config
+from cribpi.daemon.guard import Guard
+from cribpi.exc import ConfigError
+from cribpi.hal import Parts
+from cribpi.service.logs import configure_logging
+from cribpi.service.notify import Notifier
+from cribpi.store import Store
+from cribpi.views.board import Animation
+from cribpi.views.model import MessageScreen
+from cribpi.views.oled import render_screen
+from cribpi.wiring import Inject, open_parts
+
+__all__ = ["CONFIG_PATHS", "find_config", "play", "run", "status_line", "resume_hint", "CHECK_S"]
+
+log = logging.getLogger("cribpi.daemon")
+
+TABLE = "main"
+CONFIG_PATHS = ("/etc/cribpi/cribpi.toml",)
+#: How often the loop looks at failing parts (retries themselves back off to half a minute).
+CHECK_S = 0.5
+#: The OLED's contrast while the service is stopped: dim, not dark, so "paused" can be read.
+PAUSED_CONTRAST = 16
+
+
+def find_config(path: str | os.PathLike[str] | None = None) -> Config:
+    """The given file, else ``$CRIBPI_CONFIG``, else the first of CONFIG_PATHS that exists."""
+    chosen = path or os.environ.get("CRIBPI_CONFIG")
+    if chosen is None:
+        chosen = next((p for p in CONFIG_PATHS if Path(p).is_file()), None)
+    return load_config(chosen)
+
+
+def resume_hint(db: Path) -> str:
+    """How to come back to this game: the command actually used (``$CRIBPI_LAUNCHER`` when a
+    script such as ``bash .ci/play`` started cribpi), and the journal it is kept in."""
+    command = os.environ.get("CRIBPI_LAUNCHER") or shlex.join(["cribpi", *sys.argv[1:]])
+    return f"the game is kept in {db}; run `{command}` again to resume it"
+
+
+@contextmanager
+def _stop_on_signals() -> Iterator[tuple[list[int], int]]:
+    """SIGTERM/SIGINT ask the loop to stop: the handler records the signal and wakes the
+    loop through a pipe. Installed before anything else starts, so an early signal is never
+    the default (abrupt) one."""
+    received: list[int] = []
+    read_fd, write_fd = os.pipe()
+    os.set_blocking(write_fd, False)
+
+    def handler(signum: int, _frame: object) -> None:
+        received.append(signum)
+        try:
+            os.write(write_fd, b"s")
+        except BlockingIOError:
+            pass
+
+    previous = {s: signal.signal(s, handler) for s in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        yield received, read_fd
+    finally:
+        for signum, old in previous.items():
+            signal.signal(signum, old)
+        os.close(read_fd)
+        os.close(write_fd)
+
+
+def status_line(update: Update) -> str:
+    """``game 3: Red 45, Blue 60 (play)``: what ``systemctl status cribpi`` shows."""
+    state = update.state
+    scores = ", ".join(f"{state.team_name(t)} {s}" for t, s in enumerate(state.scores))
+    return f"game {update.game_id}: {scores} ({state.phase.value.replace('_', ' ')})"
+
+
+class StatusListener:
+    """Sends ``STATUS=`` when the line changes (not on every animation step)."""
+
+    def __init__(self, notifier: Notifier) -> None:
+        self.notifier = notifier
+        self.last = ""
+
+    def __call__(self, update: Update) -> None:
+        line = status_line(update)
+        if line != self.last:
+            self.last = line
+            self.notifier.send(f"STATUS={line}")
+
+
+def pause(app: TableApp) -> None:
+    """The board left by a stopped service: the pegs pulse slowly, the OLED dims to "paused"."""
+    board = dataclasses.replace(app.ui.board(), animation=Animation.WAITING, anim_track=None, flash=())
+    app.parts.pegboard.show(board)
+    screen = MessageScreen(("the game is kept", "and resumes at restart"), "Paused")
+    for display in app.parts.displays:
+        display.show(render_screen(screen, display.size))
+        display.contrast(PAUSED_CONTRAST)
+
+
+def play(config: Config, parts: Parts, settings: TableSettings, *, new: bool = False,
+         rng: random.Random | None = None, clock: Callable[[], float] = time.monotonic) -> int:
+    """Run the table on ``parts`` with the journal ``config.db`` until a signal (or, in the
+    terminal simulator, a quit key) stops it. ``parts`` are closed on the way out."""
+    from cribpi.sim import Terminal, has_sim_keys
+
+    notifier = Notifier()
+    with _stop_on_signals() as (received, wake_fd), parts:
+        guard = Guard(parts, clock)
+        config.db.parent.mkdir(parents=True, exist_ok=True)
+        with Store(config.db) as store:
+            table = open_table(store, settings, new=new, rng=rng)
+            app = TableApp(guard.parts, table, led_settings=config.leds, clock=clock, problems=guard.problems)
+
+            def check_parts() -> None:
+                if guard.check():
+                    app.publish((), ())  # a part came back, or a problem opened or cleared: redraw
+
+            app.every(CHECK_S, check_parts)
+            if notifier.watchdog:  # from the loop itself: a hung loop stops the pings
+                app.every(notifier.watchdog / 2, lambda: notifier.send("WATCHDOG=1"))
+            status = StatusListener(notifier)
+            app.subscribe(status)
+            extra = [(wake_fd, lambda: os.read(wake_fd, 64))]
+            events = len(table.session.game.journal)
+            log.info("journal %s: game %s at event %d; parts %s", config.db, table.session.game_id, events,
+                     ", ".join(f"{part} {backend}" for part, backend in parts.backends))
+            try:
+                if has_sim_keys(parts):
+                    notifier.send("READY=1")
+                    Terminal(app, guard.parts).run(extra, should_stop=lambda: bool(received))
+                else:
+                    app.start()  # draws the restored game on the LEDs and the OLED
+                    notifier.send("READY=1", f"STATUS={status.last}")
+                    app.run(extra, should_stop=lambda: bool(received))
+            finally:
+                notifier.send("STOPPING=1")
+                try:
+                    pause(app)
+                finally:
+                    app.close()
+                    notifier.close()
+    if not has_sim_keys(parts):
+        log.info("stopped: %s", resume_hint(config.db))
+    return 0
+
+
+def run(config_path: str | None = None, backend: str | None = None, inject: Inject = Inject(),
+        keys: str | None = None) -> int:
+    configure_logging()
+    config = find_config(config_path)
+    parts = open_parts(config, backend, inject)
+    from cribpi.sim import has_sim_keys
+
+    if keys is not None:
+        from cribpi.hal.base import CombinedInputs
+        from cribpi.hal.mock import KeyScript
+
+        if {backend for _, backend in parts.backends} != {"mock"}:
+            parts.close()
+            raise ConfigError(f"--keys {keys}: a key script drives the mock backend only (add --backend mock)")
+        parts.inputs = CombinedInputs([parts.inputs, KeyScript(keys)])
+    if has_sim_keys(parts) and not sys.stdin.isatty():
+        parts.close()
+        raise ConfigError("no Raspberry Pi here and no terminal for the simulator: "
+                          "run `cribpi run` in a terminal, or choose a backend with --backend")
+    settings = TableSettings(table=TABLE, brightness=config.leds.brightness)
+    return play(config, parts, settings)
