@@ -19,7 +19,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Final
 
 from cribpi.exc import RulesError
-from cribpi.rules._show_table import POINTS_HEX
 from cribpi.rules.cards import Card, Rank, Suit, parse_cards  # noqa: F401  (doctest)
 from cribpi.rules.items import ScoreItem
 from cribpi.rules.play import count_total
@@ -29,12 +28,22 @@ from cribpi.rules.speech import spoken_items
 __all__ = ["ScoreItem", "ShowScore", "score_hand", "rank_multiset_points", "rank_points_table"]
 
 
-def _unpack_table() -> dict[int, int]:
-    """Points per 4- and 5-card rank multiset, keyed by the sum of the cards' ``rank_bit``.
+#: Points per 4- and 5-card rank multiset, keyed by the sum of the cards' ``rank_bit``;
+#: empty until :func:`_table` first fills it, so importing the rules builds nothing.
+_TABLE: Final[dict[int, int]] = {}
 
-    The points ship precomputed (``tools/gen_show_table.py``); only the keys are rebuilt here,
-    in the generator's order, which takes about 1.5 ms instead of counting fifteens at import.
-    """
+
+def _table() -> dict[int, int]:
+    if not _TABLE:
+        _TABLE.update(_unpack_table())
+    return _TABLE
+
+
+def _unpack_table() -> dict[int, int]:
+    """The points ship precomputed (``tools/gen_show_table.py``); only the keys are rebuilt here,
+    in the generator's order: about 1.5 ms, where counting the fifteens took 80."""
+    from cribpi.rules._show_table import POINTS_HEX
+
     bits = [1 << 3 * (r - 1) for r in range(1, 14)]
     keys = itertools.chain(map(sum, itertools.combinations_with_replacement(bits, 4)),
                            map(sum, itertools.combinations_with_replacement(bits, 5)))
@@ -44,19 +53,19 @@ def _unpack_table() -> dict[int, int]:
     return table
 
 
-_TABLE: Final = _unpack_table()
 _NOBS: Final = tuple(Card(Rank.JACK, s) for s in Suit)
 
 
 def rank_multiset_points(cards: Sequence[Card]) -> int:
     """Fifteens, pairs and runs of 4 or 5 cards, from the rank table."""
-    return _TABLE[sum(c.rank_bit for c in cards)]
+    return _table()[sum(c.rank_bit for c in cards)]
 
 
 def rank_points_table() -> Mapping[int, int]:
-    """The whole rank table (fifteens + pairs + runs by rank-multiset key, 6,175 entries),
+    """The whole rank table (fifteens + pairs + runs by rank-multiset key: 1,820 of four
+    cards, 6,175 of five),
     for callers that look up many multisets, such as the discard analysis. Read only."""
-    return _TABLE
+    return _table()
 
 
 class ShowScore:
@@ -120,7 +129,11 @@ def score_hand(hand: Sequence[Card], starter: Card, *, crib: bool = False, rules
         suit = starter.suit
         if len({*hand, starter}) != expected + 1:
             raise RulesError(_duplicate_message(hand, starter))
-        total = _TABLE[key] + _flush(hand, suit, crib, rules) + _nobs(hand, suit)
+        try:
+            points = _TABLE[key]
+        except KeyError:  # the first show scored in this process: unpack the table
+            points = _table()[key]
+        total = points + _flush(hand, suit, crib, rules) + _nobs(hand, suit)
     except (AttributeError, TypeError):
         raise RulesError(f"score_hand takes Card objects, not {_fmt(hand)} | {starter!r}") from None
     return ShowScore(total, hand, starter, crib, rules)

@@ -4,6 +4,8 @@ its generator writes, and every entry must equal the itemised count of the same 
 from __future__ import annotations
 
 import importlib.util
+import subprocess
+import sys
 import itertools
 from pathlib import Path
 from types import ModuleType
@@ -71,3 +73,14 @@ def test_the_generator_reference_agrees_on_known_hands() -> None:
     assert points((7, 8, 8, 13, 9)) == 12
     assert points((1, 2, 3, 4, 5)) == 7  # 15 in all five, a run of five
     assert points((2, 2, 3, 3, 4)) == 16  # a double double run: two pairs and four runs of three
+
+
+def test_importing_the_rules_builds_no_table() -> None:
+    code = (
+        "import sys\n"
+        "from cribpi.rules import parse_cards, score_hand, show\n"
+        "print(len(show._TABLE), 'cribpi.rules._show_table' in sys.modules)\n"
+        "print(score_hand(parse_cards('5H 5C 5S JD'), parse_cards('5D')[0]).total, len(show._TABLE))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert done.stdout.split() == ["0", "False", "29", str(1820 + 6175)]
