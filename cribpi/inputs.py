@@ -27,7 +27,7 @@ from pathlib import Path
 from cribpi.exc import ConfigError, CribpiError
 
 __all__ = ["MAX_FILE_BYTES", "MAX_PATH_CHARS", "bounded_int", "bounded_number", "read_user_bytes",
-           "read_user_text", "shown", "user_path", "int_option"]
+           "read_user_text", "shown", "user_text", "user_path", "int_option", "path_option"]
 
 #: No configuration, layout or record of a real table comes near this (a long match is ~50 kB).
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -58,7 +58,8 @@ def user_path(text: str | os.PathLike[str], what: str, error: ErrorType = Config
 
 def read_user_bytes(path: str | os.PathLike[str], what: str, error: ErrorType = ConfigError,
                     limit: int = MAX_FILE_BYTES) -> bytes:
-    """The whole of a regular file of at most ``limit`` bytes; anything else raises ``error``.
+    """A regular file's first ``limit + 1`` bytes (:func:`user_text` refuses more); anything
+    else raises ``error``.
 
     The file is opened non-blocking and checked with ``fstat`` on the open descriptor, so a
     FIFO neither blocks the open nor is read, and the check cannot race a rename.
@@ -80,8 +81,6 @@ def read_user_bytes(path: str | os.PathLike[str], what: str, error: ErrorType = 
         raise error(f"{path}: cannot be read as a {what}: {exc.strerror}") from None
     finally:
         os.close(fd)
-    if len(data) > limit:
-        raise error(f"{path}: larger than {limit // 1024} kB; a {what} is a small text file")
     return data
 
 
@@ -95,12 +94,20 @@ def _read_at_most(fd: int, size: int) -> bytes:
 
 def read_user_text(path: str | os.PathLike[str], what: str, error: ErrorType = ConfigError,
                    limit: int = MAX_FILE_BYTES) -> str:
-    """:func:`read_user_bytes` decoded as UTF-8 (a binary file is refused, naming the byte)."""
-    data = read_user_bytes(path, what, error, limit)
+    """A regular file (:func:`read_user_bytes`) of at most ``limit`` bytes of UTF-8 text."""
+    return user_text(read_user_bytes(path, what, error, limit), str(user_path(path, what, error)), what, error, limit)
+
+
+def user_text(data: bytes, source: str, what: str, error: ErrorType = ConfigError,
+              limit: int = MAX_FILE_BYTES) -> str:
+    """``data`` read from ``source`` (up to ``limit + 1`` bytes) as text: too long, or not UTF-8
+    (a binary file), raises ``error`` naming the source."""
+    if len(data) > limit:
+        raise error(f"{source}: larger than {limit // 1024} kB; a {what} is a small text file")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise error(f"{path}: byte {exc.start} is not UTF-8; a {what} is UTF-8 text") from None
+        raise error(f"{source}: byte {exc.start} is not UTF-8; a {what} is UTF-8 text") from None
 
 
 def shown(value: object) -> str:
@@ -144,5 +151,21 @@ def int_option(low: int, high: int) -> Callable[[str], int]:
         if not re.fullmatch(r"[+-]?\d{1,20}", text.strip()) or not low <= int(text) <= high:
             raise argparse.ArgumentTypeError(f"{text[:30]!r} is not valid: expected a whole number {low}-{high}")
         return int(text)
+
+    return parse
+
+
+def path_option(what: str, *, folder: bool = False) -> Callable[[str], Path]:
+    """An argparse ``type=`` for a path (:func:`user_path`); with ``folder``, one that is a
+    folder or does not exist yet (it will be made)."""
+
+    def parse(text: str) -> Path:
+        try:
+            path = user_path(text, what)
+        except CribpiError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        if folder and path.exists() and not path.is_dir():
+            raise argparse.ArgumentTypeError(f"{text!r} is a file; expected a {what} (made if missing)")
+        return path
 
     return parse

@@ -7,13 +7,17 @@ import argparse
 import os
 
 from cribpi.exc import StoreError
+from cribpi.inputs import int_option, path_option
+
+MAX_GAME_ID = 2**63 - 1  # SQLite's largest integer: a bigger one cannot name a game
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("export", help="list the journal's games, or write one as a game record",
                        description=__doc__)
-    p.add_argument("game", nargs="?", type=int, help="the game's number (default: the latest)")
-    p.add_argument("--db", metavar="PATH", help="the game journal (default: the cribpi database)")
+    p.add_argument("game", nargs="?", type=int_option(1, MAX_GAME_ID), help="the game's number (default: the latest)")
+    p.add_argument("--db", metavar="PATH", type=path_option("game journal"),
+                   help="the game journal (default: the cribpi database)")
     p.add_argument("--list", action="store_true", help="list the games instead")
     p.set_defaults(run=run)
 

@@ -7,14 +7,19 @@ import argparse
 from pathlib import Path
 
 from cribpi.exc import RecordError
+from cribpi.inputs import int_option, path_option, read_user_text
+
+MAX_SCALE = 16  # a 128x64 OLED at 16x is a 2048x1024 picture: bigger is a typo
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("render", help="draw the board and OLED after each event of a record",
                        description=__doc__)
-    p.add_argument("--record", type=Path, required=True, help="a game record (see docs/record-format.md)")
-    p.add_argument("--out", type=Path, required=True, help="folder for the PNG files (created if missing)")
-    p.add_argument("--scale", type=int, default=3, help="OLED enlargement (default 3)")
+    p.add_argument("--record", required=True, help="a game record (see docs/record-format.md)")
+    p.add_argument("--out", type=path_option("folder for the pictures", folder=True), required=True,
+                   help="folder for the PNG files (created if missing)")
+    p.add_argument("--scale", type=int_option(1, MAX_SCALE), default=3,
+                   help=f"OLED enlargement 1-{MAX_SCALE} (default 3)")
     p.set_defaults(run=run)
 
 
@@ -47,10 +52,9 @@ def render_record(text: str, out: Path, scale: int = 3) -> list[Path]:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        text = args.record.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RecordError(f"cannot read the record {args.record}: {exc.strerror}") from None
+    from cribpi.record import RecordFileError
+
+    text = read_user_text(args.record, "game record", RecordFileError)
     try:
         written = render_record(text, args.out, args.scale)
     except RecordError as exc:

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
+import sys
 from typing import Any
 
 from cribpi.game.engine import INITIAL, apply
 from cribpi.game.events import Event, Misdeal, NewGame, NextGame
 from cribpi.game.legal import describe_expected
 from cribpi.game.state import Alert, AlertKind, Effect, GameOver, MatchOver, Pegged, Phase, State
+from cribpi.inputs import MAX_FILE_BYTES, read_user_text, user_text
 from cribpi.record import Record, RecordFileError, parse_record
 
 
@@ -31,20 +32,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def read_record(path: str) -> Record:
-    """Parse the record in ``path``; errors name the file as well as the line."""
-    try:
-        text = _read(path)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordFileError(path, getattr(exc, "strerror", None) or str(exc)) from None
-    return parse_record(text, source=path)
-
-
-def _read(path: str) -> str:
+    """Parse the record in ``path`` (``-``: standard input); errors name the file as well as the line."""
     if path == "-":
-        import sys
-
-        return sys.stdin.read()
-    return Path(path).read_text(encoding="utf-8")
+        source = "standard input"
+        text = user_text(sys.stdin.buffer.read(MAX_FILE_BYTES + 1), source, "game record", RecordFileError)
+    else:
+        source = path
+        text = read_user_text(path, "game record", RecordFileError)
+    return parse_record(text, source=source)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -8,12 +8,14 @@ import json
 import os
 
 from cribpi.exc import StoreError
+from cribpi.inputs import path_option
 from cribpi.store import PlayerStats, Store, stats
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("stats", help="per-player statistics from a game journal", description=__doc__)
-    p.add_argument("--db", metavar="PATH", help="the game journal (default: the cribpi database)")
+    p.add_argument("--db", metavar="PATH", type=path_option("game journal"),
+                   help="the game journal (default: the cribpi database)")
     p.add_argument("--json", action="store_true", help="print JSON: one object per player name")
     p.set_defaults(run=run)
 

@@ -86,9 +86,5 @@ class RecordWriteError(RecordError):
 
 
 class RecordFileError(RecordError):
-    """A record file that cannot be read at all (missing, unreadable, not UTF-8)."""
-
-    def __init__(self, path: str, reason: str) -> None:
-        super().__init__(f"{path}: cannot be read: {reason}")
-        self.path = path
-        self.reason = reason
+    """A record file that cannot be read at all: missing, not a regular file, too big, not
+    UTF-8 (see :mod:`cribpi.inputs`); the message names the file."""

@@ -61,4 +61,4 @@ def test_replay_bad_record_exits_2_with_one_line(tmp_path: Path, capsys: pytest.
     assert err.count("\n") == 1
     assert "bad.crib: line 4: 5C laid by A is refused" in err
     assert main(["replay", str(tmp_path / "missing.crib")]) == 2
-    assert "cannot be read" in capsys.readouterr().err
+    assert "missing.crib: no such game record" in capsys.readouterr().err
