@@ -1,4 +1,5 @@
-"""Terminal drawing for the simulator: LED frames as coloured blocks, the OLED as half blocks.
+"""Terminal drawing for the simulator: LED frames as coloured segments (a hole a character, or
+two in a compact track), the OLED as half blocks or braille.
 
 >>> from PIL import Image
 >>> image = Image.new("1", (128, 64)); image.putpixel((0, 0), 1); image.putpixel((1, 1), 1)
@@ -9,16 +10,21 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from PIL import Image
 
 from cribpi.views.leds import LedFrame
 from cribpi.views.board import RGB
 
-__all__ = ["image_to_text", "image_to_braille", "frame_to_ansi", "ansi_block", "RESET"]
+__all__ = [
+    "image_to_text", "image_to_braille", "Segment", "Line", "frame_peak", "led", "led_pair", "compact_track",
+    "game_counters", "track_rows", "line_text", "visible_colour", "xterm256", "frame_to_ansi", "RESET",
+]
 
 RESET = "\x1b[0m"
 OFF_DOT = "·"
+OFF: RGB = (0, 0, 0)
 _HALVES = " ▀▄█"  # by (top lit) + 2 * (bottom lit)
 _BRAILLE = " " + "".join(chr(0x2800 + bits) for bits in range(1, 256))  # blank as a plain space
 # Braille dot bits by (row, column) inside a 2x4 cell (Unicode's dot numbering 1-8).
@@ -62,7 +68,8 @@ def image_to_braille(image: Image.Image) -> str:
     data = b"".join(row + bytes(width % 2) for row in (data[i : i + width] for i in range(0, len(data), width)))
     width += width % 2
     step = 4 * width
-    planes, bits = [], []
+    planes: list[bytes] = []
+    bits: list[int] = []
     for row, row_bits in enumerate(_BRAILLE_BITS):
         rows = b"".join(data[i + row * width : i + (row + 1) * width] for i in range(0, len(data), step))
         planes += [rows[0::2], rows[1::2]]
@@ -70,18 +77,69 @@ def image_to_braille(image: Image.Image) -> str:
     return _lines(_or_planes(planes, tuple(bits)), _BRAILLE, width // 2)
 
 
-def ansi_block(colour: RGB, truecolour: bool = True, char: str = "●", peak: int = 255) -> str:
+class Segment(NamedTuple):
+    """Text in one colour (``None``: the terminal's own): what a line of the simulator is made of."""
+
+    text: str
+    fg: RGB | None = None
+    bg: RGB | None = None
+
+
+Line = tuple[Segment, ...]
+
+
+def frame_peak(frame: LedFrame) -> int:
+    """The frame's brightest channel: it shows at full strength on the screen."""
+    return max((max(c) for c in frame.all_leds()), default=0)
+
+
+def led(colour: RGB, peak: int, char: str = "●") -> Segment:
     """One LED: ``char`` in its colour; an unlit LED is a dot in the terminal's colour."""
-    if colour == (0, 0, 0):
-        return OFF_DOT
-    shown = _visible(colour, peak)
-    if truecolour:
-        r, g, b = shown
-        return f"\x1b[38;2;{r};{g};{b}m{char}{RESET}"
-    return f"\x1b[38;5;{_xterm256(shown)}m{char}{RESET}"
+    return Segment(OFF_DOT) if colour == OFF else Segment(char, visible_colour(colour, peak))
 
 
-def _visible(colour: RGB, peak: int) -> RGB:
+def led_pair(left: RGB, right: RGB, peak: int) -> Segment:
+    """Two holes in one character cell (a compact track): the left half in the left hole's
+    colour and the right half in the right hole's, so every peg keeps its exact hole."""
+    if left == OFF and right == OFF:
+        return Segment(OFF_DOT)
+    if right == OFF:
+        return Segment("▌", visible_colour(left, peak))
+    if left == OFF:
+        return Segment("▐", visible_colour(right, peak))
+    if left == right:
+        return Segment("█", visible_colour(left, peak))
+    return Segment("▌", visible_colour(left, peak), visible_colour(right, peak))
+
+
+def compact_track(track: Sequence[RGB], peak: int) -> Line:
+    """A whole track on one line: two holes a character (121 holes in 61 columns)."""
+    padded = [*track, OFF] if len(track) % 2 else list(track)
+    return tuple(led_pair(padded[i], padded[i + 1], peak) for i in range(0, len(padded), 2))
+
+
+def game_counters(frame: LedFrame, track: int, peak: int) -> Line:
+    return tuple(led(c, peak, "■") for c in frame.games[track])
+
+
+def track_rows(frame: LedFrame, per_row: int = 30) -> list[Line]:
+    """Each track as rows of ``per_row`` holes (1-30, 31-60, ...), its game hole and counters."""
+    peak = frame_peak(frame)
+    lines: list[Line] = []
+    for number, track in enumerate(frame.tracks):
+        for first in range(0, len(track), per_row):
+            label = f"T{number + 1} {first + 1:>3} " if first == 0 else f"   {first + 1:>3} "
+            holes = tuple(led(c, peak) for c in track[first : first + per_row])
+            games = (Segment("  games "), *game_counters(frame, number, peak)) if first == 0 else ()
+            lines.append((Segment(label), *holes, *games))
+    return lines
+
+
+def line_text(line: Line) -> str:
+    return "".join(segment.text for segment in line)
+
+
+def visible_colour(colour: RGB, peak: int) -> RGB:
     """Lift LED levels for a screen: LEDs run dim, and the eye sees them on a root curve.
 
     The frame's brightest channel (``peak``) shows at 255, so dim marks and the rear peg stay
@@ -91,24 +149,21 @@ def _visible(colour: RGB, peak: int) -> RGB:
     return (r, g, b)
 
 
-def _xterm256(colour: RGB) -> int:
+def xterm256(colour: RGB) -> int:
+    """The nearest colour of the xterm 256-colour cube."""
     r, g, b = (round(c / 255 * 5) for c in colour)
     return 16 + 36 * r + 6 * g + b
 
 
-def _rows(leds: Sequence[RGB], per_row: int) -> list[Sequence[RGB]]:
-    return [leds[i : i + per_row] for i in range(0, len(leds), per_row)]
+def _ansi(segment: Segment, truecolour: bool) -> str:
+    if segment.fg is None:
+        return segment.text
+    if truecolour:
+        r, g, b = segment.fg
+        return f"\x1b[38;2;{r};{g};{b}m{segment.text}{RESET}"
+    return f"\x1b[38;5;{xterm256(segment.fg)}m{segment.text}{RESET}"
 
 
 def frame_to_ansi(frame: LedFrame, per_row: int = 30, truecolour: bool = True) -> str:
-    """Each track as rows of ``per_row`` holes (1-30, 31-60, ...), its game hole and counters."""
-    peak = max((max(c) for c in frame.all_leds()), default=0)
-    lines = []
-    for number, track in enumerate(frame.tracks):
-        games = "".join(ansi_block(c, truecolour, "■", peak) for c in frame.games[number])
-        for row_number, row in enumerate(_rows(track, per_row)):
-            first = row_number * per_row + 1
-            label = f"T{number + 1} {first:>3} " if row_number == 0 else f"   {first:>3} "
-            holes = "".join(ansi_block(c, truecolour, "●", peak) for c in row)
-            lines.append(label + holes + (f"  games {games}" if row_number == 0 else ""))
-    return "\n".join(lines)
+    """:func:`track_rows` with ANSI colours, for a log or a plain terminal."""
+    return "\n".join("".join(_ansi(s, truecolour) for s in line) for line in track_rows(frame, per_row))

@@ -1,0 +1,117 @@
+"""The simulator's keys -> the table's logical actions.
+
+Most keys are one action (a rank, a suit, go, OK, undo, menu). Two start a short entry that
+says what it waits for while it is typed: ``p`` then the seat then the points (1-29), then
+Enter pegs them (a claim in claim mode); ``x`` then the caller's seat calls muggins. A digit
+that would make the entry impossible is refused on the spot, so ``p 1 2 p 1 2`` cannot turn
+into a peg of 212: the second ``p`` is answered with how to finish the first peg.
+
+>>> keys = KeyMapper()
+>>> [keys.feed(k, seats=2) for k in "p12"], keys.prompt
+([None, None, None], 'peg: seat 1, 2 points: Enter pegs them (Backspace, Esc drops)')
+>>> keys.feed("\\r", seats=2)
+Action.parse('peg 0 2')
+"""
+
+from __future__ import annotations
+
+from cribpi.hal import Action, Kind
+
+__all__ = ["KeyMapper", "LEGEND", "MAX_POINTS", "QUIT_KEYS", "ESC", "ENTER", "BACKSPACE"]
+
+MAX_POINTS = 29  # the most one score can be (a 29 hand); more is a typing slip
+ESC, ENTER, BACKSPACE = "\x1b", "\r", "\x7f"
+QUIT_KEYS = ("\x03", "\x04")
+LEGEND = (
+    "rank A 2-9 T J Q K + suit c d h s: card", "g: go", "Enter: OK", "u: undo", "U: undo more",
+    "m: menu (Esc closes)", "p seat points Enter: peg/claim", "x seat: muggins", "Ctrl-C: quit",
+)
+_RANK_KEYS = {"a": "A", "t": "T", "0": "T", "j": "J", "q": "Q", "k": "K", **{str(n): str(n) for n in range(2, 10)}}
+_SUIT_KEYS = {"c": "C", "d": "D", "h": "H", "s": "S"}
+_PLAIN_KEYS = {"g": "go", ENTER: "ok", "\n": "ok", " ": "ok", "u": "undo", BACKSPACE: "undo", "\b": "undo",
+               "U": "undo_long", "m": "menu", "\t": "menu"}
+_DROP_KEYS = (ESC, "u")
+
+
+class KeyMapper:
+    """Keys -> actions, with the peg and muggins entries in between.
+
+    ``prompt`` says what an entry waits for; ``notice`` why the last key did nothing."""
+
+    def __init__(self) -> None:
+        self.entry: str | None = None  # "p" + seat + points digits, or "x" while muggins waits for a seat
+        self.notice = ""
+        self.seats = 4  # at the table now (told with every key)
+
+    def feed(self, key: str, *, seats: int = 4, menu_open: bool = False) -> Action | None:
+        """The action ``key`` makes at a table of ``seats`` (None: none yet, or refused)."""
+        self.notice, self.seats = "", seats
+        if self.entry is not None:
+            return self._entry_key(key, seats)
+        if key == ESC:
+            return Action(Kind.MENU) if menu_open else None  # Esc closes a menu; otherwise nothing is open
+        if key in ("p", "x"):
+            self.entry = key
+            return None
+        if key in _RANK_KEYS:
+            return Action.rank_key(_RANK_KEYS[key])
+        if key in _SUIT_KEYS:
+            return Action.suit_key(_SUIT_KEYS[key])
+        if key in _PLAIN_KEYS:
+            return Action.parse(_PLAIN_KEYS[key])
+        self.notice = f"{_name(key)} is not a key here: the keys are listed below"
+        return None
+
+    @property
+    def prompt(self) -> str:
+        """What the entry being typed waits for, in words ("" when none is)."""
+        if self.entry is None:
+            return ""
+        if self.entry == "x":
+            return f"muggins: type the seat (1-{self.seats}) of the player who calls it (Esc drops)"
+        if len(self.entry) == 1:
+            return f"peg: type the seat (1-{self.seats}), then the points (Esc drops)"
+        seat, points = self.entry[1], self.entry[2:]
+        if not points:
+            return f"peg: seat {seat}, type the points (1-{MAX_POINTS}), then Enter"
+        return f"peg: seat {seat}, {points} points: Enter pegs them (Backspace, Esc drops)"
+
+    def _entry_key(self, key: str, seats: int) -> Action | None:
+        entry = self.entry
+        assert entry is not None
+        if key in _DROP_KEYS:
+            self.entry = None
+            self.notice = "entry dropped"
+        elif key in (BACKSPACE, "\b"):
+            self.entry = entry[:-1] or None
+        elif key.isdigit() and len(key) == 1:
+            return self._digit(entry, key, seats)
+        elif key in (ENTER, "\n", " ") and entry[0] == "p" and len(entry) > 2:
+            self.entry = None
+            return Action.peg(int(entry[1]) - 1, int(entry[2:]))
+        else:
+            self.notice = f"{_name(key)} does nothing now: {self.prompt}"
+        return None
+
+    def _digit(self, entry: str, digit: str, seats: int) -> Action | None:
+        if len(entry) == 1:  # the seat
+            if not 1 <= int(digit) <= seats:
+                self.notice = f"seat {digit} is not at this table: seats are 1-{seats}"
+                return None
+            if entry == "x":
+                self.entry = None
+                return Action.muggins(int(digit) - 1)
+            self.entry = entry + digit
+            return None
+        points = int(entry[2:] + digit)
+        if not 1 <= points <= MAX_POINTS:
+            self.notice = f"{points} points cannot be pegged at once: type 1-{MAX_POINTS}, then Enter"
+            return None
+        self.entry = entry + digit
+        return None
+
+
+def _name(key: str) -> str:
+    """A key as the player would call it."""
+    names = {ESC: "Esc", ENTER: "Enter", "\n": "Enter", " ": "Space", "\t": "Tab", BACKSPACE: "Backspace"}
+    return names.get(key, f"'{key}'" if key.isprintable() else f"key {key!r}")

@@ -1,0 +1,283 @@
+"""The terminal simulator on curses: draws in place, one frame for each change, at any size.
+
+curses keeps its own copy of the screen and sends only what changed, so a game leaves no
+scrollback behind; Esc reaches the table at once (the escape delay is set low); a resized
+terminal is redrawn to the arrangement its new size holds (:mod:`cribpi.sim.layout`).
+"""
+
+from __future__ import annotations
+
+import curses
+import os
+import select
+import signal
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from cribpi.app import TableApp
+from cribpi.app.listeners import Update
+from cribpi.exc import ConfigError
+from cribpi.game import Phase, describe_expected
+from cribpi.hal import Action, Kind, Parts
+from cribpi.hal.term import Line, Segment, xterm256
+from cribpi.rules.play import count_total
+from cribpi.sim.keys import BACKSPACE, ENTER, LEGEND, QUIT_KEYS, KeyMapper
+from cribpi.sim.layout import View, fit, too_small
+from cribpi.sim.parts import sim_parts
+from cribpi.views.board import RGB
+from cribpi.views.text import screen_text
+
+__all__ = ["Terminal", "status_line", "ESCAPE_DELAY_MS"]
+
+ESCAPE_DELAY_MS = 25  # curses waits this long after Esc for the rest of an arrow key's sequence
+_SPECIAL_KEYS = {curses.KEY_ENTER: ENTER, curses.KEY_BACKSPACE: BACKSPACE, curses.KEY_DC: BACKSPACE}
+_MENU_ARROWS = {curses.KEY_UP: "u", curses.KEY_DOWN: "g"}
+
+
+class Terminal:
+    """The simulated parts drawn with curses; keys from the same terminal.
+
+    ``journal`` is named on the screen and in the quit message with ``resume``, the command
+    that goes on with the game."""
+
+    def __init__(self, app: TableApp, parts: Parts, *, journal: Path | None = None,
+                 resume: str | None = None) -> None:
+        self.app = app
+        self.pegboard, self.display = sim_parts(parts)
+        if self.display is None:
+            raise ConfigError("the terminal simulator needs a simulated display: set a display's backend to sim")
+        self.journal = journal
+        self.resume = resume
+        self.mapper = KeyMapper()
+        self.quit = False
+        self.frames = 0  # frames drawn: one for each change
+        self.screen: Any = None  # the curses window while running
+        self._palette: Palette | None = None
+        self._batching = False
+        self._dirty = False
+        app.subscribe(self._updated)
+
+    # -- what is shown --------------------------------------------------------------------
+
+    def view(self) -> View:
+        ui, state = self.app.ui, self.app.ui.state
+        header = "cribpi sim" + (f"   journal: {self.journal}" if self.journal else "")
+        labels = tuple(f"{state.team_name(t)} {s}" for t, s in enumerate(state.scores))
+        prompt = self.mapper.prompt or self.mapper.notice or _waiting_for(self.app)
+        return View(header, self.pegboard.frame if self.pegboard else None, labels,
+                    self.display.image if self.display else None, status_line(self.app),
+                    tuple(screen_text(ui.screen()).split("\n")), prompt, LEGEND)
+
+    def draw(self) -> None:
+        """One frame, in place."""
+        if self.screen is None:
+            return
+        rows, columns = self.screen.getmaxyx()
+        view = self.view()
+        lines = fit(view, columns, rows)
+        self.screen.erase()
+        if lines is None:
+            self._put(0, (Segment(too_small(view, columns, rows)),), rows, columns)
+        else:
+            for y, line in enumerate(lines):
+                self._put(y, line, rows, columns)
+        self.screen.refresh()
+        self.frames += 1
+
+    def _put(self, y: int, line: Line, rows: int, columns: int) -> None:
+        x = 0
+        for segment in line:
+            attr = self._palette.attr(segment.fg, segment.bg) if self._palette else 0
+            try:
+                self.screen.addstr(y, x, segment.text, attr)
+            except curses.error:
+                pass  # the bottom-right cell: written, but the cursor cannot move past it
+            x += len(segment.text)
+
+    def _updated(self, _update: Update) -> None:
+        """The table changed: draw now, or once at the end of a batch of keys."""
+        if self._batching:
+            self._dirty = True
+        else:
+            self.draw()
+
+    # -- keys -----------------------------------------------------------------------------
+
+    def on_keys(self) -> None:
+        """Every key waiting: each to its action; the screen is drawn once afterwards."""
+        self._batching, self._dirty, keys = True, False, 0
+        try:
+            while not self.quit:
+                key = self._next_key()
+                if key is None:
+                    break
+                keys += 1
+                self.key(key)
+        finally:
+            self._batching = False
+        if keys == 0 and _hung_up(sys.stdin.fileno()):
+            self.quit = True  # the terminal went away
+        elif keys and not self.quit:
+            self.draw()
+
+    def key(self, key: str | int) -> None:
+        """One key from curses (a character, or a special key's number)."""
+        if key == curses.KEY_RESIZE:
+            self.resize()
+            return
+        ui = self.app.ui
+        if isinstance(key, int):
+            key = (_MENU_ARROWS.get(key, "") if ui.menu is not None else "") or _SPECIAL_KEYS.get(key, "")
+            if not key:
+                return
+        if key in QUIT_KEYS:
+            self.quit = True
+            return
+        action = self.mapper.feed(key, seats=ui.state.seats, menu_open=ui.menu is not None)
+        if action is not None:
+            self._act(action)
+
+    def _act(self, action: Action) -> None:
+        self.app.handle(action)
+        if action.kind is Kind.PEG and self.app.ui.tally is not None:
+            self.app.handle(Action(Kind.OK))  # seat and points typed, then Enter: peg them now
+            self.app.ui.tally = None  # refused: the next entry starts afresh, not on top
+
+    def _next_key(self) -> str | int | None:
+        try:
+            key: str | int = self.screen.get_wch()
+        except curses.error:
+            return None
+        return key
+
+    def resize(self) -> None:
+        """Take the terminal's new size and draw the arrangement it holds."""
+        size = os.get_terminal_size(sys.stdout.fileno())
+        curses.resizeterm(size.lines, size.columns)
+        self.draw()
+
+    # -- running --------------------------------------------------------------------------
+
+    def run(self, extra: Sequence[tuple[Any, Callable[[], object]]] = (),
+            should_stop: Callable[[], bool] = lambda: False) -> None:
+        """Draw and read keys until a quit key or ``should_stop`` (``extra`` as for the app's loop)."""
+        keys_fd = sys.stdin.fileno()
+        try:
+            with _curses() as screen, _on_resize() as resize_fd:
+                self.screen, self._palette = screen, Palette()
+                self.app.start()  # the first frame: drawn by the update it publishes
+                wake = [(keys_fd, self.on_keys), (resize_fd, lambda: self._resized(resize_fd)), *extra]
+                self.app.run(wake, should_stop=lambda: self.quit or should_stop())
+        finally:
+            self.screen = None
+            print(self.farewell(), flush=True)
+
+    def _resized(self, fd: int) -> None:
+        os.read(fd, 64)
+        self.resize()
+
+    def farewell(self) -> str:
+        """The quit message: where the game is kept and how to go on with it."""
+        where = f" in {self.journal}" if self.journal else ""
+        how = f"run `{self.resume}`" if self.resume else "run the same command again"
+        return f"cribpi: the game is kept{where}; {how} to go on with it."
+
+
+class Palette:
+    """curses colour pairs for the LEDs' colours, made as they are needed."""
+
+    def __init__(self) -> None:
+        self.colours = curses.COLORS if curses.has_colors() else 0
+        self.pairs: dict[tuple[int, int], int] = {}
+
+    def attr(self, fg: RGB | None, bg: RGB | None) -> int:
+        if not self.colours or (fg is None and bg is None):
+            return 0
+        key = (self._colour(fg), self._colour(bg))
+        if key not in self.pairs:
+            if len(self.pairs) + 1 >= curses.COLOR_PAIRS:
+                return 0
+            curses.init_pair(len(self.pairs) + 1, *key)
+            self.pairs[key] = len(self.pairs) + 1
+        return curses.color_pair(self.pairs[key])
+
+    def _colour(self, colour: RGB | None) -> int:
+        """The terminal's nearest colour: the 256-colour cube, else the 8 basic colours."""
+        if colour is None:
+            return -1
+        if self.colours >= 256:
+            return xterm256(colour)
+        r, g, b = (c >= 96 for c in colour)
+        return int(r) + 2 * int(g) + 4 * int(b)  # curses numbers red 1, green 2, blue 4
+
+
+def status_line(app: TableApp) -> str:
+    """The scores, how the game is set, its phase, who deals, and in the play the count."""
+    state = app.ui.state
+    scores = "  ".join(f"{state.team_name(t)} {s}" for t, s in enumerate(state.scores))
+    line = f"{scores}   [{state.mode.value}, {state.rules.name}, {state.phase.value}]"
+    deal = state.deal
+    if deal and state.names:
+        line += f", {state.names[deal.dealer]} deals"
+        if state.phase is Phase.PLAY:
+            line += f", count {count_total(deal.count)}"
+    return line
+
+
+def _waiting_for(app: TableApp) -> str:
+    if app.ui.menu is not None:
+        return "menu: g down, u up, Enter picks, Esc closes"
+    return f"waiting for {describe_expected(app.ui.state)}"
+
+
+def _hung_up(fd: int) -> bool:
+    """The terminal closed: readable with nothing to read."""
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    return any(events & (select.POLLHUP | select.POLLERR | select.POLLNVAL) for _, events in poller.poll(0))
+
+
+@contextmanager
+def _curses() -> Iterator[Any]:
+    """The terminal in curses mode (raw keys, no echo, no cursor) until the block ends."""
+    screen = curses.initscr()
+    try:
+        curses.noecho()
+        curses.raw()
+        curses.set_escdelay(ESCAPE_DELAY_MS)
+        screen.keypad(True)
+        screen.nodelay(True)
+        try:
+            curses.curs_set(0)
+        except curses.error:
+            pass  # a terminal that cannot hide its cursor
+        if curses.has_colors():
+            curses.start_color()
+            curses.use_default_colors()
+        yield screen
+    finally:
+        curses.endwin()
+
+
+@contextmanager
+def _on_resize() -> Iterator[int]:
+    """SIGWINCH wakes the loop through a pipe (curses' own handler would only tell the next key)."""
+    read_fd, write_fd = os.pipe()
+    os.set_blocking(write_fd, False)
+
+    def handler(_signum: int, _frame: object) -> None:
+        try:
+            os.write(write_fd, b"w")
+        except BlockingIOError:
+            pass
+
+    previous = signal.signal(signal.SIGWINCH, handler)
+    try:
+        yield read_fd
+    finally:
+        signal.signal(signal.SIGWINCH, previous)
+        os.close(read_fd)
+        os.close(write_fd)
