@@ -13,6 +13,7 @@ the Pi's buttons, ``device`` or ``device_factory`` its OLED.
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
@@ -104,6 +105,8 @@ def open_parts(config: Config, backend: str | None = None, inject: Inject = Inje
 
 def _inputs(name: str, config: Config, inject: Inject) -> InputSource:
     if name in ("pi", "mock"):
+        from gpiozero.exc import PinFactoryFallback
+
         from cribpi.hal.pi import GpioInputs
 
         factory = inject.pin_factory
@@ -111,7 +114,10 @@ def _inputs(name: str, config: Config, inject: Inject) -> InputSource:
             from gpiozero.pins.mock import MockFactory
 
             factory = MockFactory()
-        return GpioInputs(config.pins, timing=config.timing, pin_factory=factory, clock=inject.clock)
+        with warnings.catch_warnings():
+            # off a Pi gpiozero warns once per pin library it tries; the error that follows says it all
+            warnings.simplefilter("ignore", PinFactoryFallback)
+            return GpioInputs(config.pins, timing=config.timing, pin_factory=factory, clock=inject.clock)
     if name == "controller":
         from cribpi.hal.controller import open_controller
 
