@@ -1,0 +1,119 @@
+"""systemd's notify protocol: the module alone, then the real daemon on a real socket."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import time
+
+import pytest
+
+from cribpi.service.notify import Notifier
+from daemon_proc import Daemon
+
+WATCHDOG_S = 0.4  # WatchdogSec in the test: the daemon must ping every 0.2 s
+
+
+@pytest.fixture
+def listener(tmp_path):
+    """systemd's end: a datagram socket in a temporary folder."""
+    path = tmp_path / "notify"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(path))
+    yield sock, str(path)
+    sock.close()
+
+
+def received(sock: socket.socket, seconds: float) -> list[str]:
+    """Every message that arrives within ``seconds``, split into its lines."""
+    messages, deadline = [], time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        sock.settimeout(left)
+        try:
+            messages += sock.recv(4096).decode().splitlines()
+        except TimeoutError:
+            break
+    return messages
+
+
+def wait_for(sock: socket.socket, wanted: str, seconds: float = 20.0) -> list[str]:
+    got: list[str] = []
+    deadline = time.monotonic() + seconds
+    while wanted not in got and time.monotonic() < deadline:
+        got += received(sock, 0.2)
+    assert wanted in got, got
+    return got
+
+
+def test_the_socket_is_read_once_and_removed_from_the_environment(listener):
+    sock, path = listener
+    env = {"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "400000", "WATCHDOG_PID": str(os.getpid())}
+    notifier = Notifier(env)
+    assert env == {}  # a process started from here does not talk to systemd in our name
+    assert notifier.watchdog == pytest.approx(0.4)
+    assert notifier.send("READY=1", "STATUS=up")
+    assert sock.recv(100) == b"READY=1\nSTATUS=up"
+    notifier.close()
+    assert not notifier.send("WATCHDOG=1")
+
+
+def test_an_abstract_socket_name_starts_with_a_nul(tmp_path):
+    name = f"cribpi-test-{os.getpid()}"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind("\0" + name)
+    try:
+        Notifier({"NOTIFY_SOCKET": "@" + name}).send("READY=1")
+        assert sock.recv(100) == b"READY=1"
+    finally:
+        sock.close()
+
+
+@pytest.mark.parametrize("env", [
+    {"WATCHDOG_USEC": "400000", "WATCHDOG_PID": "1"},  # another process's watchdog (inherited)
+    {"WATCHDOG_USEC": "400000"},  # no WATCHDOG_PID: not ours for sure
+    {"WATCHDOG_USEC": "0", "WATCHDOG_PID": str(os.getpid())},
+    {"WATCHDOG_USEC": "soon", "WATCHDOG_PID": str(os.getpid())},
+])
+def test_the_watchdog_is_only_ours_when_its_pid_is_this_process(env):
+    assert Notifier(dict(env)).watchdog is None
+
+
+@pytest.mark.parametrize("address", ["", "x", "relative/path", "@", "/no/such/socket"])
+def test_without_a_usable_socket_nothing_is_sent_and_nothing_fails(address):
+    assert not Notifier({"NOTIFY_SOCKET": address}).send("READY=1")
+
+
+@pytest.mark.service
+def test_the_daemon_is_ready_pings_the_watchdog_from_its_loop_and_stops_cleanly(tmp_path, listener):
+    sock, path = listener
+    daemon = Daemon(tmp_path, env={"NOTIFY_SOCKET": path, "WATCHDOG_USEC": str(int(WATCHDOG_S * 1e6))},
+                    watchdog_pid=True)
+    got = wait_for(sock, "READY=1")
+    assert "STATUS=game 1: Red 0, Blue 0 (cut)" in got, got
+
+    pings = received(sock, 2.0).count("WATCHDOG=1")
+    assert 7 <= pings <= 12, pings  # every 0.2 s: about 10 in 2 s
+
+    daemon.proc.send_signal(signal.SIGSTOP)  # the loop hangs: the pings must stop
+    try:
+        received(sock, 0.3)  # what was in flight
+        assert received(sock, 1.0).count("WATCHDOG=1") == 0
+    finally:
+        daemon.proc.send_signal(signal.SIGCONT)
+    assert received(sock, 1.0).count("WATCHDOG=1") >= 3  # back to life
+
+    daemon.send("ok")  # the cut: the status line follows the game
+    wait_for(sock, "STATUS=game 1: Red 0, Blue 0 (starter)")
+    code, err = daemon.stop()
+    assert code == 0, err
+    assert "STOPPING=1" in received(sock, 0.5)
+
+
+@pytest.mark.service
+def test_without_watchdog_pid_the_daemon_sends_no_pings(tmp_path, listener):
+    sock, path = listener
+    daemon = Daemon(tmp_path, env={"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "200000"})
+    wait_for(sock, "READY=1")
+    assert "WATCHDOG=1" not in received(sock, 0.8)
+    assert daemon.stop()[0] == 0

@@ -1,0 +1,34 @@
+"""A game interrupted by a power cut (SIGKILL) resumes exactly where it was."""
+
+from __future__ import annotations
+
+import signal
+
+import pytest
+
+from daemon_proc import Daemon
+
+pytestmark = pytest.mark.service
+
+# The cut (OK: a random cut), the starter, then cards of the play, each one event.
+OPENING = ("ok", "card 6S", "card QH", "card 5C")
+MORE = ("card TD", "card 6D")
+
+
+def test_sigkill_mid_game_then_restart_resumes_the_same_game(tmp_path):
+    daemon = Daemon(tmp_path)
+    daemon.wait_events(1)  # the NewGame of a fresh journal
+    daemon.send(*OPENING)
+    before = daemon.wait_events(1 + len(OPENING))
+    daemon.proc.kill()  # SIGKILL: no handler runs, as when the plug is pulled
+    daemon.proc.wait(timeout=10)
+    assert daemon.proc.returncode == -signal.SIGKILL
+
+    again = Daemon(tmp_path)
+    assert again.wait_events(before) == before  # the same open game, nothing lost, nothing new
+    again.send(*MORE)  # and it goes on from there: both cards are taken as the next events
+    assert again.wait_events(before + len(MORE)) == before + len(MORE)
+    code, err = again.stop()
+    assert code == 0, err
+    assert f"at event {before}" in err  # the log names where the restored game stood
+    assert "the game is kept in" in err and "cribpi.db" in err
