@@ -52,7 +52,8 @@ def _resolve(tx: Tx, moment: Moment, claimed: int) -> None:
     missed = moment.points - pegged
     if missed:
         _record_underclaim(tx, moment, missed)
-    tx.peg(moment.seat, pegged, moment.where.reason, moment.items, "" if pegged == moment.points else f"claimed {pegged}")
+    tx.peg(moment.seat, pegged, moment.where.reason, moment.items, "" if pegged == moment.points else f"claimed {pegged}",
+           moment.count)
     if penalty:
         tx.peg(_next_opponent(state, moment.seat), penalty, Reason.OVERCLAIM_PENALTY)
     _after_moment(tx, moment)

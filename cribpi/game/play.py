@@ -63,7 +63,7 @@ def lay(tx: Tx, event: ev.Lay) -> None:
     ends = scored.running == MAX_COUNT or not active
     if ends and scored.running != MAX_COUNT:
         items += (_go_item(tx.state),)
-    tx.score(Moment(seat, Where.PLAY, sum(i.points for i in items), items))
+    tx.score(Moment(seat, Where.PLAY, sum(i.points for i in items), items, scored.running))
     if ends:
         _end_count(tx)
     else:
@@ -119,7 +119,7 @@ def go(tx: Tx, event: ev.Go) -> None:
         return
     last = tx.deal.last_layer
     assert last is not None  # a go on an empty count is refused above
-    tx.score(Moment(last, Where.PLAY, 1, (_go_item(tx.state),)))
+    tx.score(Moment(last, Where.PLAY, 1, (_go_item(tx.state),), running))
     _end_count(tx)
 
 

@@ -89,6 +89,7 @@ class Moment:
     where: Where
     points: int  # what the rules give
     items: tuple[ScoreItem, ...]
+    count: int | None = None  # the play's running count the score was made at
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -229,6 +230,7 @@ class Pegged(Effect):
     items: tuple[ScoreItem, ...]
     score: int  # the team's score after pegging
     note: str = ""  # said instead of the items' count (penalty reasons, muggins)
+    count: int | None = None  # a play score: the running count it was made at (a screen shows it)
 
     @property
     def explain(self) -> str:

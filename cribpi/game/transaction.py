@@ -48,7 +48,8 @@ class Tx:
         """Tell the table (a claim's alert carries the moment, its points and the claim)."""
         self.effects.append(Alert(kind, text, seat, items, where, points, claimed, other))
 
-    def peg(self, seat: int, points: int, reason: Reason, items: tuple[ScoreItem, ...] = (), note: str = "") -> None:
+    def peg(self, seat: int, points: int, reason: Reason, items: tuple[ScoreItem, ...] = (), note: str = "",
+            count: int | None = None) -> None:
         """Peg points for a seat's side; ends the game the instant the target is reached."""
         if points == 0:
             return
@@ -61,7 +62,7 @@ class Tx:
         self.set(scores=tuple(scores), rear=tuple(rear))
         if state.deal is not None:
             self.set_deal(pegged=state.deal.pegged + ((seat, points, reason),))
-        self.effects.append(Pegged(seat, team, points, reason, items, scores[team], note))
+        self.effects.append(Pegged(seat, team, points, reason, items, scores[team], note, count))
         if scores[team] >= state.rules.game_length:
             self._end_game(team)
 
@@ -73,7 +74,7 @@ class Tx:
         leaflet: heels are lost once the dealer plays). A hand or the crib blocks the show.
         """
         if self.state.mode is not Mode.CLAIM:
-            self.peg(moment.seat, moment.points, moment.where.reason, moment.items)
+            self.peg(moment.seat, moment.points, moment.where.reason, moment.items, count=moment.count)
         elif moment.where.in_show:
             self.set_deal(pending=moment)
         else:
@@ -84,7 +85,7 @@ class Tx:
         unclaimed = list(self.deal.unclaimed)
         for i, old in enumerate(unclaimed):
             if old.seat == moment.seat and old.where is moment.where:
-                unclaimed[i] = Moment(old.seat, old.where, old.points + moment.points, old.items + moment.items)
+                unclaimed[i] = Moment(old.seat, old.where, old.points + moment.points, old.items + moment.items, moment.count)
                 break
         else:
             unclaimed.append(moment)

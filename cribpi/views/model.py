@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cribpi.exc import ViewError
-from cribpi.rules import ScoreItem
+from cribpi.rules import Card, ScoreItem
 
 __all__ = [
     "ScreenModel", "ScoreLine", "PlayScreen", "ScoreScreen", "ShowScreen",
@@ -28,12 +28,13 @@ class ScoreLine:
 
 @dataclass(frozen=True)
 class PlayScreen:
-    """The play: the big running count, whose turn it is, the last score."""
+    """The play: the big running count, whose turn it is, the starter, the last score."""
 
     count: int
     turn: str
     last: ScoreLine | None = None
     note: str = ""  # shown instead of ``last``: e.g. whose play score is still open to claim
+    starter: Card | None = None  # in the corner: players look back at it all through the play
 
     def __post_init__(self) -> None:
         if not 0 <= self.count <= 31:
@@ -43,12 +44,21 @@ class PlayScreen:
 @dataclass(frozen=True)
 class ScoreScreen:
     """A score just pegged: who, how many, and why (one reason a line; ``page`` from 0 when
-    the reasons take more than a screen)."""
+    the reasons take more than a screen). A play score also says the count it was made at and
+    whose turn comes next, since it covers the play screen that shows them."""
 
     who: str
     points: int
     reasons: tuple[str, ...] = ()
     page: int = 0
+    count: int | None = None
+    turn: str = ""
+
+    @property
+    def footer(self) -> str:
+        """``count 15, Blue next`` (empty outside the play)."""
+        parts = ([f"count {self.count}"] if self.count is not None else []) + ([f"{self.turn} next"] if self.turn else [])
+        return ", ".join(parts)
 
 
 @dataclass(frozen=True)

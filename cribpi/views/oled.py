@@ -52,7 +52,12 @@ def card_text(card: Card) -> str:
 
 
 def _play(screen: PlayScreen, c: Canvas) -> None:
-    c.centre(0, f"{screen.turn} to play" if screen.turn else "")
+    """Whose turn at the top, the starter in the top right corner (its four columns kept
+    clear of the turn), the count and the last score below."""
+    corner = 4 * SMALL.width if screen.starter is not None else 0
+    c.centre(0, f"{screen.turn} to play" if screen.turn else "", left=corner, right=c.width - corner)
+    if screen.starter is not None:
+        c.right(0, card_text(screen.starter))
     digits = str(screen.count)
     text = screen.note or (score_text(screen.last) if screen.last is not None else "")
     if c.tall:
@@ -99,8 +104,19 @@ def _fitting_score(screen: PlayScreen, text: str, columns: int, rows: int) -> li
 # -- a score, the show, alerts and messages: text in pages --------------------------------
 
 
+def _footed(screen: ScoreScreen, c: Canvas) -> bool:
+    """A tall display keeps its last row for the footer; a compact one has no row to spare
+    (its play screen, after OK, says the count and the turn)."""
+    return bool(screen.footer) and c.tall
+
+
+def _score_bottom(screen: ScoreScreen, c: Canvas) -> int:
+    """Where the reasons end: above the footer's row, when there is one."""
+    return c.height - LINE if _footed(screen, c) else c.height
+
+
 def _score_pages(screen: ScoreScreen, c: Canvas) -> list[list[str]]:
-    return paginate(wrap(screen.reasons, c.columns), c.rows(16))
+    return paginate(wrap(screen.reasons, c.columns), max(1, c.rows(16, _score_bottom(screen, c))))
 
 
 def _score(screen: ScoreScreen, c: Canvas) -> None:
@@ -108,7 +124,9 @@ def _score(screen: ScoreScreen, c: Canvas) -> None:
     check_page("score", screen.page, len(pages))
     c.centre(0, f"{screen.who} +{screen.points}", BOLD)
     c.lines(pages[screen.page], 16, len(pages[screen.page]), centre=True)
-    c.pager(16 + LINE * (c.rows(16) - 1), screen.page, len(pages))
+    c.pager(16 + LINE * (max(1, c.rows(16, _score_bottom(screen, c))) - 1), screen.page, len(pages))
+    if _footed(screen, c):
+        c.centre(c.height - SMALL.height, screen.footer)
 
 
 def _alert_top(c: Canvas) -> int:

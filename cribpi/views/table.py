@@ -95,7 +95,8 @@ def phase_screen(state: State, entry: str = "", hint: str = "",
         note = ""
         if deal.unclaimed:  # claim mode: say whose score is open, never how much it is
             note = "to claim: " + ", ".join(seat_label(state, m.seat) for m in deal.unclaimed)
-        return PlayScreen(count, turn, last if last is not None and deal.pegged else _last_play_score(state), note)
+        return PlayScreen(count, turn, last if last is not None and deal.pegged else _last_play_score(state), note,
+                          deal.starter)
     if state.phase is Phase.SHOW and deal is not None:
         return _show_prompt(state, entry, hint)
     if state.phase is Phase.DONE:
@@ -151,7 +152,10 @@ def _pegged_screen(state: State, effect: Pegged) -> ScoreScreen | ShowScreen:
     who = seat_label(state, effect.seat)
     if effect.reason.in_show and effect.items:
         return ShowScreen(f"{who} {effect.reason.value}", effect.items, effect.points)
-    return ScoreScreen(who, effect.points, (effect.explain or effect.reason.value,))
+    turn = ""
+    if effect.count is not None and state.phase is Phase.PLAY and state.deal is not None and state.deal.turn is not None:
+        turn = seat_label(state, state.deal.turn)
+    return ScoreScreen(who, effect.points, (effect.explain or effect.reason.value,), count=effect.count, turn=turn)
 
 
 def match_screen(state: State) -> AlertScreen:

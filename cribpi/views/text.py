@@ -23,9 +23,10 @@ def _score_line(line: ScoreLine) -> str:
 def _lines(screen: ScreenModel) -> list[str]:
     if isinstance(screen, PlayScreen):
         last = screen.note or (_score_line(screen.last) if screen.last else "")
-        return [f"{screen.turn} to play | count {screen.count}".strip(), *([last] if last else [])]
+        starter = f" | starter {screen.starter}" if screen.starter is not None else ""
+        return [f"{screen.turn} to play | count {screen.count}{starter}".strip(), *([last] if last else [])]
     if isinstance(screen, ScoreScreen):
-        return [f"{screen.who} {screen.points}", *screen.reasons]
+        return [f"{screen.who} {screen.points}", *screen.reasons, *([screen.footer] if screen.footer else [])]
     if isinstance(screen, ShowScreen):
         items = [" ".join([item.kind, *map(str, item.cards), str(item.points)]) for item in screen.items]
         return [f"{screen.title}: {screen.total}", *items]

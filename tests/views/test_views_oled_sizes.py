@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cribpi.exc import ViewError
-from cribpi.rules import ScoreItem
+from cribpi.rules import DECK, Card, ScoreItem
 from cribpi.views import DEFAULT_SIZE, pages, render_screen, show_pages
 from cribpi.views.fonts import BitmapFont
 from cribpi.views.model import (
@@ -28,6 +28,8 @@ ODD_SIZES = [(128, 128), (192, 48), (160, 40)]
 MORE = {
     "play_long": PlayScreen(15, "Alice", ScoreLine("Bob", 8, "fifteen two, and a pair royal is eight")),
     "play_note": PlayScreen(24, "Carol", None, "to claim: Alice, Bob"),
+    "play_starter": PlayScreen(15, "Dan & Eve", ScoreLine("Bob", 2, "fifteen two"), starter=Card.parse("QH")),
+    "score_play": ScoreScreen("Bob", 2, ("fifteen two",), count=15, turn="Dan & Eve"),
     "alert_game": AlertScreen("GAME!", ("Alice wins 121-85: skunk, 2 game points",)),
     "alert_items": AlertScreen("MUGGINS!", ("Bob claimed 4 of 6: muggins for 2?", "pair 5H 5S 2", "fifteen 5H TD 2")),
     "scores_four": ScoresScreen(tuple(ScoreRow(n, s, g) for n, s, g in
@@ -136,13 +138,16 @@ NAME = st.sampled_from(["Ann", "Bob", "Carol", "Dan & Eve"])
 def screens(draw):
     kind = draw(st.sampled_from(["score", "alert", "message", "play", "prompt"]))
     if kind == "score":
-        return ScoreScreen(draw(NAME), draw(st.integers(0, 29)), draw(BODY))
+        played = draw(st.booleans())  # a play score has a footer: the count and whose turn
+        return ScoreScreen(draw(NAME), draw(st.integers(0, 29)), draw(BODY), count=draw(st.integers(0, 31)) if played else None,
+                           turn=draw(NAME) if played else "")
     if kind == "alert":
         return AlertScreen(draw(st.sampled_from(["MUGGINS!", "Overclaim", "GAME!"])), draw(BODY))
     if kind == "message":
         return MessageScreen(draw(BODY), draw(st.sampled_from(["", "Deal done"])))
     if kind == "play":
-        return PlayScreen(draw(st.integers(0, 31)), draw(NAME), ScoreLine(draw(NAME), draw(st.integers(1, 12)), draw(SENTENCE)))
+        return PlayScreen(draw(st.integers(0, 31)), draw(NAME), ScoreLine(draw(NAME), draw(st.integers(1, 12)), draw(SENTENCE)),
+                          starter=draw(st.sampled_from([None, *DECK[:8]])))
     return PromptScreen(draw(st.sampled_from(["Crib cards", "Bob claims", "Cut:"])), draw(st.text("5HDCS 7", max_size=14)),
                         draw(SENTENCE.filter(lambda s: len(s) < 50)))
 
