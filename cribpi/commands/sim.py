@@ -1,7 +1,8 @@
 """``cribpi sim``: play at the whole table in a terminal, with no hardware.
 
 The game is journalled (``--db``; default: the same database as the daemon) and resumes
-where it stopped; ``--new`` starts a fresh one.
+where it stopped; ``--new`` starts a fresh one. Asking for another --mode, --players or --rules
+than the open game's asks first whether to start a new game (answer n to resume it as it was).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,6 +19,10 @@ from cribpi.game import Mode
 
 if TYPE_CHECKING:
     from cribpi.app import TableSettings
+    from cribpi.game import State
+
+Ask = Callable[[str], str]  # a question -> the answer typed
+DEFAULTS = {"players": "2", "mode": Mode.COUNT.value, "rules": "acc"}
 
 TABLE = "sim"
 
@@ -24,10 +30,10 @@ TABLE = "sim"
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("sim", help="play the whole table in the terminal (simulated hardware)",
                        description=__doc__)
-    p.add_argument("--players", default="2", choices=["2", "3", "4", "4p"],
-                   help="2, 3, 4 individual, or 4p (partners opposite)")
-    p.add_argument("--mode", default="count", choices=[m.value for m in Mode])
-    p.add_argument("--rules", default="acc", help="rule preset (acc, hoyle, leaflet, acc-tournament, five-card)")
+    p.add_argument("--players", choices=["2", "3", "4", "4p"],
+                   help="2 (the default), 3, 4 individual, or 4p (partners opposite)")
+    p.add_argument("--mode", choices=[m.value for m in Mode], help="count (the default), claim or board")
+    p.add_argument("--rules", help="rule preset (acc, the default; hoyle, leaflet, acc-tournament, five-card)")
     p.add_argument("--names", help="comma-separated player names, seat 1 first")
     p.add_argument("--match", type=int, default=1, choices=[1, 3, 5, 7], help="best of N games (default 1)")
     p.add_argument("--db", type=Path, help="journal file (default: the cribpi database)")
@@ -40,13 +46,46 @@ def settings_from(args: argparse.Namespace) -> TableSettings:
     from cribpi.app import DEFAULT_NAMES, TableSettings
     from cribpi.rules import get_rules
 
-    get_rules(args.rules)  # a bad preset name fails before the terminal changes
-    players = 4 if args.players == "4p" else int(args.players)
+    chosen = {key: getattr(args, key) or default for key, default in DEFAULTS.items()}
+    get_rules(chosen["rules"])  # a bad preset name fails before the terminal changes
+    players = 4 if chosen["players"] == "4p" else int(chosen["players"])
     names = tuple(n.strip() for n in args.names.split(",")) if args.names else DEFAULT_NAMES
     if len(names) < players:
         raise ConfigError(f"--names gives {len(names)} name(s) for {players} players")
-    return TableSettings(names=names, players=players, partnerships=args.players == "4p",
-                         rules=args.rules, mode=Mode(args.mode), match_games=args.match, table=TABLE)
+    return TableSettings(names=names, players=players, partnerships=chosen["players"] == "4p",
+                         rules=chosen["rules"], mode=Mode(chosen["mode"]), match_games=args.match, table=TABLE)
+
+
+def differences(state: State, args: argparse.Namespace) -> list[str]:
+    """What the command line asks for that the open game was not started with (only what was given)."""
+    players = f"{state.seats}p" if state.rules.partnerships else str(state.seats)
+    open_game = {"mode": state.mode.value, "players": players, "rules": state.rules.name}
+    return [f"--{key} {getattr(args, key)} (the open game: {key} {was})" for key, was in open_game.items()
+            if getattr(args, key) not in (None, was)]
+
+
+def start_new(db: Path, args: argparse.Namespace, ask: Ask) -> bool:
+    """Whether to start a new game: ``--new``, or yes to the question when the command line asks
+    for another set-up than the game open in ``db``. No (or no answer) resumes the open game."""
+    from cribpi.store import Store
+
+    if args.new or not db.is_file():
+        return bool(args.new)
+    with Store(db) as store:
+        restored = store.current(TABLE)
+    changed = differences(restored.game.state, args) if restored else []
+    if not changed:
+        return False
+    answer = ask(f"{db} has a game open; you asked for {', '.join(changed)}. "
+                 "Start a new game? (y: new game, n: go on with the open one) [y/n] ")
+    return answer.strip().lower() in ("y", "yes")
+
+
+def _ask_terminal(question: str) -> str:
+    try:
+        return input(question)
+    except EOFError:
+        return ""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -58,4 +97,5 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("cribpi sim needs a terminal to read keys from (stdin is not a tty)")
     settings = settings_from(args)
     config = Config(db=args.db or default_db_path())
-    return play(config, open_parts(config, "sim"), settings, new=args.new, rng=random.Random(args.seed))
+    new = start_new(config.db, args, _ask_terminal)
+    return play(config, open_parts(config, "sim"), settings, new=new, rng=random.Random(args.seed))

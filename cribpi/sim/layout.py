@@ -117,8 +117,8 @@ def minimum_size(view: View) -> tuple[int, int]:
 def too_small(view: View, columns: int, rows: int) -> str:
     """The one line a terminal too small for ``view`` gets."""
     need_columns, need_rows = minimum_size(view)
-    return _cut(f"cribpi sim needs a terminal of at least {need_columns}x{need_rows}; "
-                f"this one is {columns}x{rows}: make it larger", columns)
+    return _cut(f"cribpi sim needs a terminal of at least {need_columns}x{need_rows} (this is {columns}x{rows})",
+                columns)
 
 
 def _width(lines: Sequence[Line]) -> int:

@@ -1,0 +1,83 @@
+"""The simulator's keys: peg entry that cannot be misread, hints for keys that do nothing, Esc."""
+
+import pytest
+
+from cribpi.hal import Action, Kind
+from cribpi.sim.keys import BACKSPACE, ENTER, ESC, MAX_POINTS, KeyMapper
+
+
+def typed(keys: KeyMapper, text: str, seats: int = 2, menu_open: bool = False) -> list[Action]:
+    got = [keys.feed(k, seats=seats, menu_open=menu_open) for k in text]
+    return [a for a in got if a is not None]
+
+
+def test_seat_then_points_then_enter_pegs():
+    keys = KeyMapper()
+    assert typed(keys, "p2") == []
+    assert keys.prompt == f"peg: seat 2, type the points (1-{MAX_POINTS}), then Enter"
+    assert typed(keys, "12") == []
+    assert "seat 2, 12 points: Enter pegs them" in keys.prompt
+    assert typed(keys, ENTER) == [Action.peg(1, 12)]
+    assert keys.entry is None and keys.prompt == ""
+
+
+def test_p12p12_is_never_212():
+    """The issue's case: a second p while a peg is typed says how to finish it; nothing is lost."""
+    keys = KeyMapper()
+    assert typed(keys, "p12p") == []
+    assert "'p' does nothing now" in keys.notice and "Enter pegs them" in keys.notice
+    assert typed(keys, "1") == []  # 21 points is allowed (typed after the refused p)
+    assert typed(keys, "2") == []  # 212 is refused on the spot...
+    assert "212 points cannot be pegged at once: type 1-29" in keys.notice
+    assert typed(keys, ENTER) == [Action.peg(0, 21)]  # ...and the peg stays what was shown
+
+
+@pytest.mark.parametrize("points", ["30", "35", "99", "0"])
+def test_points_over_29_or_zero_are_refused_as_typed(points):
+    keys = KeyMapper()
+    typed(keys, "p1" + points)
+    assert "cannot be pegged at once" in keys.notice
+    assert keys.entry is not None and int(keys.entry[2:] or "0") <= MAX_POINTS
+
+
+def test_a_seat_not_at_the_table_is_refused():
+    keys = KeyMapper()
+    assert typed(keys, "p3", seats=2) == []
+    assert keys.notice == "seat 3 is not at this table: seats are 1-2"
+    assert keys.entry == "p"  # still waiting for a seat
+    assert typed(keys, ESC + "x4", seats=3) == [] and "seats are 1-3" in keys.notice
+    assert typed(keys, "3", seats=3) == [Action.muggins(2)]
+
+
+def test_backspace_and_esc_edit_the_entry():
+    keys = KeyMapper()
+    typed(keys, "p115" + BACKSPACE + "7")
+    assert typed(keys, ENTER) == [Action.peg(0, 17)]
+    typed(keys, "p1" + ESC)
+    assert keys.entry is None and keys.notice == "entry dropped"
+    assert typed(keys, ENTER) == [Action.parse("ok")]  # an ordinary OK once the entry is gone
+
+
+def test_enter_without_points_asks_for_them():
+    keys = KeyMapper()
+    assert typed(keys, "p1" + ENTER) == []
+    assert "type the points" in keys.notice
+
+
+def test_an_unknown_key_gets_a_hint():
+    keys = KeyMapper()
+    assert typed(keys, "z") == []
+    assert keys.notice == "'z' is not a key here: the keys are listed below"
+    assert typed(keys, "5") == [Action.parse("rank 5")] and keys.notice == ""
+
+
+def test_esc_closes_a_menu_and_does_nothing_otherwise():
+    keys = KeyMapper()
+    assert typed(keys, ESC, menu_open=True) == [Action(Kind.MENU)]
+    assert typed(keys, ESC, menu_open=False) == []
+
+
+def test_cards_and_plain_keys():
+    keys = KeyMapper()
+    assert typed(keys, "th") == [Action.parse("rank T"), Action.parse("suit H")]
+    assert typed(keys, "gumU") == [Action.parse(w) for w in ("go", "undo", "menu", "undo_long")]

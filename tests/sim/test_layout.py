@@ -1,0 +1,88 @@
+"""The simulator's screen fitted to a terminal: never a line wider than it, never more lines
+than it has, the largest arrangement that fits, and one line when nothing fits."""
+
+import pytest
+
+from cribpi.hal import Action
+from cribpi.hal.term import line_text
+from cribpi.sim.layout import View, fit, minimum_size, too_small
+from tests.sim.conftest import sim_table
+
+SIZES = [(80, 24), (120, 50), (100, 30), (132, 43), (200, 80)]
+
+
+def played(players: int) -> View:
+    """A table a few steps into a deal (pegs on the board, a score on the OLED)."""
+    terminal = sim_table(players)
+    app = terminal.app
+    app.handle(Action.parse("ok"))  # a random cut
+    for card in ("5H", "JS"):  # the starter, then a lay
+        app.handle(Action.of_card(card))
+    return terminal.view()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("columns,rows", SIZES)
+def test_every_line_fits(players, columns, rows):
+    view = played(players)
+    lines = fit(view, columns, rows)
+    assert lines is not None
+    texts = [line_text(line) for line in lines]
+    assert len(texts) <= rows
+    assert max(map(len, texts)) <= columns, max(texts, key=len)
+    board = [t for t in texts if "·····" in t]  # a track's first row shows its game counters
+    assert len(board) == players
+    assert any("[count, acc, play]" in t for t in texts)  # the status line
+    assert texts[-1].strip()  # the keys are always there
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_80x24_shows_every_key_and_the_compact_board(players):
+    texts = [line_text(line) for line in fit(played(players), 80, 24) or []]
+    joined = "\n".join(texts)
+    for key in ("suit c d h s", "g: go", "Enter: OK", "u: undo", "m: menu (Esc closes)",
+                "p seat points Enter: peg/claim", "x seat: muggins", "Ctrl-C: quit"):
+        assert key in joined
+    tracks = [t for t in texts if t.endswith(" ·····")]  # a compact track ends with its game counters
+    assert [t.split()[0] for t in tracks] == ["Ann", "Bob", "Cat", "Dan"][:players]
+    assert {len(t) for t in tracks} == {10 + 61 + 1 + 5}
+
+
+def test_the_board_grows_with_the_terminal():
+    view = played(2)
+    small = [line_text(x) for x in fit(view, 80, 24) or []]
+    large = [line_text(x) for x in fit(view, 140, 60) or []]
+    assert not any(t.startswith("T1   1 ") for t in small)  # compact: a track on one line
+    assert any(t.startswith("T1   1 ") for t in large) and any(t.startswith("   121 ") for t in large)
+    assert any(t.startswith("+---") for t in large)  # the OLED's image, boxed
+    assert not any(t.startswith("+---") for t in small)
+
+
+def test_a_compact_track_keeps_every_hole():
+    """Two holes a character: each lit hole shows in its own half of its cell."""
+    view = played(2)
+    track = view.frame.tracks[0]
+    texts = [line_text(x) for x in fit(view, 80, 24) or []]
+    cells = next(t for t in texts if t.startswith("Ann"))[10:10 + 61]
+    off = (0, 0, 0)
+    for n, cell in enumerate(cells):
+        left, right = track[2 * n], track[2 * n + 1] if 2 * n + 1 < len(track) else off
+        expected = {(False, False): {"·"}, (True, False): {"▌"}, (False, True): {"▐"}, (True, True): {"▌", "█"}}
+        assert cell in expected[left != off, right != off], (n, cell)
+    assert set(cells) - {"·"}  # the marks and pegs are lit
+
+
+@pytest.mark.parametrize("columns,rows", [(60, 24), (80, 6), (20, 3), (1, 1)])
+def test_too_small_is_one_line_naming_the_size(columns, rows):
+    view = played(4)
+    assert fit(view, columns, rows) is None
+    need = minimum_size(view)
+    line = too_small(view, columns, rows)
+    assert "\n" not in line and len(line) <= columns
+    if columns >= 60:
+        assert f"at least {need[0]}x{need[1]}" in line and f"(this is {columns}x{rows})" in line
+
+
+def test_the_minimum_size_itself_fits():
+    view = played(4)
+    assert fit(view, *minimum_size(view)) is not None
