@@ -9,8 +9,8 @@ A part may also report its own trouble in a ``problem`` attribute (``None`` when
 convention of the hal backends, e.g. the controller's link): it is shown the same way, and the
 table redrawn when it clears.
 
-Inputs are guarded in :mod:`cribpi.daemon.inputs`; :class:`Guard` holds every guarded part and
-is checked from the loop's timer (:meth:`cribpi.app.TableApp.every`).
+A serial card reader that vanishes is reopened (:mod:`cribpi.daemon.inputs`). :class:`Guard`
+holds every guarded part and is checked from the loop's timer (:meth:`cribpi.app.TableApp.every`).
 """
 
 from __future__ import annotations
@@ -21,35 +21,16 @@ from typing import Any, Protocol
 
 from PIL import Image
 
-from cribpi.hal import Display, Parts, Pegboard
+from cribpi.daemon.backoff import Backoff
+from cribpi.daemon.inputs import ReopeningReader
+from cribpi.hal import Display, InputSource, Parts, Pegboard
+from cribpi.hal.base import CombinedInputs
+from cribpi.hal.serial_cards import SerialCardReader
 from cribpi.views.board import BoardModel
 
-__all__ = ["Guard", "GuardedPart", "GuardedPegboard", "GuardedDisplay", "Backoff", "FIRST_RETRY_S", "LAST_RETRY_S"]
+__all__ = ["Guard", "GuardedPart", "GuardedPegboard", "GuardedDisplay"]
 
 log = logging.getLogger(__name__)
-
-FIRST_RETRY_S = 0.5
-LAST_RETRY_S = 30.0
-
-
-class Backoff:
-    """When to try again: ``FIRST_RETRY_S`` after a failure, doubling to ``LAST_RETRY_S``."""
-
-    def __init__(self, clock: Callable[[], float], first: float = FIRST_RETRY_S, last: float = LAST_RETRY_S) -> None:
-        self.clock, self.first, self.last = clock, first, last
-        self.delay = first
-        self.due = 0.0
-
-    def failed(self) -> None:
-        self.due = self.clock() + self.delay
-        self.delay = min(self.delay * 2, self.last)
-
-    def reset(self) -> None:
-        self.delay, self.due = self.first, 0.0
-
-    def ready(self) -> bool:
-        return self.clock() >= self.due
-
 
 class Checked(Protocol):
     """What the guard asks of each guarded part on every check."""
@@ -102,14 +83,12 @@ class GuardedPart:
 
     def check(self) -> bool:
         own = getattr(self.part, "problem", None)
-        if own != self._reported:
+        if own != self._reported:  # the part's own report: logged when it opens and when it clears
             if own:
                 log.error("%s: %s", self.name, own)
             else:
-                log.warning("%s: problem cleared", self.name)
-            cleared, self._reported = self._reported is not None and own is None, own
-            if cleared:
-                return True
+                log.warning("%s: %s cleared", self.name, self._reported)
+            self._reported = own
         if self.fault is not None and self.backoff.ready():
             return self._try()
         return False
@@ -149,26 +128,32 @@ class Guard:
         self.displays = tuple(GuardedDisplay(_name(parts, "display") + (f" {i + 1}" if several else ""), d, clock)
                               for i, d in enumerate(parts.displays))
         self.checked: list[Checked] = [self.pegboard, *self.displays]
+        self.seen: tuple[str, ...] = ()  # the problems as of the last check
+        inputs = parts.inputs
+        if isinstance(inputs, CombinedInputs):
+            readers = [ReopeningReader(s, clock) if isinstance(s, SerialCardReader) else s for s in inputs.sources]
+            self.checked += [r for r in readers if isinstance(r, ReopeningReader)]
+            sources: list[InputSource] = list(readers)
+            inputs = CombinedInputs(sources)
         guarded_peg: Pegboard = self.pegboard
         guarded_displays: tuple[Display, ...] = self.displays
-        self.parts = Parts(parts.inputs, guarded_peg, guarded_displays, parts.pages, parts.backends)
-
-    def add(self, part: Checked) -> None:
-        self.checked.append(part)
+        self.parts = Parts(inputs, guarded_peg, guarded_displays, parts.pages, parts.backends)
 
     def problems(self) -> tuple[str, ...]:
         return tuple(p for p in (part.problem for part in self.checked) if p)
 
     def check(self) -> bool:
         """Retry what is due and look at the parts' own problems: True when the table must be
-        redrawn (a part came back, or a problem opened or cleared)."""
-        before = self.problems()
+        redrawn (a part came back, or a problem opened or cleared since the last check)."""
         came_back = [part.check() for part in self.checked]
-        return any(came_back) or self.problems() != before
+        now = self.problems()
+        changed, self.seen = now != self.seen, now
+        return any(came_back) or changed
 
 
 def _name(parts: Parts, part: str) -> str:
     """How logs and the OLED name a part: the controller and the OLED by name, others by backend."""
-    backend = dict(parts.backends).get(part, "").split("+")[0]
+    named = dict(parts.backends)
+    backend = (named.get(part) or named.get("all", "")).split("+")[0]
     known = {("pegboard", "controller"): "controller", ("display", "pi"): "OLED"}
     return known.get((part, backend), f"{part} ({backend or 'unknown'})")

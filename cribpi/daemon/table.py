@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from cribpi.app import TableApp, TableSettings, Update, open_table
+from cribpi.app import TableApp, TableSettings, TableUI, Update, open_table
 from cribpi.config import Config, load_config
 from cribpi.daemon.guard import Guard
 from cribpi.exc import ConfigError
@@ -33,11 +33,12 @@ from cribpi.service.logs import configure_logging
 from cribpi.service.notify import Notifier
 from cribpi.store import Store
 from cribpi.views.board import Animation
+from cribpi.views.leds import LedSettings
 from cribpi.views.model import MessageScreen
 from cribpi.views.oled import render_screen
 from cribpi.wiring import Inject, open_parts
 
-__all__ = ["CONFIG_PATHS", "find_config", "play", "run", "status_line", "resume_hint", "CHECK_S"]
+__all__ = ["CONFIG_PATHS", "find_config", "play", "run", "guarded_app", "status_line", "resume_hint", "CHECK_S"]
 
 log = logging.getLogger("cribpi.daemon")
 
@@ -121,6 +122,21 @@ def pause(app: TableApp) -> None:
         display.contrast(PAUSED_CONTRAST)
 
 
+def guarded_app(parts: Parts, table: TableUI, *, led_settings: LedSettings | None = None,
+                clock: Callable[[], float] = time.monotonic) -> tuple[TableApp, Guard]:
+    """The table on guarded ``parts``; its loop checks them every ``CHECK_S`` and redraws when
+    a part comes back or a problem opens or clears."""
+    guard = Guard(parts, clock)
+    app = TableApp(guard.parts, table, led_settings=led_settings, clock=clock, problems=guard.problems)
+
+    def check_parts() -> None:
+        if guard.check():
+            app.publish((), ())
+
+    app.every(CHECK_S, check_parts)
+    return app, guard
+
+
 def play(config: Config, parts: Parts, settings: TableSettings, *, new: bool = False,
          rng: random.Random | None = None, clock: Callable[[], float] = time.monotonic) -> int:
     """Run the table on ``parts`` with the journal ``config.db`` until a signal (or, in the
@@ -129,17 +145,10 @@ def play(config: Config, parts: Parts, settings: TableSettings, *, new: bool = F
 
     notifier = Notifier()
     with _stop_on_signals() as (received, wake_fd), parts:
-        guard = Guard(parts, clock)
         config.db.parent.mkdir(parents=True, exist_ok=True)
         with Store(config.db) as store:
             table = open_table(store, settings, new=new, rng=rng)
-            app = TableApp(guard.parts, table, led_settings=config.leds, clock=clock, problems=guard.problems)
-
-            def check_parts() -> None:
-                if guard.check():
-                    app.publish((), ())  # a part came back, or a problem opened or cleared: redraw
-
-            app.every(CHECK_S, check_parts)
+            app, guard = guarded_app(parts, table, led_settings=config.leds, clock=clock)
             if notifier.watchdog:  # from the loop itself: a hung loop stops the pings
                 app.every(notifier.watchdog / 2, lambda: notifier.send("WATCHDOG=1"))
             status = StatusListener(notifier)

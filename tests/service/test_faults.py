@@ -1,0 +1,161 @@
+"""Faults never stop the table: each is injected through the mock backend (or a real pty),
+shown on what still works, retried with backoff, and the table is redrawn once it clears."""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from contextlib import contextmanager
+
+import pytest
+
+from cribpi.app import TableSettings, TableUI
+from cribpi.app.listeners import problem_screen
+from cribpi.daemon.backoff import FIRST_RETRY_S
+from cribpi.daemon.table import CHECK_S, guarded_app
+from cribpi.hal.base import CombinedInputs, Parts
+from cribpi.hal.mock import UNPLUGGED, open_mock
+from cribpi.hal.serial_cards import SerialCardReader
+from cribpi.views.oled import render_screen
+
+I2C_ERROR = OSError(121, "Remote I/O error")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@contextmanager
+def guarded_table(parts=None):
+    """A started table on guarded mock parts, with a clock the test moves."""
+    parts = parts or open_mock()
+    clock = Clock()
+    ui = TableUI(TableSettings(), rng=random.Random(1))
+    app, guard = guarded_app(parts, ui, clock=clock)
+    app.start()
+
+    def wait(seconds: float) -> None:
+        """Let ``seconds`` pass on the loop's clock: its timers run as they would."""
+        end = clock.now + seconds
+        while clock.now < end:
+            clock.now = min(end, clock.now + CHECK_S)
+            app.run_timers()
+
+    try:
+        yield parts, ui, app, guard, wait
+    finally:
+        app.close()
+
+
+def shows(parts, screen) -> bool:
+    return parts.image.tobytes() == render_screen(screen, (128, 64)).tobytes()
+
+
+def key(parts, app, *words):
+    parts.press(*words)
+    app.pump()
+
+
+def test_an_oled_i2c_error_is_shown_by_the_leds_going_on_and_redrawn_when_it_answers(caplog):
+    with guarded_table() as (parts, ui, app, guard, wait):
+        parts.fail_display(I2C_ERROR)
+        key(parts, app, "ok")  # the cut: the game goes on without its screen
+        assert len(ui.session.game.journal) == 2
+        assert guard.problems() == ("display (mock): [Errno 121] Remote I/O error",)
+        assert parts.boards[-1] == ui.board()  # the LEDs still follow the game
+        wait(5 * FIRST_RETRY_S)  # retried, still failing, and logged once only
+        assert sum("Remote I/O error" in r.message for r in caplog.records) == 1
+        parts.fail_display(None)
+        wait(8 * FIRST_RETRY_S)  # the backoff has grown: the next retry is within 8x the first
+        assert guard.problems() == ()
+        assert shows(parts, ui.screen())  # redrawn with the table as it is now
+
+
+def test_the_controller_unplugged_a_hundred_times(caplog):
+    with guarded_table() as (parts, ui, app, guard, wait):
+        for round in range(100):
+            parts.memory.unplug()
+            if round == 50:
+                key(parts, app, "ok")  # a key while unplugged still reaches the game
+            else:
+                wait(CHECK_S)  # the controller says so itself (its `problem`)
+            assert guard.problems()[0].startswith("pegboard (mock):") and UNPLUGGED in guard.problems()[0]
+            assert shows(parts, problem_screen(guard.problems()))  # the OLED says why the LEDs are dark
+            wait(FIRST_RETRY_S)
+            shown = len(parts.boards)
+            parts.memory.replug()
+            wait(2 * FIRST_RETRY_S + CHECK_S)
+            assert guard.problems() == ()
+            assert len(parts.boards) > shown and parts.boards[-1] == ui.board()  # redrawn
+            assert shows(parts, ui.screen())
+        assert len(ui.session.game.journal) == 2
+
+
+def test_a_failing_contrast_is_logged_not_raised(caplog):
+    with guarded_table() as (parts, ui, app, guard, wait):
+        parts.fail_display(I2C_ERROR)
+        app.parts.displays[0].contrast(16)
+        assert "contrast 16 failed" in caplog.text
+
+
+@pytest.fixture
+def pty_port(tmp_path):
+    """A serial port at a stable path (as udev's /dev/cribpi-controller is) that can vanish."""
+    link = tmp_path / "cards"
+    ends: list[int] = []
+
+    def plug() -> int:
+        master, slave = os.openpty()
+        ends.extend((master, slave))
+        link.unlink(missing_ok=True)
+        link.symlink_to(os.ttyname(slave))
+        return master
+
+    def pull(master: int) -> None:
+        for end in (master, master + 1):
+            if end in ends:
+                ends.remove(end)
+                os.close(end)
+        link.unlink()
+
+    yield link, plug, pull
+    for end in ends:
+        os.close(end)
+
+
+def test_a_serial_port_that_vanishes_is_opened_again_when_it_returns(pty_port):
+    link, plug, pull = pty_port
+    master = plug()
+    mock = open_mock()
+    reader = SerialCardReader(str(link))
+    parts = Parts(CombinedInputs([mock.inputs, reader]), mock.pegboard, mock.displays, backends=mock.backends)
+    with guarded_table(parts) as (_, ui, app, guard, wait):
+        os.write(master, b"6S\n")
+        assert _pumped(app)
+        pull(master)
+        deadline = time.monotonic() + 5
+        while not guard.problems() and time.monotonic() < deadline:
+            wait(CHECK_S)
+            time.sleep(0.05)
+        assert "gone" in guard.problems()[0] and str(link) in guard.problems()[0]
+        wait(4 * FIRST_RETRY_S)  # the port is still missing: retried, not fatal
+        master = plug()
+        wait(8 * FIRST_RETRY_S)
+        assert guard.problems() == ()
+        os.write(master, b"7C\n")
+        assert _pumped(app)
+
+
+def _pumped(app, timeout: float = 3.0) -> bool:
+    """Wait for actions from the reader thread and hand them to the table."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if app.pump():
+            return True
+        time.sleep(0.02)
+    return False
