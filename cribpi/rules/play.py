@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from cribpi.exc import RulesError
-from cribpi.rules.cards import Card, parse_cards  # noqa: F401  (doctest)
+from cribpi.rules.cards import Card, format_cards, parse_cards  # noqa: F401  (doctest)
 from cribpi.rules.presets import ACC, Rules
 from cribpi.rules.items import ScoreItem
 from cribpi.rules.speech import spoken_items
@@ -33,7 +33,10 @@ class PlayScore:
     def __init__(self, count: tuple[Card, ...], items: tuple[ScoreItem, ...]) -> None:
         self.count = count
         self.items = items
-        self.total = sum(i.points for i in items)
+        total = 0
+        for item in items:
+            total += item.points
+        self.total = total
 
     @property
     def running(self) -> int:
@@ -64,60 +67,72 @@ def score_play(count: Sequence[Card], *, rules: Rules = ACC) -> PlayScore:
     """Points for the last card of ``count``: fifteen, thirty-one, pairs and runs.
 
     Go and last card are scored by the game, which knows who can still play.
+
+    One backward pass from the last card: the cards of its rank at the end make the pair,
+    and the last ``k`` cards are a run while their ranks are distinct and span ``k``; a rank
+    seen twice ends the search for a run, as every longer stretch holds both cards too.
     """
     cards = tuple(count)
-    _check_count(cards)
-    items: list[ScoreItem] = []
-    running = count_total(cards)
+    if not cards or not isinstance(last := cards[-1], Card):
+        raise RulesError(_invalid(cards))
+    rank = low = high = last.rank
+    running = last.value
+    laid = 1 << last.index  # a bit per card, to catch a card laid twice
+    ranks = 1 << rank  # a bit per rank, while the end can still be a run (0 once it cannot)
+    same = k = 1
+    run = 0
+    for card in cards[-2::-1]:
+        if not isinstance(card, Card) or laid & (bit := 1 << card.index):
+            raise RulesError(_invalid(cards))
+        laid |= bit
+        running += card.value
+        r = card.rank
+        if same == k and r == rank:
+            same += 1
+        k += 1
+        if ranks:
+            if ranks & (bit := 1 << r):
+                ranks = 0
+                continue
+            ranks |= bit
+            if r < low:
+                low = r
+            elif r > high:
+                high = r
+            if high - low == k - 1 and k >= 3:
+                run = k
+    if running > MAX_COUNT:
+        raise RulesError(_invalid(cards))
     if running == 15:
-        items.append(ScoreItem("fifteen", cards, 2))
+        items: tuple[ScoreItem, ...] = (ScoreItem("fifteen", cards, 2),)
     elif running == MAX_COUNT:
-        items.append(ScoreItem("thirty-one", cards, 2))
-    same = _same_rank_tail(cards)
+        items = (ScoreItem("thirty-one", cards, 2),)
+    else:
+        items = ()
     if same >= 2:
         kind, points = _SAME_RANK[same]
-        items.append(ScoreItem(kind, cards[-same:], points))
-    run = _run_tail(cards)
+        items += (ScoreItem(kind, cards[-same:], points),)
     if run:
-        items.append(ScoreItem("run", cards[-run:], run))
-    return PlayScore(cards, tuple(items))
+        items += (ScoreItem("run", cards[-run:], run),)
+    return PlayScore(cards, items)
 
 
-def _check_count(cards: tuple[Card, ...]) -> None:
+def _invalid(cards: tuple[Card, ...]) -> str:
+    """What is wrong with a count, checked in the order a player would see it (off the fast path)."""
     if not cards:
-        raise RulesError("score_play needs at least one card in the count")
+        return "score_play needs at least one card in the count"
     if not all(isinstance(c, Card) for c in cards):
-        raise RulesError(f"score_play takes Card objects, not {cards!r}")
+        return f"score_play takes Card objects, not {cards!r}"
     if len(set(cards)) != len(cards):
         dup = next(c for c in cards if cards.count(c) > 1)
-        raise RulesError(f"{dup} is laid twice in one count: every card must be different")
+        return f"{dup} is laid twice in one count: every card must be different"
     running = 0
     for card in cards:
         running += card.value
         if running > MAX_COUNT:
-            raise RulesError(
-                f"{card} takes the count from {running - card.value} to {running}, past 31: "
-                f"only cards worth {MAX_COUNT - running + card.value} or less may be laid"
-            )
-
-
-def _same_rank_tail(cards: tuple[Card, ...]) -> int:
-    rank = cards[-1].rank
-    n = 0
-    for card in reversed(cards):
-        if card.rank != rank:
-            break
-        n += 1
-    return n
-
-
-def _run_tail(cards: tuple[Card, ...]) -> int:
-    """The longest k >= 3 such that the last k cards are k consecutive ranks, else 0."""
-    for k in range(len(cards), 2, -1):
-        ranks = sorted(c.rank for c in cards[-k:])
-        if all(b == a + 1 for a, b in zip(ranks, ranks[1:])):
-            return k
-    return 0
+            return (f"{card} takes the count from {running - card.value} to {running}, past 31: "
+                    f"only cards worth {MAX_COUNT - running + card.value} or less may be laid")
+    raise AssertionError(f"{format_cards(cards)} is a valid count")
 
 
 def playable(hand: Iterable[Card], count: Sequence[Card]) -> list[Card]:
