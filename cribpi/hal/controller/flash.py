@@ -1,0 +1,101 @@
+"""Putting the firmware on the Pico: ``python -m cribpi.hal.controller.flash`` copies
+firmware/*.py and the board's layout (as ``layout.py``, generated from the layout file) with
+``mpremote``, resets the Pico and checks the protocol version it then reports.
+
+    python -m cribpi.hal.controller.flash --layout hardware/layouts/four-track-serpentine.toml
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from cribpi.exc import CribpiError, HardwareError
+from cribpi.hal.controller.link import LinkTiming
+from cribpi.hal.controller.ports import find_port
+from cribpi.hal.layout import Layout, load_layout
+
+__all__ = ["layout_module", "flash", "main"]
+
+ROW = 12  # numbers a line in the generated module
+
+
+def _rows(spots: list[int]) -> str:
+    lines = [", ".join(str(n) for n in spots[i:i + ROW]) for i in range(0, len(spots), ROW)]
+    return "\n".join(f"        {line}," for line in lines)
+
+
+def layout_module(layout: Layout) -> str:
+    """The layout as the firmware reads it: strip lengths, and per track the LED of each hole
+    1-121 and of each game counter, packed as ``strip << 12 | index``."""
+    def packed(places: dict[tuple[int, int], tuple[int, int]], track: int, count: int) -> list[int]:
+        return [places[(track, n)][0] << 12 | places[(track, n)][1] for n in range(1, count + 1)]
+
+    tracks = range(1, layout.tracks + 1)
+    holes = "\n".join(f"    (\n{_rows(packed(dict(layout.holes), t, 121))}\n    )," for t in tracks)
+    counters = "\n".join(f"    ({', '.join(map(str, packed(dict(layout.counters), t, layout.game_counters)))}{',' if layout.game_counters else ''}),"
+                         for t in tracks)
+    lengths = ", ".join(str(layout.strip_lengths.get(s, 0)) for s in range(max(layout.strip_lengths) + 1))
+    return (f'"""The board\'s layout, generated from {Path(layout.source).name} by cribpi.hal.controller.flash:\n'
+            f'do not edit. HOLES[t][h - 1] and COUNTERS[t][n - 1] are strip << 12 | index."""\n\n'
+            f"STRIPS = ({lengths},)\nHOLES = (\n{holes}\n)\nCOUNTERS = (\n{counters}\n)\n")
+
+
+def _mpremote(port: str, *args: str) -> None:
+    command = [sys.executable, "-m", "mpremote", "connect", port, *args]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    if done.returncode != 0:
+        raise HardwareError(f"{' '.join(command[2:])} failed: {(done.stderr or done.stdout).strip()[-300:]}")
+
+
+def flash(port: str, layout: Layout, firmware: Path) -> str:
+    """Copy the firmware and layout, reset, and return the firmware version now running."""
+    sources = sorted(p for p in firmware.glob("*.py") if p.name != "layout.py")
+    if not any(p.name == "main.py" for p in sources):
+        raise HardwareError(f"{firmware}: no main.py: point --firmware at cribpi's firmware/ folder")
+    with tempfile.TemporaryDirectory() as tmp:
+        generated = Path(tmp) / "layout.py"
+        generated.write_text(layout_module(layout))
+        copies = [arg for path in (*sources, generated) for arg in ("cp", str(path), ":", "+")]
+        _mpremote(port, *copies[:-1], "+", "reset")
+    return _check(port)
+
+
+def _check(port: str) -> str:
+    from cribpi.hal.controller import open_controller
+
+    part = open_controller(port, timing=LinkTiming(backoff_s=0.5))
+    try:
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and part.link.hello is None:
+            time.sleep(0.1)
+        hello = part.link.hello
+        if hello is None:
+            raise HardwareError(f"controller {port}: {part.problem or 'no answer'} after flashing")
+        return hello.firmware
+    finally:
+        part.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m cribpi.hal.controller.flash", description=__doc__.split("\n")[0])
+    parser.add_argument("--port", help="the Pico's port (default: find it by USB id)")
+    parser.add_argument("--layout", required=True, help="the board's layout file (hardware/layouts/*.toml)")
+    parser.add_argument("--firmware", default="firmware", help="the firmware folder (default: firmware)")
+    args = parser.parse_args(argv)
+    try:
+        version = flash(find_port(args.port), load_layout(args.layout), Path(args.firmware))
+    except CribpiError as exc:
+        print(f"cribpi flash: {exc}", file=sys.stderr)
+        return exc.exit_code
+    print(f"controller firmware {version} running")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+"""The key matrix: rows driven low one at a time, columns read with pull-ups; each key
+debounced on its own, and reported as KD (down), KU (up) and KH (held past HOLD_MS, once).
+"""
+
+import machine
+
+import settings
+
+
+class Debouncer:
+    """Turns raw readings (the set of keys that read pressed, at ``now`` ms) into events.
+    A key changes state only after reading the same for ``debounce_ms``."""
+
+    def __init__(self, debounce_ms=settings.DEBOUNCE_MS, hold_ms=settings.HOLD_MS):
+        self.debounce_ms = debounce_ms
+        self.hold_ms = hold_ms
+        self.down = {}  # key -> when its press was accepted; "held" once KH was sent
+        self.changing = {}  # key -> when its reading first differed from its state
+
+    def update(self, pressed, now):
+        events = []
+        for key in set(pressed) | set(self.down) | set(self.changing):
+            is_down = key in self.down
+            if (key in pressed) == is_down:
+                self.changing.pop(key, None)
+            elif now - self.changing.setdefault(key, now) >= self.debounce_ms:
+                del self.changing[key]
+                if is_down:
+                    del self.down[key]
+                    events.append(("KU", key))
+                else:
+                    self.down[key] = now
+                    events.append(("KD", key))
+                continue
+            since = self.down.get(key)
+            if since is not None and since != "held" and now - since >= self.hold_ms:
+                self.down[key] = "held"
+                events.append(("KH", key))
+        return events
+
+
+class Matrix:
+    """The pins of the matrix: ``scan()`` gives the names of the keys that read pressed."""
+
+    def __init__(self, rows=settings.ROW_PINS, cols=settings.COL_PINS, keymap=settings.KEYMAP):
+        self.rows = [machine.Pin(p, machine.Pin.OPEN_DRAIN, value=1) for p in rows]
+        self.cols = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in cols]
+        self.keymap = keymap
+
+    def scan(self):
+        pressed = []
+        for r, row in enumerate(self.rows):
+            row.value(0)
+            for c, col in enumerate(self.cols):
+                if not col.value():
+                    pressed.append(self.keymap[r][c])
+            row.value(1)
+        return pressed

@@ -1,0 +1,100 @@
+"""The controller's program: reads the host's lines from USB (sys.stdin, never blocking the
+loop), answers each, draws the board on the strips, scans the keys, feeds the watchdog, and
+shows the host-lost pattern when the host goes quiet. Tasks on one asyncio loop.
+"""
+
+import sys
+
+import asyncio
+import machine
+import micropython
+import select
+import time
+
+import layout
+import settings
+from draw import draw, new_strips
+from keys import Debouncer, Matrix
+from leds import Strips
+from link import Controller, LineBuffer
+from protocol import STEP_MS
+
+READ_CHUNK = 256  # bytes read at once before the loop runs its other tasks
+
+
+class Clock:
+    """Milliseconds since start, without time.ticks_ms's wrap-around."""
+
+    def __init__(self):
+        self.last = time.ticks_ms()
+        self.ms = 0
+
+    def now(self):
+        tick = time.ticks_ms()
+        self.ms += time.ticks_diff(tick, self.last)
+        self.last = tick
+        return self.ms
+
+
+class Firmware:
+    def __init__(self):
+        self.clock = Clock()
+        self.link = Controller(layout, self.clock.now())
+        self.strips = new_strips(layout)
+        self.out = Strips(settings.LED_PINS[:len(layout.STRIPS)])
+        self.keys = Debouncer()
+        self.matrix = Matrix()
+        self.wdt = machine.WDT(timeout=settings.WDT_MS)
+        self.drawn = None  # what the strips show: (board key, step, lost)
+
+    def send(self, line):
+        sys.stdout.buffer.write(line)
+
+    async def read(self):
+        src = sys.stdin.buffer
+        poller = select.poll()
+        poller.register(src, select.POLLIN)
+        reader = asyncio.StreamReader(src)
+        lines = LineBuffer()
+        while True:
+            data = bytearray(await reader.read(1))
+            if not data:  # end of input: only a test's pipe ends; the USB port never does
+                await asyncio.sleep_ms(50)
+                continue
+            while len(data) < READ_CHUNK and poller.poll(0):
+                data += src.read(1)
+            for line in lines.feed(data):
+                self.send(self.link.handle(line, self.clock.now()))
+
+    async def scan(self):
+        while True:
+            for verb, key in self.keys.update(self.matrix.scan(), self.clock.now()):
+                self.send(self.link.event(verb, key))
+            await asyncio.sleep_ms(settings.SCAN_MS)
+
+    async def show(self):
+        while True:
+            self.wdt.feed()
+            self.redraw()
+            await asyncio.sleep_ms(STEP_MS // 4)
+
+    def redraw(self):
+        now = self.clock.now()
+        link = self.link
+        lost = link.lost(now)
+        step = (now - link.changed) // STEP_MS
+        still = link.board.animation == "-" and not any(t.flash for t in link.board.tracks)
+        wanted = (link.board.key(), 0 if still and not lost else step, lost)
+        if wanted != self.drawn:
+            draw(link.board, layout, self.strips, step, "waiting" if lost else None)
+            self.out.write(self.strips)
+            self.drawn = wanted
+
+
+async def run():
+    firmware = Firmware()
+    await asyncio.gather(firmware.read(), firmware.scan(), firmware.show())
+
+
+micropython.kbd_intr(-1)  # a 0x03 in the stream is data, not Ctrl-C
+asyncio.run(run())

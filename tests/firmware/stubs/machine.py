@@ -1,0 +1,66 @@
+"""Stand-in for the rp2 port's ``machine`` (CPython and the MicroPython unix port): pins whose
+key presses a test sets, and a watchdog that counts its feeds.
+
+A pressed key is a (row pin, column pin) pair: :func:`press` sets them, or, across processes,
+the file named by ``$CRIBPI_FW_KEYS`` (one "row col" pair a line), read at the start of each
+matrix scan (when a row pin is driven low).
+"""
+
+import os
+
+PRESSED = set()
+_driven_low = []
+
+
+def press(pairs):
+    PRESSED.clear()
+    PRESSED.update(pairs)
+
+
+def _reload():
+    name = os.getenv("CRIBPI_FW_KEYS")
+    if not name:
+        return
+    try:
+        with open(name) as fh:
+            text = fh.read()
+    except OSError:
+        text = ""
+    press(tuple(int(n) for n in line.split()) for line in text.split("\n") if line.strip())
+
+
+class Pin:
+    IN = 0
+    OUT = 1
+    OPEN_DRAIN = 2
+    PULL_UP = 1
+
+    def __init__(self, number, mode=IN, pull=None, value=None):
+        self.number = number
+        self.mode = mode
+        self.level = 1 if value is None else value
+
+    def value(self, level=None):
+        if level is None:
+            if self.mode == Pin.IN:
+                return 0 if any((row, self.number) in PRESSED for row in _driven_low) else 1
+            return self.level
+        self.level = level
+        if self.mode != Pin.IN:
+            if level:
+                if self.number in _driven_low:
+                    _driven_low.remove(self.number)
+            else:
+                if not _driven_low:
+                    _reload()
+                _driven_low.append(self.number)
+
+
+class WDT:
+    feeds = 0
+
+    def __init__(self, id=0, timeout=5000):
+        self.timeout = timeout
+
+    def feed(self):
+        WDT.feeds += 1
