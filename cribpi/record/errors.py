@@ -8,6 +8,7 @@ Every error here is a :class:`~cribpi.exc.RecordError` (a ``CribpiError`` and a
 from __future__ import annotations
 
 from cribpi.exc import RecordError, RulesError
+from cribpi.inputs import shown
 
 __all__ = [
     "RecordError", "RecordFileError", "RecordReadError", "RecordRefusedError", "RecordStateError",
@@ -37,7 +38,7 @@ class RecordSyntaxError(RecordReadError):
         self.expected = expected
         if problem is None and token is None:
             problem = f"the line ends where {expected} was expected"
-        super().__init__(line, problem or f"{token!r}: expected {expected}")
+        super().__init__(line, problem or f"{shown(token)}: expected {expected}")
 
 
 class UnclosedError(RecordSyntaxError):
@@ -62,7 +63,7 @@ class RecordStateError(RecordReadError):
     with nothing to claim, a card when there is no play."""
 
     def __init__(self, line: int, token: str, problem: str) -> None:
-        super().__init__(line, f"{token!r}: {problem}")
+        super().__init__(line, f"{shown(token)}: {problem}")
         self.token = token
 
 

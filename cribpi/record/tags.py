@@ -17,8 +17,9 @@ from collections.abc import Mapping
 from typing import Final, NoReturn
 
 from cribpi.game.events import Mode, NewGame
+from cribpi.inputs import shown
 from cribpi.record.errors import RecordSyntaxError, RecordTagError, RecordWriteError
-from cribpi.record.tokens import match_name, quote, tokens
+from cribpi.record.tokens import match_name, one_line, quote, tokens, whole_number
 from cribpi.rules import ACC, PRESETS, Rules
 from cribpi.rules.presets import OPTION_TYPES, RuleConflictError, RuleOptionError, rules_from_dict, rules_to_dict
 
@@ -36,6 +37,8 @@ _YES_NO: Final = {"yes": True, "true": True, "on": True, "1": True, "no": False,
                   "0": False}
 _TAG: Final = re.compile(r"\[\s*([A-Za-z][A-Za-z0-9_\-]*)\s*(.*?)\s*\]")
 _PRESET: Final = "a rule preset: " + ", ".join(PRESETS)
+MAX_MATCH: Final = 99
+_MATCH: Final = f"an odd number of games 1-{MAX_MATCH}, e.g. 3"
 
 
 def tag_key(tag: str) -> str:
@@ -153,7 +156,7 @@ class TagTable:
     def _error(self, key: str, problem: str) -> RecordTagError:
         line, values = self._read[key]
         text = " ".join(values)
-        return RecordTagError(line, _TAG_NAMES.get(key, key), f"{text!r}: {problem}", text)
+        return RecordTagError(line, _TAG_NAMES.get(key, key), f"{shown(text)}: {problem}", text)
 
     def _mode(self) -> Mode:
         mode = self._value("mode", "count", "board, count or claim").lower()
@@ -162,10 +165,10 @@ class TagTable:
         return Mode(mode)
 
     def _match(self) -> int:
-        match = self._value("match", "1", "an odd number of games, e.g. 3")
-        if not match.isdigit() or int(match) % 2 == 0:
-            self._refuse("match", "an odd number of games, e.g. 3")
-        return int(match)
+        games = whole_number(self._value("match", "1", _MATCH))
+        if games is None or not 1 <= games <= MAX_MATCH or games % 2 == 0:
+            self._refuse("match", _MATCH)
+        return games
 
     def _first_dealer(self, names: list[str]) -> int | None:
         if "dealer" not in self._read:
@@ -203,9 +206,10 @@ class TagTable:
         kind = OPTION_TYPES[option]
         if kind is bool and text.lower() not in _YES_NO:
             self._refuse(key, f"a value for {option}: use yes or no")
-        if kind is int and not re.fullmatch(r"\d+", text):
+        number = whole_number(text)
+        if kind is int and number is None:
             self._refuse(key, f"a value for {option}: use a whole number")
-        return _YES_NO[text.lower()] if kind is bool else int(text) if kind is int else text
+        return _YES_NO[text.lower()] if kind is bool else number if kind is int else text
 
     def _rules_error(self, exc: RuleOptionError) -> RecordTagError:
         """The error at the tag that set the option, else at the first of the game's tags."""
@@ -225,4 +229,4 @@ def _tag_values(body: str, line: int) -> list[str]:
     found = tokens(body, line)
     if found and all(t.quoted for t in found):
         return [t.text for t in found]
-    return [body] if body else []
+    return [one_line(body, line)] if body else []

@@ -14,9 +14,11 @@ from collections.abc import Iterable
 from typing import Final
 
 from cribpi.record.errors import RecordSyntaxError, RecordWriteError, UnclosedError
+from cribpi.inputs import shown
 from cribpi.rules import Card, CardError
 
-__all__ = ["Token", "Words", "match_name", "name_token", "quote", "tokens", "without_comments"]
+__all__ = ["MAX_DIGITS", "Token", "Words", "match_name", "name_token", "one_line", "quote", "tokens", "whole_number",
+           "without_comments"]
 
 #: A record in pieces: a quoted string (to its closing quote or the line's end), a ``;``
 #: comment (to the line's end), a ``{...}`` comment (over lines), and the text between.
@@ -25,6 +27,11 @@ _PIECES: Final = re.compile(r'(?P<quote>"(?:\\[^\n]|[^"\\\n])*"?)|(?P<comment>;[
 _TOKEN: Final = re.compile(r'"((?:[^"\\]|\\.)*)"|([:=|])|([^\s:=|"]+)|(")')
 _ESCAPE: Final = re.compile(r"\\(.)")
 _BARE_NAME: Final = re.compile(r"[^\s\"\\;{}:=|\[\]]+")
+#: What ``str.splitlines`` breaks a line at: refused in quotes both ways, so a value reads back
+#: exactly as written (a ``\r`` once came back as something else).
+_BREAK: Final = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+_BREAK_NAMES: Final = r"\n, \r, \v, \f, \x1c-\x1e, \x85, \u2028 or \u2029"
+MAX_DIGITS: Final = 6  # no score, claim, deal or game number of a real table is longer
 
 
 def without_comments(text: str) -> list[str]:
@@ -64,14 +71,36 @@ def tokens(text: str, line: int) -> list[Token]:
         quoted, mark, word, opened = match.groups()
         if opened:
             raise UnclosedError(line, text[match.start():match.start() + 20], "quote", 'a closing "')
+        if quoted is not None:
+            one_line(quoted, line)
         out.append(Token(_ESCAPE.sub(r"\1", quoted), True) if quoted is not None else Token(mark or word))
     return out
 
 
+def whole_number(text: str, signed: bool = False) -> int | None:
+    """``text`` as a number if it is written in ASCII digits (a sign if ``signed``), at most
+    :data:`MAX_DIGITS` of them; else None. ``"²"`` is a digit to ``str.isdigit`` but no number,
+    and ``int()`` refuses 5,000 digits: neither may reach it.
+
+    >>> whole_number("61"), whole_number("-2", signed=True), whole_number("²"), whole_number("9" * 50)
+    (61, -2, None, None)
+    """
+    pattern = r"[+-]?[0-9]{1,%d}" if signed else r"[0-9]{1,%d}"
+    return int(text) if re.fullmatch(pattern % MAX_DIGITS, text) else None
+
+
+def one_line(text: str, line: int) -> str:
+    """``text``, a value read from ``line``, if it holds no line break (see ``_BREAK``)."""
+    if _BREAK.search(text):
+        raise RecordSyntaxError(line, text[:30], "one line of text",
+                                f"{shown(text)} holds a line break ({_BREAK_NAMES}), which a value cannot carry")
+    return text
+
+
 def quote(text: str) -> str:
     """``text`` as a quoted string."""
-    if "\n" in text or "\r" in text:
-        raise RecordWriteError(f"{text!r} holds a line break, which a record cannot carry")
+    if _BREAK.search(text):
+        raise RecordWriteError(f"{shown(text)} holds a line break ({_BREAK_NAMES}), which a record cannot carry")
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
@@ -122,9 +151,10 @@ class Words:
 
     def integer(self, expected: str, signed: bool = False) -> int:
         token = self.take(expected)
-        if token.quoted or not re.fullmatch(r"[+-]?\d+" if signed else r"\d+", token.text):
+        number = None if token.quoted else whole_number(token.text, signed)
+        if number is None:
             raise self.error(token, expected)
-        return int(token.text)
+        return number
 
     def card(self, expected: str) -> Card:
         token = self.take(expected)
