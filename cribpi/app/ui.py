@@ -168,8 +168,7 @@ class TableUI:
         if self.claims.tally is not None:
             return self.claims.confirm()
         if self.state.phase is Phase.MATCH_OVER:
-            self.menus.confirm("Match over: new match?", "Yes: new match", self.new_game, from_menu=False)
-            return ()
+            return self.new_game()  # the match is kept in the journal: nothing to confirm
         if self.entry.crib_ready():
             return self.entry.count_crib()  # after an undo of the crib itself
         return self.apply(ok_event(self.state, self.rng))

@@ -17,7 +17,7 @@ from cribpi.views.model import (
 
 __all__ = [
     "board_model", "flash_from", "last_score_line", "phase_screen", "effect_screens", "scores_screen", "seat_label",
-    "alert_lines", "match_screen",
+    "alert_lines", "game_over_screen",
 ]
 
 PHASE_PROMPTS = {
@@ -105,8 +105,8 @@ def phase_screen(state: State, entry: str = "", hint: str = "",
         if entry:
             return PromptScreen("Peg", entry, hint or "more pegs add up; OK pegs")
         return scores_screen(state, "Board")
-    if state.phase in (Phase.GAME_OVER, Phase.MATCH_OVER):
-        return scores_screen(state, "Match over" if state.phase is Phase.MATCH_OVER else "Game over - OK")
+    if state.phase in (Phase.GAME_OVER, Phase.MATCH_OVER) and state.games:
+        return game_over_screen(state)
     return MessageScreen(("MENU: new game",), "cribpi")
 
 
@@ -130,16 +130,13 @@ def _last_play_score(state: State) -> ScoreLine | None:
 
 
 def effect_screens(state: State, effects: Iterable[Effect]) -> list[AlertScreen | ScoreScreen | ShowScreen]:
-    """Screens to page through after an event: each score with its reason, show breakdowns,
-    alerts and the result."""
+    """Screens to page through after an event: each score with its reason, show breakdowns and
+    alerts. None once the game is won: the resting screen (:func:`game_over_screen`) says who
+    won and how, and one OK starts the next game."""
     screens: list[AlertScreen | ScoreScreen | ShowScreen] = []
     effects = list(effects)
-    over = [e for e in effects if isinstance(e, GameOver)]
-    if over:  # the result first: the table needs to see it before the breakdowns
-        points = over[0].result.game_points
-        screens.append(AlertScreen("GAME!", (f"{over[0].text}, {points} game point{'s' if points != 1 else ''}",)))
-    if any(isinstance(e, MatchOver) for e in effects):
-        screens.append(match_screen(state))
+    if any(isinstance(e, (GameOver, MatchOver)) for e in effects):
+        return screens
     for effect in effects:
         if isinstance(effect, Pegged):
             screens.append(_pegged_screen(state, effect))
@@ -158,14 +155,32 @@ def _pegged_screen(state: State, effect: Pegged) -> ScoreScreen | ShowScreen:
     return ScoreScreen(who, effect.points, (effect.explain or effect.reason.value,), count=effect.count, turn=turn)
 
 
-def match_screen(state: State) -> AlertScreen:
-    """The match result: games won, game points and spread per side."""
+def game_over_screen(state: State) -> AlertScreen:
+    """The won game (or match) until the next one starts: who won, the result with its game
+    points, the score that won it, and what OK does. Short lines, so it takes one page on a
+    128x64 display and a single OK goes on."""
+    record = state.games[-1]
+    others = max(s for t, s in enumerate(record.scores) if t != record.winner)
+    points = record.result.game_points
+    lines = [f"{state.team_name(record.winner)} wins {record.scores[record.winner]}-{others}: {record.result.kind.value},",
+             f"{points} game point{'s' if points != 1 else ''}"]
+    deal = state.deal
+    if deal is not None and deal.pegged:
+        seat, pegged, reason = deal.pegged[-1]
+        lines.append(f"last: {seat_label(state, seat)} +{pegged} {reason.value}")
+    if state.phase is Phase.MATCH_OVER:
+        return AlertScreen("MATCH!", (*_match_lines(state), "OK: new match"))
+    return AlertScreen("GAME!", (*lines, "OK: next game"))
+
+
+def _match_lines(state: State) -> list[str]:
+    """``Ann wins the match``, then games won, game points and spread, a figure a side."""
     summary = state.match_summary()
     won = summary["games_won"]
     best = won.index(max(won))
-    lines = [f"{state.team_name(best)} wins", f"games {'-'.join(map(str, won))}"]
-    lines += [f"{state.team_name(t)}: {p} pts, {summary['spread'][t]:+d}" for t, p in enumerate(summary["game_points"])]
-    return AlertScreen("MATCH!", tuple(lines))
+    return [f"{state.team_name(best)} wins the match", f"games {'-'.join(map(str, won))}, "
+            f"points {'-'.join(map(str, summary['game_points']))}",
+            f"spread {' '.join(f'{s:+d}' for s in summary['spread'])}"]
 
 
 def _item_line(item: ScoreItem) -> str:

@@ -72,7 +72,7 @@ def test_menu_sets_a_best_of_three_match(table):
     assert ui.state.match_games == 3
 
 
-def test_a_match_ends_with_its_result_and_asks_before_a_new_one():
+def test_one_ok_starts_the_next_game_of_the_match_then_a_new_match():
     with mock_table(TableSettings(names=("Ann", "Bob"), mode=Mode.BOARD, match_games=3), seed=5) as (parts, ui, app):
 
         def peg(seat, points):
@@ -84,19 +84,18 @@ def test_a_match_ends_with_its_result_and_asks_before_a_new_one():
         for game in range(2):
             peg(0, 100)
             peg(0, 21)
-            assert ui.screens[0].title == "GAME!" and "game point" in " ".join(ui.screens[0].lines)
+            assert ui.screens == []  # nothing to page through
+            over = ui.screen()
+            assert over.title == "GAME!" or game == 1
+            assert "Ann wins" in over.lines[0] and over.lines[-1] == ("OK: next game" if game == 0 else "OK: new match")
+            assert ui.board().winner_track == 0
             if game == 0:
-                ui.screens.clear()
-                ui.handle(Action.parse("ok"))  # the next game
-        titles = [getattr(s, "title", "") for s in ui.screens]
-        assert titles[:2] == ["GAME!", "MATCH!"]
-        match = ui.screens[1]
-        assert "Ann wins" in match.lines[0] and "games 2-0" in match.lines[1]
-        ui.screens.clear()
-        ui.handle(Action.parse("ok"))
-        assert ui.screen().title == "Match over: new match?" and ui.menu.selected == 0
-        ui.handle(Action.parse("ok"))  # "No, go back"
+                ui.handle(Action.parse("ok"))  # one press: the next game
+                assert ui.state.phase is Phase.BOARD and ui.state.winner is None and len(ui.state.games) == 1
         assert ui.state.phase is Phase.MATCH_OVER
+        assert ui.screen().title == "MATCH!" and "games 2-0" in ui.screen().lines[1]
+        ui.handle(Action.parse("ok"))  # one press: a new match with the same set-up
+        assert ui.state.phase is Phase.CUT and ui.state.games == () and ui.state.match_games == 3
 
 
 def test_menu_keys_move_round_and_other_keys_do_nothing(table):

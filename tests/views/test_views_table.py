@@ -12,14 +12,15 @@ from cribpi.game import (
     Penalty, Phase, Starter, legal_cards,
 )
 from cribpi.rules import ACC, HOYLE, Card, MugginsScope, Rules, ScoreItem
-from cribpi.views import show_pages
+from cribpi.views import pages, show_pages
 from cribpi.views.board import Animation, DEFAULT_COLOURS
 from cribpi.views.model import (
     AlertScreen, MessageScreen, PlayScreen, PromptScreen, ScoreLine, ScoreRow, ScoreScreen, ScoresScreen,
     ShowScreen,
 )
 from cribpi.views.table import (
-    ALERT_TITLES, alert_lines, board_model, effect_screens, flash_from, last_score_line, phase_screen, scores_screen,
+    ALERT_TITLES, alert_lines, board_model, effect_screens, flash_from, game_over_screen, last_score_line, phase_screen,
+    scores_screen,
 )
 
 ANN, BEN = 0, 1  # Ben deals, so Ann (the pone) leads and shows first
@@ -266,13 +267,13 @@ def test_the_show_counts_each_hand_item_by_item_then_asks_for_the_crib():
 # -- the end of a game and of a match -------------------------------------------------------
 
 
-def test_game_over_shows_the_result_first_with_the_skunk_and_the_winner_s_run():
+def test_game_over_is_one_screen_with_the_result_the_winning_score_and_what_ok_does():
     table = Table(match_games=3)(Penalty(BEN, 119, "set-up"), Penalty(ANN, 85, "set-up"))
     table(Starter(Card.parse("JC")))  # Ben's heels take him out
-    screens = table.screens()
-    assert screens[0] == AlertScreen("GAME!", ("Ben wins 121-85: skunk, 3 game points",))
-    assert screens[1:] == [ScoreScreen("Ben", 2, ("two for his heels is two",))]
-    assert phase_screen(table.state) == ScoresScreen((ScoreRow("Ann", 85, 0), ScoreRow("Ben", 121, 1)), "Game over - OK")
+    assert table.screens() == []  # nothing to page through: the resting screen says it all
+    over = AlertScreen("GAME!", ("Ben wins 121-85: skunk,", "3 game points", "last: Ben +2 heels", "OK: next game"))
+    assert phase_screen(table.state) == game_over_screen(table.state) == over
+    assert pages(over) == 1
     board = board_model(table.state, flash_from(table.state, table.effects))
     assert (board.animation, board.anim_track, board.winner_track) == (Animation.WINNER, BEN, BEN)
     assert [(t.front, t.rear, t.games_won) for t in board.tracks] == [(85, 0, 0), (121, 119, 1)]
@@ -283,14 +284,12 @@ def test_match_over_shows_the_match_result_and_the_final_scores():
     table = Table(mode=Mode.BOARD, dealer=ANN)(Peg(BEN, 50))
     assert phase_screen(table.state) == scores_screen(table.state, "Board")
     assert phase_screen(table.state, entry="6") == PromptScreen("Peg", "6", "more pegs add up; OK pegs")
-    table(Peg(ANN, 121))
-    assert table.screens() == [
-        AlertScreen("GAME!", ("Ann wins 121-50: double skunk, 3 game points",)),
-        AlertScreen("MATCH!", ("Ann wins", "games 1-0", "Ann: 3 pts, +71", "Ben: 0 pts, -71")),
-        ScoreScreen("Ann", 121, ("peg",)),
-    ]
+    table(Peg(ANN, 100), Peg(ANN, 25))
+    assert table.screens() == []
     assert table.state.phase is Phase.MATCH_OVER
-    assert phase_screen(table.state) == ScoresScreen((ScoreRow("Ann", 121, 1), ScoreRow("Ben", 50, 0)), "Match over")
+    assert table.state.scores == (121, 50)  # the peg stops in the game hole
+    over = AlertScreen("MATCH!", ("Ann wins the match", "games 1-0, points 3-0", "spread +71 -71", "OK: new match"))
+    assert phase_screen(table.state) == over and pages(over) == 1
 
 
 # -- the board ----------------------------------------------------------------------------------
