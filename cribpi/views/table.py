@@ -75,7 +75,7 @@ def last_score_line(state: State, effects: Iterable[Effect], previous: ScoreLine
 
 
 def phase_screen(state: State, entry: str = "", hint: str = "",
-                 last: ScoreLine | None = None) -> PlayScreen | PromptScreen | ScoresScreen | MessageScreen:
+                 last: ScoreLine | None = None) -> PlayScreen | PromptScreen | ScoresScreen | MessageScreen | AlertScreen:
     """The resting screen of the phase the table is in (``last``: the latest score to show)."""
     deal = state.deal
     if state.phase in PHASE_PROMPTS:
