@@ -23,6 +23,7 @@ from cribpi.views.leds import LedFrame
 __all__ = ["View", "fit", "too_small", "minimum_size", "ARRANGEMENTS"]
 
 LABEL_WIDTH = 10  # a compact track's label: the name and score ("Green 121 ")
+TITLE = "cribpi sim"
 MAX_WORDS = 8  # lines of the OLED's words at most (a show of many items)
 
 
@@ -30,7 +31,7 @@ MAX_WORDS = 8  # lines of the OLED's words at most (a show of many items)
 class View:
     """Everything one frame shows, before it is fitted to a size."""
 
-    header: str  # "cribpi sim  journal: PATH"
+    journal: str  # the journal's path ("" when none is named)
     frame: LedFrame | None
     labels: tuple[str, ...]  # per track: "Ann 12"
     image: Image.Image | None
@@ -100,7 +101,7 @@ def fit(view: View, columns: int, rows: int) -> list[Line] | None:
         spare -= more_words
         more_legend = min(spare, len(legend) - least_legend)
         gaps = min(spare - more_legend, 3)  # blank lines between the parts, when there is room
-        head = [_cut(view.header, columns), *[""] * (gaps >= 2)]
+        head = [_header(view.journal, columns), *[""] * (gaps >= 2)]
         tail = [*[""] * (gaps >= 1), _cut(view.status, columns), *words[:least_words + more_words],
                 _cut(view.prompt, columns), *[""] * (gaps >= 3), *legend[:least_legend + more_legend]]
         return [*((Segment(t),) for t in head), *body, *((Segment(t),) for t in tail)]
@@ -117,8 +118,19 @@ def minimum_size(view: View) -> tuple[int, int]:
 def too_small(view: View, columns: int, rows: int) -> str:
     """The one line a terminal too small for ``view`` gets."""
     need_columns, need_rows = minimum_size(view)
-    return _cut(f"cribpi sim needs a terminal of at least {need_columns}x{need_rows} (this is {columns}x{rows})",
+    return _cut(f"cribpi sim needs {need_columns}x{need_rows} or more (this is {columns}x{rows})",
                 columns)
+
+
+def _header(journal: str, columns: int) -> str:
+    """The title and the journal; a long path loses its start, so the file's name still shows."""
+    if not journal:
+        return _cut(TITLE, columns)
+    head = f"{TITLE}   journal: "
+    room = columns - len(head)
+    if room < 12:
+        return _cut(f"{head}{journal}", columns)
+    return head + (journal if len(journal) <= room else "…" + journal[len(journal) - room + 1:])
 
 
 def _width(lines: Sequence[Line]) -> int:

@@ -64,10 +64,9 @@ class Terminal:
 
     def view(self) -> View:
         ui, state = self.app.ui, self.app.ui.state
-        header = "cribpi sim" + (f"   journal: {self.journal}" if self.journal else "")
         labels = tuple(f"{state.team_name(t)} {s}" for t, s in enumerate(state.scores))
-        prompt = self.mapper.prompt or self.mapper.notice or _waiting_for(self.app)
-        return View(header, self.pegboard.frame if self.pegboard else None, labels,
+        prompt = self.mapper.notice or self.mapper.prompt or _waiting_for(self.app)
+        return View(str(self.journal or ""), self.pegboard.frame if self.pegboard else None, labels,
                     self.display.image if self.display else None, status_line(self.app),
                     tuple(screen_text(ui.screen()).split("\n")), prompt, LEGEND)
 

@@ -1,6 +1,8 @@
 """The simulator's screen fitted to a terminal: never a line wider than it, never more lines
 than it has, the largest arrangement that fits, and one line when nothing fits."""
 
+import dataclasses
+
 import pytest
 
 from cribpi.hal import Action
@@ -80,9 +82,18 @@ def test_too_small_is_one_line_naming_the_size(columns, rows):
     line = too_small(view, columns, rows)
     assert "\n" not in line and len(line) <= columns
     if columns >= 60:
-        assert f"at least {need[0]}x{need[1]}" in line and f"(this is {columns}x{rows})" in line
+        assert f"needs {need[0]}x{need[1]} or more" in line and f"(this is {columns}x{rows})" in line
 
 
 def test_the_minimum_size_itself_fits():
     view = played(4)
     assert fit(view, *minimum_size(view)) is not None
+
+
+def test_a_long_journal_path_keeps_its_file_name():
+    view = played(2)
+    long = dataclasses.replace(view, journal="/home/someone/" + "deep/" * 20 + "cribpi.db")
+    header = line_text((fit(long, 80, 24) or [])[0])
+    assert len(header) == 80 and header.startswith("cribpi sim   journal: …") and header.endswith("/cribpi.db")
+    short = dataclasses.replace(view, journal="/tmp/x.db")
+    assert line_text((fit(short, 80, 24) or [])[0]) == "cribpi sim   journal: /tmp/x.db"

@@ -1,0 +1,210 @@
+"""The curses simulator through a real pty, read back by a terminal emulator (pyte): it draws
+in place, fits each size it is resized to, says the size it needs, and Esc closes a menu."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import select
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.sim.conftest import require_module
+
+CRIBPI = Path(sys.executable).with_name("cribpi")
+
+
+class PtyTerminal:
+    """A program on a pty of a given size; its output fed to an emulated screen."""
+
+    def __init__(self, argv: list[str], columns: int, rows: int) -> None:
+        pyte = require_module("pyte")
+        self.screen = pyte.Screen(columns, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.master, slave = pty.openpty()
+        self._size(columns, rows)
+        env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+        self.process = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
+                                        start_new_session=True, preexec_fn=self._controlling(slave))
+        os.close(slave)
+        self.written = 0
+
+    @staticmethod
+    def _controlling(slave: int):
+        def make() -> None:
+            fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+        return make
+
+    def _size(self, columns: int, rows: int) -> None:
+        fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+
+    def resize(self, columns: int, rows: int) -> None:
+        self.screen.resize(rows, columns)
+        self._size(columns, rows)  # the kernel sends SIGWINCH to the program
+
+    def pump(self, seconds: float = 0.05) -> None:
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            ready, _, _ = select.select([self.master], [], [], left)
+            if not ready:
+                break
+            try:
+                data = os.read(self.master, 65536)
+            except OSError:
+                break
+            self.written += len(data)
+            self.stream.feed(data)
+
+    def settle(self, quiet: float = 0.1) -> None:
+        """Read until the program has written nothing for ``quiet`` seconds."""
+        while True:
+            before = self.written
+            self.pump(quiet)
+            if self.written == before:
+                return
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def wait_for(self, text: str, timeout: float = 10.0) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.pump()
+            if text in self.text():
+                self.settle()  # the rest of the frame, if it came in pieces
+                return self.text()
+        raise AssertionError(f"{text!r} never appeared; the screen was:\n{self.text()}")
+
+    def send(self, keys: str) -> None:
+        os.write(self.master, keys.encode())
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(5)
+        os.close(self.master)
+
+
+@pytest.fixture
+def run_sim(tmp_path):
+    started: list[PtyTerminal] = []
+
+    def start(columns: int, rows: int, *extra: str) -> PtyTerminal:
+        term = PtyTerminal([str(CRIBPI), "sim", "--db", str(tmp_path / "sim.db"), "--seed", "7",
+                            "--names", "Ann,Bob,Cat,Dan", *extra], columns, rows)
+        started.append(term)
+        return term
+
+    yield start
+    for term in started:
+        term.close()
+
+
+def lines_fit(term: PtyTerminal) -> None:
+    display = term.screen.display
+    assert len(display) == term.screen.lines
+    assert all(len(line.rstrip()) <= term.screen.columns for line in display)
+
+
+@pytest.mark.parametrize("players", ["2", "3", "4"])
+def test_80x24_in_place(run_sim, players):
+    term = run_sim(80, 24, "--players", players)
+    screen = term.wait_for("[count, acc, cut]")
+    assert "Ctrl-C: quit" in screen and "x seat: muggins" in screen
+    term.send("\r")
+    screen = term.wait_for("[count, acc, starter]")
+    tracks = [line for line in screen.splitlines() if line.rstrip().endswith(" ·····")]
+    assert len(tracks) == int(players)
+    lines_fit(term)
+
+
+def test_resize_redraws_for_the_new_size(run_sim):
+    term = run_sim(140, 60)
+    screen = term.wait_for("[count, acc, cut]")
+    assert "+----" in screen and "T1   1 " in screen  # the full board and the OLED's image
+    term.resize(80, 24)
+    term.pump(0.5)
+    screen = term.wait_for("[count, acc, cut]")
+    assert "+----" not in screen and "T1   1 " not in screen
+    lines_fit(term)
+    term.resize(50, 8)
+    screen = term.wait_for("or more (this is")
+    assert "(this is 50x8)" in screen and len([x for x in screen.splitlines() if x.strip()]) == 1
+    term.resize(100, 30)
+    term.wait_for("[count, acc, cut]")
+    lines_fit(term)
+
+
+def test_esc_closes_the_menu_at_once(run_sim):
+    term = run_sim(80, 24)
+    term.wait_for("[count, acc, cut]")
+    term.send("m")
+    term.wait_for("> Resume")
+    started = time.monotonic()
+    term.send("\x1b")
+    term.wait_for("waiting for the cut")
+    assert time.monotonic() - started < 0.5
+    assert "> Resume" not in term.text()
+
+
+def test_board_mode_peg_entry_prompts_and_pegs(run_sim):
+    term = run_sim(80, 24, "--mode", "board")
+    term.wait_for("[board, acc, cut]")
+    term.send("\r")  # random cut
+    term.wait_for("[board, acc, board]")
+    term.send("p1")
+    term.wait_for("peg: seat 1, type the points (1-29), then Enter")
+    term.send("2p")
+    term.wait_for("'p' does nothing now: peg: seat 1, 2 points: Enter pegs them")
+    term.send("12")
+    term.wait_for("212 points cannot be pegged at once")
+    term.send("\r")
+    screen = term.wait_for("Ann 21  Bob 0")
+    assert "212" not in screen.split("[board")[0]
+    term.send("z")
+    term.wait_for("'z' is not a key here")
+
+
+def test_a_key_draws_in_place(run_sim):
+    """A key changes a few characters; the screen is not written out again."""
+    term = run_sim(80, 24)
+    term.wait_for("[count, acc, cut]")
+    term.pump(0.3)
+    before = term.written
+    term.send("z")
+    term.wait_for("'z' is not a key here")
+    term.pump(0.2)
+    assert term.written - before < 300  # a whole 80x24 screen is about 2,000 bytes
+
+
+def test_quit_names_the_journal_and_frames_are_drawn_once(tmp_path):
+    """Started as the daemon starts it (journal and resume command given): the journal is on
+    the first screen and in the quit message; each change is one frame, the first one too."""
+    db = tmp_path / "j.db"
+    script = (
+        "import sys; from pathlib import Path; from cribpi.app import TableApp, TableUI;"
+        "from cribpi.config import Config; from cribpi.sim import Terminal; from cribpi.wiring import open_parts;"
+        f"app = TableApp(open_parts(Config(), 'sim'), TableUI()); t = Terminal(app, app.parts, journal=Path({str(db)!r}),"
+        " resume='bash .ci/play'); t.run(); print('frames', t.frames)"
+    )
+    term = PtyTerminal([sys.executable, "-c", script], 80, 24)
+    try:
+        first = term.wait_for("journal: ").splitlines()[0]
+        assert first.startswith("cribpi sim   journal: ") and first.rstrip().endswith(f"{db.parent.name}/j.db")
+        term.send("z")
+        term.wait_for("'z' is not a key")
+        term.send("\x03")
+        term.process.wait(5)
+        term.pump(0.3)
+        screen = term.text()
+        assert f"the game is kept in {db}; run `bash .ci/play` to go on with it." in screen.replace("\n", "")
+        assert "frames 2" in screen  # the first screen, then the hint: once each
+    finally:
+        term.close()
