@@ -13,7 +13,8 @@ from cribpi.game.review import reviewable_seats
 from cribpi.app.parts import Table
 from cribpi.app.review import review_screen
 from cribpi.app.settings import (
-    TableSettings, next_brightness, next_match, next_mode, next_players, next_rules, toggle_review,
+    TableSettings, muggins_on, next_brightness, next_match, next_mode, next_players, next_rules, toggle_muggins,
+    toggle_review,
 )
 from cribpi.hal import Kind
 from cribpi.views.model import MenuScreen, ScreenModel
@@ -146,6 +147,7 @@ class TableMenus:
             (f"Rules: {s.rules}", lambda: change(next_rules)),
             (f"Match: best of {s.match_games}", lambda: change(next_match)),
             (f"Review: {'on' if s.review else 'off'}", lambda: change(toggle_review)),
+            (f"Muggins: {'on' if muggins_on(s) else 'off'}", lambda: change(toggle_muggins)),
             ("Start it now...", self._confirm_new_game),
             ("Back", self._open_main),
         ]

@@ -6,6 +6,8 @@ Each step is a function from settings to settings, so the menu can offer it as i
 'claim'
 >>> next_players(TableSettings(players=4, partnerships=True)).players
 2
+>>> toggle_muggins(TableSettings()).new_game().rules.muggins.value
+'acc'
 """
 
 from __future__ import annotations
@@ -13,12 +15,12 @@ from __future__ import annotations
 import dataclasses
 
 from cribpi.game import Mode, NewGame, State
-from cribpi.rules import PRESETS, get_rules
+from cribpi.rules import PRESETS, MugginsScope, Rules, get_rules
 
 __all__ = [
     "TableSettings", "settings_of", "MODES_CYCLE", "PLAYER_SETUPS", "BRIGHTNESS_STEPS", "MATCH_LENGTHS",
     "DEFAULT_NAMES", "next_mode", "next_players", "next_rules", "next_brightness", "next_match",
-    "toggle_review",
+    "toggle_review", "toggle_muggins", "muggins_on",
 ]
 
 MODES_CYCLE = (Mode.COUNT, Mode.CLAIM, Mode.BOARD)
@@ -43,9 +45,11 @@ class TableSettings:
     match_games: int = 1
     brightness: float = 0.5
     table: str | None = None
+    muggins: bool | None = None  # None: as the preset says; True/False: switched on or off in the menu
 
     def new_game(self) -> NewGame:
-        rules = get_rules(self.rules).replace(players=self.players, partnerships=self.partnerships)
+        rules = _with_muggins(get_rules(self.rules), self.muggins).replace(
+            players=self.players, partnerships=self.partnerships)
         names = tuple(self.names[:self.players])
         review = self.review and not rules.tournament
         return NewGame(names, rules, self.mode, self.match_games, review=review)
@@ -59,7 +63,7 @@ def settings_of(state: State, base: TableSettings) -> TableSettings:
     return dataclasses.replace(
         base, names=names, players=state.seats, partnerships=state.rules.partnerships,
         rules=state.rules.name if state.rules.name in PRESETS else base.rules, mode=state.mode,
-        review=state.review, match_games=state.match_games)
+        review=state.review, match_games=state.match_games, muggins=state.rules.muggins is not MugginsScope.OFF)
 
 
 def next_mode(settings: TableSettings) -> TableSettings:
@@ -98,3 +102,22 @@ def next_match(settings: TableSettings) -> TableSettings:
 
 def toggle_review(settings: TableSettings) -> TableSettings:
     return dataclasses.replace(settings, review=not settings.review)
+
+
+def muggins_on(settings: TableSettings) -> bool:
+    """Whether the next game plays muggins: as switched in the menu, else as its preset says."""
+    if settings.muggins is not None:
+        return settings.muggins
+    return get_rules(settings.rules).muggins is not MugginsScope.OFF
+
+
+def toggle_muggins(settings: TableSettings) -> TableSettings:
+    return dataclasses.replace(settings, muggins=not muggins_on(settings))
+
+
+def _with_muggins(rules: Rules, on: bool | None) -> Rules:
+    """Muggins switched on keeps a preset's own scope (Hoyle's covers the show only) and
+    otherwise takes ACC Rule 10's (the play, hands and crib; never his heels)."""
+    if on is None or on == (rules.muggins is not MugginsScope.OFF):
+        return rules
+    return rules.replace(muggins=MugginsScope.ACC if on else MugginsScope.OFF)

@@ -11,8 +11,9 @@ import cribpi.app.settings
 from cribpi.app import TableSettings, TableUI
 from cribpi.app.menus import PENALTY_POINTS, Menu, PenaltyDraft
 from cribpi.app.review import review_screen
-from cribpi.app.settings import next_brightness, next_match, next_players, next_rules
+from cribpi.app.settings import next_brightness, next_match, next_players, next_rules, settings_of, toggle_muggins
 from cribpi.game import Mode, Phase
+from cribpi.rules import MugginsScope
 from cribpi.hal import Action
 from cribpi.views.model import AlertScreen, MenuScreen
 
@@ -96,6 +97,43 @@ def test_one_ok_starts_the_next_game_of_the_match_then_a_new_match():
         assert ui.screen().title == "MATCH!" and "games 2-0" in ui.screen().lines[1]
         ui.handle(Action.parse("ok"))  # one press: a new match with the same set-up
         assert ui.state.phase is Phase.CUT and ui.state.games == () and ui.state.match_games == 3
+
+
+def test_muggins_is_switched_on_from_the_menu_under_every_preset(table):
+    parts, ui, app = table
+    assert ui.state.rules.muggins is MugginsScope.OFF  # the acc preset plays without it
+    press(parts, app, "menu")
+    pick(parts, app, ui, "Next game setup")
+    pick(parts, app, ui, "Muggins")
+    assert "Muggins: on" in ui.screen().items
+    pick(parts, app, ui, "Start it now")
+    press(parts, app, "go")
+    press(parts, app, "ok")  # yes: a new game
+    assert ui.state.rules.muggins is MugginsScope.ACC and ui.state.rules.name == "acc"
+    assert settings_of(ui.state, TableSettings()).muggins is True  # a resumed game keeps it for the next
+
+
+@pytest.mark.parametrize("preset", ["acc", "hoyle", "leaflet", "acc-tournament", "five-card"])
+def test_muggins_on_keeps_a_preset_s_own_scope_and_off_switches_it_off(preset):
+    settings = TableSettings(rules=preset)
+    own = settings.new_game().rules.muggins
+    switched = toggle_muggins(settings).new_game().rules.muggins
+    if own is MugginsScope.OFF:
+        assert switched is MugginsScope.ACC  # ACC Rule 10: the play, hands and crib
+    else:
+        assert switched is MugginsScope.OFF
+        assert toggle_muggins(toggle_muggins(settings)).new_game().rules.muggins is own
+
+
+@pytest.mark.parametrize("submenu", ["Next game setup", "Penalty...", "New game..."])
+def test_menu_closes_any_menu_at_once(table, submenu):
+    """The simulator's Esc sends MENU while a menu is open: a submenu or a question closes too."""
+    parts, ui, app = table
+    press(parts, app, "menu")
+    pick(parts, app, ui, submenu)
+    assert ui.menu is not None and ui.menu.title != "Menu"
+    press(parts, app, "menu")
+    assert ui.menu is None and not isinstance(ui.screen(), MenuScreen)
 
 
 def test_menu_keys_move_round_and_other_keys_do_nothing(table):
