@@ -52,7 +52,7 @@ class Matrix:
         for r, row in enumerate(self.rows):
             row.value(0)
             for c, col in enumerate(self.cols):
-                if not col.value():
+                if not col.value() and self.keymap[r][c]:
                     pressed.append(self.keymap[r][c])
             row.value(1)
         return pressed

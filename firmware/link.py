@@ -87,7 +87,7 @@ class Controller:
         self.greeted = _major(words[1]) == _major(PROTOCOL)
         self.refused = None if self.greeted else words[1][:8]
         leds = 121 + (len(self.layout.COUNTERS[0]) if self.layout.COUNTERS else 0)
-        keys = ",".join(k for row in settings.KEYMAP for k in row)
+        keys = ",".join(k for row in settings.KEYMAP for k in row if k)
         return frame(seq, "HELLO %s %s %d %d %s" % (PROTOCOL, FIRMWARE, len(self.layout.HOLES), leds, keys))
 
     def _refusal(self):

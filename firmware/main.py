@@ -96,5 +96,6 @@ async def run():
     await asyncio.gather(firmware.read(), firmware.scan(), firmware.show())
 
 
-micropython.kbd_intr(-1)  # a 0x03 in the stream is data, not Ctrl-C
-asyncio.run(run())
+if __name__ == "__main__":  # the Pico runs main.py as __main__; tests import it
+    micropython.kbd_intr(-1)  # a 0x03 in the stream is data, not Ctrl-C
+    asyncio.run(run())

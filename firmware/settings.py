@@ -5,13 +5,13 @@ pins; a test keeps the two tables equal.
 
 LED_PINS = (2, 3, 4, 5)  # GP2-GP5: strip 0-3 data, through the 74AHCT125
 ROW_PINS = (6, 7, 8, 9)  # key matrix rows: driven low one at a time
-COL_PINS = (10, 11, 12, 13, 14)  # key matrix columns: inputs with pull-ups
-#: Key names by row then column; the host maps them to actions.
+COL_PINS = (10, 11, 12, 13, 14, 15)  # key matrix columns: inputs with pull-ups
+#: Key names by row then column ("": no key there); the host maps them to actions.
 KEYMAP = (
-    ("A", "2", "3", "4", "5"),
-    ("6", "7", "8", "9", "T"),
-    ("J", "Q", "K", "go", "undo"),
-    ("C", "D", "H", "S", "ok"),
+    ("A", "2", "3", "4", "5", "6"),
+    ("7", "8", "9", "T", "J", "Q"),
+    ("K", "C", "D", "H", "S", "go"),
+    ("ok", "undo", "menu", "", "", ""),
 )
 DEBOUNCE_MS = 20  # a key must read the same this long to count
 HOLD_MS = 800  # held this long: KH
