@@ -1,8 +1,12 @@
 from __future__ import annotations
 
+import math
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cribpi.config import DEFAULT_PINS, load_config
 from cribpi.exc import ConfigError
@@ -172,3 +176,61 @@ def test_a_layout_that_is_a_fifo_is_refused(tmp_path):
     with pytest.raises(ConfigError, match=r"layout = 'fifo.toml': .*not a regular file"):
         load_config(write(tmp_path, 'layout = "fifo.toml"'))
     assert fifo.exists()
+
+
+# -- the reader under hypothesis: a Config or one ConfigError, nothing else ------------------
+
+
+_VALUES = st.one_of(
+    st.integers(-(10**30), 10**30), st.sampled_from([0, 1, 17, 0x3C, 180, 255, 2000, -1]),
+    st.floats(allow_nan=True, allow_infinity=True), st.booleans(), st.text(max_size=12),
+    st.sampled_from(["pi", "sim", "mock", "controller", "ok", "undo", "128x32", "ssd1306", "scores", "~x/y", "a\0b"]),
+    st.lists(st.sampled_from(["pi", "sim", "mock", "controller", 3]), max_size=5),
+)
+_KEYS = {
+    "": ["backend", "db", "layout", "colour"],
+    "buttons": ["debounce_ms", "long_press_ms", "repeat_ms"],
+    "oled": ["driver", "port", "address", "rotate", "contrast", "size", "bus"],
+    "leds": ["brightness", "current_cap_ma", "marks", "game_counter_leds"],
+    "pins": ["17", "GPIO27", "40", "x"],
+    "parts": ["inputs", "pegboard", "displays"],
+    "controller": ["port"],
+    "card_reader": ["port"],
+}
+
+
+def _toml(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return "nan" if value != value else ("inf" if value > 0 else "-inf") if abs(value) == float("inf") else repr(value)
+    if isinstance(value, str):
+        return '"' + "".join(c if c.isprintable() and c not in '"\\' else f"\\u{ord(c):04x}" for c in value) + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    return str(value)
+
+
+@st.composite
+def config_texts(draw):
+    lines = []
+    for section, keys in _KEYS.items():
+        chosen = draw(st.dictionaries(st.sampled_from(keys), _VALUES, max_size=3))
+        if section and chosen:
+            lines.append(f"[{section}]")
+        lines += [f'"{key}" = {_toml(value)}' for key, value in chosen.items()]
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=int(os.environ.get("CRIBPI_FUZZ_EXAMPLES", 150)), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=config_texts())
+def test_any_configuration_loads_or_is_one_config_error(tmp_path, text):
+    path = write(tmp_path, text)
+    try:
+        config = load_config(path)
+    except ConfigError as exc:
+        assert "\n" not in str(exc) and str(path) in str(exc)
+        return
+    assert math.isfinite(config.leds.current_cap_ma) and 0 <= config.leds.brightness <= 1
+    assert 0 <= config.timing.debounce_s < config.timing.long_press_s <= 60
