@@ -30,6 +30,8 @@ COMMANDS: dict[str, str] = {
     "stats": "per-player statistics from a game journal",
     "export": "list the journal's games, or write one as a game record",
     "config": "check a configuration file (every key, and its layout)",
+    "install": "install cribpi as a systemd service (root; --dry-run shows the steps)",
+    "uninstall": "remove the service cribpi install put in place (keeps the journal)",
 }
 
 

@@ -1,0 +1,28 @@
+"""``cribpi install``: put the service in place (run as root): the systemd units (the table,
+and a daily backup timer), the udev rule for the controller, the ``cribpi`` user and a default
+configuration in /etc/cribpi; then enable and start the service. Running it again changes
+nothing; ``--dry-run`` prints each step and does none."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("install", help="install cribpi as a systemd service (root; --dry-run shows the steps)",
+                       description=__doc__)
+    p.add_argument("--dry-run", action="store_true", help="print each step, change nothing")
+    p.add_argument("--root", type=Path, default=Path("/"), help="install under this folder instead of / (tests, images)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from cribpi.service.install import check_can_install, cribpi_executable, install_steps, run_steps
+
+    root = args.root.resolve()
+    check_can_install(root, cribpi_executable(), args.dry_run)
+    run_steps(install_steps(root), dry_run=args.dry_run, say=print)
+    if not args.dry_run:
+        print("cribpi is installed: check it with `cribpi doctor`, follow it with `journalctl -u cribpi -f`")
+    return 0

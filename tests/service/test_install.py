@@ -1,0 +1,132 @@
+"""The systemd units, the udev rule and ``cribpi install``/``uninstall`` against a temporary root."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cribpi.service.install import CONFIG, RULES, SYSUSERS, UNIT_DIR, UNITS, cribpi_executable
+from conftest import require
+
+ROOT = Path(__file__).parents[2]
+SYSTEMD = ROOT / "systemd"
+SHIPPED = ROOT / "cribpi" / "service" / "files"
+
+
+def cribpi(*args: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "cribpi", *map(str, args)], capture_output=True, text=True,
+                          timeout=60)
+
+
+def test_systemd_folder_holds_the_shipped_files():
+    for name in (*UNITS, "60-cribpi.rules"):
+        assert (SYSTEMD / name).read_text() == (SHIPPED / name).read_text()
+
+
+@pytest.mark.parametrize("unit", ["cribpi.service", "cribpi-backup.service"])
+def test_the_units_are_hardened_to_an_exposure_of_at_most_2(unit):
+    tool = require("systemd-analyze")
+    done = subprocess.run([tool, "security", "--offline=true", str(SYSTEMD / unit)], capture_output=True, text=True)
+    level = re.search(rf"Overall exposure level for {re.escape(unit)}: (\d+\.\d)", done.stdout)
+    assert level, done.stdout + done.stderr
+    assert float(level.group(1)) <= 2.0, done.stdout
+
+
+def test_the_main_unit_has_what_the_service_needs():
+    text = (SYSTEMD / "cribpi.service").read_text()
+    for line in ("Type=notify", "Restart=on-failure", "User=cribpi", "SupplementaryGroups=gpio i2c dialout",
+                 "StateDirectory=cribpi", "RuntimeDirectory=cribpi", "WorkingDirectory=/run/cribpi",
+                 "DevicePolicy=closed", "DeviceAllow=char-ttyACM rw", "DeviceAllow=char-gpiochip rw",
+                 "DeviceAllow=char-i2c rw", "ProtectSystem=strict"):
+        assert line in text.splitlines(), line
+    assert re.search(r"^WatchdogSec=\d+$", text, re.M) and re.search(r"^StartLimitBurst=\d+$", text, re.M)
+    assert not re.search(r"^PrivateDevices=", text, re.M)  # it would hide /dev/ttyACM*, /dev/gpiochip*, /dev/i2c-*
+
+
+def test_the_udev_rule_names_the_pico_and_keeps_modemmanager_off():
+    rules = [line for line in (SYSTEMD / "60-cribpi.rules").read_text().splitlines()
+             if line and not line.startswith("#")]
+    tty = next(r for r in rules if 'SUBSYSTEM=="tty"' in r)
+    assert 'ATTRS{idVendor}=="2e8a"' in tty and 'ATTRS{idProduct}=="0005"' in tty
+    assert 'SYMLINK+="cribpi-controller"' in tty and 'ENV{ID_MM_DEVICE_IGNORE}="1"' in tty
+    assert all(re.fullmatch(r'(\w+(\{\w+\})?(==|\+=|=)"[^"]*"(, )?)+', r) for r in rules), rules
+
+
+def installed(root: Path) -> dict[str, str]:
+    return {str(p.relative_to(root)): (str(p.readlink()) if p.is_symlink() else p.read_text())
+            for p in sorted(root.rglob("*")) if p.is_file() or p.is_symlink()}
+
+
+@pytest.mark.service
+def test_install_puts_every_file_in_place_once_and_uninstall_takes_it_away(tmp_path):
+    require("systemd-sysusers"), require("systemctl"), require("userdel")
+    root = tmp_path / "root"
+    root.mkdir()
+    dry = cribpi("install", "--dry-run", "--root", root)
+    assert dry.returncode == 0, dry.stderr
+    assert not any(root.iterdir())  # a dry run changes nothing
+    assert all(line.startswith("would ") for line in dry.stdout.splitlines())
+
+    first = cribpi("install", "--root", root)
+    assert first.returncode == 0, first.stderr
+    files = installed(root)
+    exe = str(cribpi_executable())
+    for name in UNITS:
+        unit = files[f"{UNIT_DIR}/{name}"]
+        assert unit == (SHIPPED / name).read_text().replace("/opt/cribpi/bin/cribpi", exe)
+    assert f"ExecStart={exe} run" in files[f"{UNIT_DIR}/cribpi.service"]
+    assert files[RULES] == (SHIPPED / "60-cribpi.rules").read_text()
+    assert files[CONFIG] == (SHIPPED / "cribpi.toml").read_text()
+    assert "u cribpi" in files[SYSUSERS]
+    assert re.search(r"^cribpi:x:\d+:\d+:.*:/var/lib/cribpi:/usr/sbin/nologin$", files["etc/passwd"], re.M)
+    assert files[f"{UNIT_DIR}/multi-user.target.wants/cribpi.service"].endswith("cribpi.service")
+    assert files[f"{UNIT_DIR}/timers.target.wants/cribpi-backup.timer"].endswith("cribpi-backup.timer")
+    assert cribpi("config", "--check", root / CONFIG).returncode == 0
+
+    again = cribpi("install", "--root", root)  # idempotent: every step is already done
+    assert again.returncode == 0, again.stderr
+    assert [line for line in again.stdout.splitlines() if line.startswith("doing")] == []
+    assert installed(root) == files
+
+    (root / "var/lib/cribpi").mkdir(parents=True)
+    (root / "var/lib/cribpi/cribpi.db").write_bytes(b"games")
+    gone = cribpi("uninstall", "--root", root)
+    assert gone.returncode == 0, gone.stderr
+    left = installed(root)
+    assert not [name for name in left if "cribpi" in name and not name.startswith("var/lib/cribpi")], left
+    assert left["var/lib/cribpi/cribpi.db"] == "games"  # games are never deleted
+    assert "cribpi:" not in left["etc/passwd"]
+
+
+@pytest.mark.service
+def test_uninstall_keeps_an_edited_config(tmp_path):
+    require("systemd-sysusers"), require("systemctl"), require("userdel")
+    assert cribpi("install", "--root", tmp_path).returncode == 0
+    (tmp_path / CONFIG).write_text('backend = "pi"\n')
+    assert cribpi("uninstall", "--root", tmp_path).returncode == 0
+    assert (tmp_path / CONFIG).read_text() == 'backend = "pi"\n'
+
+
+@pytest.mark.service
+def test_the_installed_units_verify_clean(tmp_path):
+    tool = require("systemd-analyze")
+    require("systemd-sysusers"), require("systemctl")
+    assert cribpi("install", "--root", tmp_path).returncode == 0
+    units = [str(tmp_path / UNIT_DIR / name) for name in UNITS]
+    done = subprocess.run([tool, "verify", *units], capture_output=True, text=True)
+    assert done.returncode == 0 and not done.stderr.strip(), done.stderr
+
+
+def test_installing_on_the_live_system_needs_root_or_dry_run(monkeypatch):
+    from cribpi.service import install
+
+    monkeypatch.setattr(install.os, "geteuid", lambda: 1000)
+    with pytest.raises(install.InstallError, match="as root"):
+        install.check_can_install(Path("/"), Path("/opt/cribpi/bin/cribpi"), dry_run=False)
+    install.check_can_install(Path("/"), Path("/opt/cribpi/bin/cribpi"), dry_run=True)
+    with pytest.raises(install.InstallError, match="ProtectHome"):
+        install.check_can_install(Path("/"), Path("/home/pi/cribpi/.venv/bin/cribpi"), dry_run=True)
