@@ -122,39 +122,42 @@ def score_hand(hand: Sequence[Card], starter: Card, *, crib: bool = False, rules
     if len(hand) != expected:
         what = "a crib" if crib else "a hand"
         raise RulesError(f"{what} needs {expected} cards, not {len(hand)}: {_fmt(hand)}")
+    # One pass over the hand gathers the rank key, a bit per card (to catch a card given
+    # twice), whether all are of one suit, and his nobs.
     try:
+        starter_suit = starter.suit
         key = starter.rank_bit
+        laid = 1 << starter.index
+        jack = _NOBS[starter_suit]
+        suit = hand[0].suit
+        flush = True
+        nobs = 0
         for card in hand:
             key += card.rank_bit
-        suit = starter.suit
-        if len({*hand, starter}) != expected + 1:
-            raise RulesError(_duplicate_message(hand, starter))
-        try:
-            points = _TABLE[key]
-        except KeyError:  # the first show scored in this process: unpack the table
-            points = _table()[key]
-        total = points + _flush(hand, suit, crib, rules) + _nobs(hand, suit)
+            laid |= 1 << card.index
+            if card.suit is not suit:
+                flush = False
+            if card is jack:
+                nobs = 1
     except (AttributeError, TypeError):
         raise RulesError(f"score_hand takes Card objects, not {_fmt(hand)} | {starter!r}") from None
+    if laid.bit_count() != expected + 1:
+        raise RulesError(_duplicate_message(hand, starter))
+    try:
+        total = _TABLE[key] + nobs
+    except KeyError:  # the first show scored in this process: unpack the table
+        total = _table()[key] + nobs
+    if flush:
+        total += _flush_points(expected, suit is starter_suit, crib, rules)
     return ShowScore(total, hand, starter, crib, rules)
 
 
-def _flush(hand: tuple[Card, ...], starter_suit: Suit, crib: bool, rules: Rules) -> int:
-    suit = hand[0].suit
-    for card in hand:
-        if card.suit is not suit:
-            return 0
-    if suit is starter_suit:
-        return len(hand) + 1
-    return 0 if crib and not rules.crib_four_flush else len(hand)
-
-
-def _nobs(hand: tuple[Card, ...], starter_suit: Suit) -> int:
-    jack = _NOBS[starter_suit]
-    for card in hand:
-        if card is jack:
-            return 1
-    return 0
+def _flush_points(cards: int, with_starter: bool, crib: bool, rules: Rules) -> int:
+    """A flush of ``cards`` held cards: one more with the starter's suit; a crib needs all five
+    unless the rules allow four."""
+    if with_starter:
+        return cards + 1
+    return 0 if crib and not rules.crib_four_flush else cards
 
 
 def _fmt(cards: Sequence[object]) -> str:
@@ -178,12 +181,15 @@ def _itemise(hand: tuple[Card, ...], starter: Card, crib: bool, rules: Rules) ->
     yield from _fifteens(cards)
     yield from _pairs(cards)
     yield from _runs(cards)
-    flush = _flush(hand, starter.suit, crib, rules)
-    if flush:
-        flush_cards = cards if flush > len(hand) else tuple(sorted(hand))
-        yield ScoreItem("flush", flush_cards, flush)
-    if _nobs(hand, starter.suit):
-        yield ScoreItem("nobs", (_NOBS[starter.suit],), 1)
+    suit = hand[0].suit
+    if all(card.suit is suit for card in hand):
+        flush = _flush_points(len(hand), suit is starter.suit, crib, rules)
+        if flush:
+            flush_cards = cards if flush > len(hand) else tuple(sorted(hand))
+            yield ScoreItem("flush", flush_cards, flush)
+    jack = _NOBS[starter.suit]
+    if jack in hand:
+        yield ScoreItem("nobs", (jack,), 1)
 
 
 def _fifteens(cards: tuple[Card, ...]) -> Iterator[ScoreItem]:
