@@ -14,8 +14,8 @@ from typing import TypeVar
 
 from cribpi.exc import CribpiError, RulesError
 from cribpi.game import (
-    Claim, Effect, EndDeal, Event, Go, Lay, NextGame, Phase, Starter, State, Undo, describe_expected,
-    expected, random_cut,
+    Claim, CutForDeal, Effect, EndDeal, Event, Go, Lay, Mode, NextGame, Phase, Starter, State, Undo,
+    describe_expected, expected, random_cut,
 )
 from cribpi.app.claims import ClaimTally, muggins_track
 from cribpi.app.entry import CardEntry, turn_of
@@ -26,7 +26,7 @@ from cribpi.hal import Action, Kind
 from cribpi.views.board import BoardModel
 from cribpi.views.model import AlertScreen, MessageScreen, ScoreLine, ScreenModel, ShowScreen
 from cribpi.views.oled import show_pages
-from cribpi.views.table import board_model, effect_screens, flash_from, last_score_line, phase_screen
+from cribpi.views.table import board_model, cut_screen, effect_screens, flash_from, last_score_line, phase_screen
 
 __all__ = ["TableUI", "describe_event", "ok_event", "page_through", "refusal", "is_refusal", "REFUSED",
            "ANIM_TICK", "FLASH_SECONDS"]
@@ -111,6 +111,8 @@ class TableUI:
         self.flash = flash_from(state, effects)
         self.muggins_track = muggins_track(state, effects)
         self.screens = list(effect_screens(state, effects))
+        if isinstance(event, CutForDeal) and state.mode is Mode.BOARD:  # no starter prompt will name the dealer
+            self.screens = [cut_screen(state, event.cards, effects)]
         self.last_score = last_score_line(state, effects, self.last_score)
         return effects
 

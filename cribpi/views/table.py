@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from cribpi.game import Alert, AlertKind, Effect, GameOver, MatchOver, Pegged, Phase, State, Where
-from cribpi.rules import ScoreItem, count_total
+from cribpi.rules import Card, ScoreItem, count_total
 from cribpi.views.board import DEFAULT_COLOURS, RGB, Animation, BoardModel, TrackModel, mark_holes
 from cribpi.views.model import (
     AlertScreen, MessageScreen, PlayScreen, PromptScreen, ScoreLine, ScoreRow,
@@ -17,7 +17,7 @@ from cribpi.views.model import (
 
 __all__ = [
     "board_model", "flash_from", "last_score_line", "phase_screen", "effect_screens", "scores_screen", "seat_label",
-    "alert_lines", "game_over_screen",
+    "alert_lines", "game_over_screen", "cut_screen",
 ]
 
 PHASE_PROMPTS = {
@@ -143,6 +143,15 @@ def effect_screens(state: State, effects: Iterable[Effect]) -> list[AlertScreen 
         elif isinstance(effect, Alert) and effect.kind is not AlertKind.CUT:  # the cut shows as the starter prompt
             screens.append(AlertScreen(ALERT_TITLES[effect.kind], alert_lines(state, effect)))
     return screens
+
+
+def cut_screen(state: State, cards: Sequence[Card], effects: Iterable[Effect]) -> AlertScreen:
+    """The cards cut for the deal, a seat's each, and what they decided (who deals, or a tie
+    to cut again): in board mode nothing else at the table shows them."""
+    decided = next((e for e in effects if isinstance(e, Alert) and e.kind in (AlertKind.CUT, AlertKind.RECUT)), None)
+    shown = ", ".join(f"{seat_label(state, seat)} {card}" for seat, card in enumerate(cards))
+    title = ALERT_TITLES[decided.kind] if decided is not None else ALERT_TITLES[AlertKind.CUT]
+    return AlertScreen(title, (shown, *([decided.text] if decided is not None else [])))
 
 
 def _pegged_screen(state: State, effect: Pegged) -> ScoreScreen | ShowScreen:

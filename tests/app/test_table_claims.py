@@ -7,9 +7,9 @@ import pytest
 from table_keys import card, dismiss, mock_table, press
 
 from cribpi.app import TableSettings, TableUI
-from cribpi.game import Mode
+from cribpi.game import Mode, Phase
 from cribpi.hal import Action
-from cribpi.views.model import PlayScreen
+from cribpi.views.model import AlertScreen, PlayScreen
 
 
 @pytest.fixture
@@ -44,6 +44,20 @@ def test_board_mode_pegs_with_buttons():
         ui.handle(Action.peg(1, 5))
         ui.handle(Action.parse("ok"))
         assert ui.state.scores == (12, 5) and ui.state.rear == (0, 0)
+
+
+def test_board_mode_shows_the_cut_cards_and_who_deals():
+    ui = TableUI(TableSettings(names=("Ann", "Bob"), mode=Mode.BOARD), rng=random.Random(1))
+    ui.handle(Action.of_card("5H"))
+    ui.handle(Action.of_card("KD"))
+    assert ui.screens == [AlertScreen("Cut", ("Ann 5H, Bob KD", "Ann cuts low and deals first"))]
+    ui.handle(Action.parse("ok"))
+    assert ui.state.phase is Phase.BOARD and ui.screens == []
+    tie = TableUI(TableSettings(names=("Ann", "Bob"), mode=Mode.BOARD), rng=random.Random(1))
+    tie.handle(Action.of_card("5H"))
+    tie.handle(Action.of_card("5D"))
+    assert tie.screens[0].title == "Cut again" and tie.screens[0].lines[0] == "Ann 5H, Bob 5D"
+    assert len(tie.screens) == 1 and tie.state.phase is Phase.CUT
 
 
 def test_claim_mode_says_whose_score_is_open_but_never_how_much(table):
