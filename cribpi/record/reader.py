@@ -121,6 +121,9 @@ class _Reader:
         handler = _STATEMENTS.get(keyword)
         if handler is None:
             raise words.error(head, "a statement: " + ", ".join(_STATEMENT_NAMES))
+        if self.state.phase is Phase.CUT and keyword in _IN_A_DEAL:
+            raise RecordStateError(words.line, head.text, "no one deals yet: expected a cut for the deal first "
+                                   '("Cut: 5H KD", a card per player in seat order) or a [Dealer "NAME"] tag')
         if keyword in _COLON_AFTER_KEYWORD:
             words.skip(":")
         handler(self, words)
@@ -276,6 +279,9 @@ _STATEMENTS: Final[dict[str, Callable[[_Reader, Words], None]]] = {
     "show": _Reader._show, "muggins": _Reader._muggins, "penalty": _Reader._penalty, "peg": _Reader._peg,
     "misdeal": _Reader._misdeal, "end": _Reader._end, "next": _Reader._next,
 }
+#: Statements that need a deal under way (a record without a Cut line or Dealer tag has none).
+_IN_A_DEAL: Final = frozenset({"deal", "starter", "hand", "discard", "crib", "play", "show", "claim", "muggins",
+                               "end"})
 #: Statements whose keyword may be followed by ``:`` (the others place it after a name or number).
 _COLON_AFTER_KEYWORD: Final = frozenset({"cut", "starter", "crib", "play"})
 _STATEMENT_NAMES: Final = ("Cut:", "Deal N: NAME deals", "Starter:", "Hand NAME:", "Discard NAME:", "Crib:",
