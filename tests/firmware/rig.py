@@ -131,6 +131,10 @@ class Pico:
                     return
                 time.sleep(0.01)  # the host's pty went away under us (unplug)
 
+    def inject(self, data: bytes) -> None:
+        """Bytes into the firmware's USB input, as if the host had sent them."""
+        os.write(self._usb_master, data)
+
     def press(self, *pairs: tuple[int, int]) -> None:
         """Hold down the keys at these (row pin, column pin) pairs (none: release all)."""
         (self.tmp / "keys.tmp").write_text("".join(f"{r} {c}\n" for r, c in pairs))
