@@ -38,7 +38,7 @@ from cribpi.views.model import MessageScreen
 from cribpi.views.oled import render_screen
 from cribpi.wiring import Inject, open_parts
 
-__all__ = ["CONFIG_PATHS", "find_config", "play", "run", "guarded_app", "status_line", "resume_hint", "CHECK_S"]
+__all__ = ["CONFIG_PATHS", "find_config", "play", "run", "guarded_app", "status_line", "resume_hint", "resume_command", "CHECK_S"]
 
 log = logging.getLogger("cribpi.daemon")
 
@@ -58,11 +58,14 @@ def find_config(path: str | os.PathLike[str] | None = None) -> Config:
     return load_config(chosen)
 
 
+def resume_command() -> str:
+    """The command that goes on with this game: the one actually used (``$CRIBPI_LAUNCHER``
+    when a script such as ``bash .ci/play`` started cribpi)."""
+    return os.environ.get("CRIBPI_LAUNCHER") or shlex.join(["cribpi", *sys.argv[1:]])
+
+
 def resume_hint(db: Path) -> str:
-    """How to come back to this game: the command actually used (``$CRIBPI_LAUNCHER`` when a
-    script such as ``bash .ci/play`` started cribpi), and the journal it is kept in."""
-    command = os.environ.get("CRIBPI_LAUNCHER") or shlex.join(["cribpi", *sys.argv[1:]])
-    return f"the game is kept in {db}; run `{command}` again to resume it"
+    return f"the game is kept in {db}; run `{resume_command()}` again to resume it"
 
 
 @contextmanager
@@ -160,7 +163,8 @@ def play(config: Config, parts: Parts, settings: TableSettings, *, new: bool = F
             try:
                 if has_sim_keys(parts):
                     notifier.send("READY=1")
-                    Terminal(app, guard.parts).run(extra, should_stop=lambda: bool(received))
+                    terminal = Terminal(app, guard.parts, journal=config.db, resume=resume_command())
+                    terminal.run(extra, should_stop=lambda: bool(received))
                 else:
                     app.start()  # draws the restored game on the LEDs and the OLED
                     notifier.send("READY=1", f"STATUS={status.last}")

@@ -31,4 +31,4 @@ def test_sigkill_mid_game_then_restart_resumes_the_same_game(tmp_path):
     code, err = again.stop()
     assert code == 0, err
     assert f"at event {before}" in err  # the log names where the restored game stood
-    assert "the game is kept in" in err and "cribpi.db" in err
+    assert f"the game is kept in {again.db}; run `cribpi run --backend mock --config {again.config}" in err
