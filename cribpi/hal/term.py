@@ -9,6 +9,7 @@ two in a compact track), the OLED as half blocks or braille.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -93,11 +94,13 @@ def frame_peak(frame: LedFrame) -> int:
     return max((max(c) for c in frame.all_leds()), default=0)
 
 
+@functools.lru_cache(maxsize=4096)  # a frame has a few colours in many holes
 def led(colour: RGB, peak: int, char: str = "●") -> Segment:
     """One LED: ``char`` in its colour; an unlit LED is a dot in the terminal's colour."""
     return Segment(OFF_DOT) if colour == OFF else Segment(char, visible_colour(colour, peak))
 
 
+@functools.lru_cache(maxsize=4096)
 def led_pair(left: RGB, right: RGB, peak: int) -> Segment:
     """Two holes in one character cell (a compact track): the left half in the left hole's
     colour and the right half in the right hole's, so every peg keeps its exact hole."""

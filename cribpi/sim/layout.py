@@ -90,22 +90,35 @@ def fit(view: View, columns: int, rows: int) -> list[Line] | None:
     two lines of words; the smallest one makes do with a line of each."""
     legend = _packed(view.legend, columns)
     words = _wrapped(view.words, columns)
+    drawn: dict[Section, list[Line]] = {}  # each section drawn once, and only while it may fit
     for tracks, oled in ARRANGEMENTS:
-        body = [*tracks(view), *oled(view)]
-        last = oled is _no_oled
-        least_words, least_legend = (1, 1) if last else (min(len(words), 2), len(legend))
-        spare = rows - len(body) - 3 - least_words - least_legend  # header, status, prompt
-        if _width(body) > columns or spare < 0:
+        least_words, least_legend = (1, 1) if oled is _no_oled else (min(len(words), 2), len(legend))
+        room = rows - 3 - least_words - least_legend  # and the header, status and prompt lines
+        body = _body(view, (tracks, oled), drawn, columns, room)
+        if body is None:
             continue
+        spare = room - len(body)
         more_words = min(spare, MAX_WORDS - least_words, len(words) - least_words)
-        spare -= more_words
-        more_legend = min(spare, len(legend) - least_legend)
-        gaps = min(spare - more_legend, 3)  # blank lines between the parts, when there is room
+        more_legend = min(spare - more_words, len(legend) - least_legend)
+        gaps = min(spare - more_words - more_legend, 3)  # blank lines between the parts, when there is room
         head = [_header(view.journal, columns), *[""] * (gaps >= 2)]
         tail = [*[""] * (gaps >= 1), _cut(view.status, columns), *words[:least_words + more_words],
                 _cut(view.prompt, columns), *[""] * (gaps >= 3), *legend[:least_legend + more_legend]]
         return [*((Segment(t),) for t in head), *body, *((Segment(t),) for t in tail)]
     return None
+
+
+def _body(view: View, sections: tuple[Section, ...], drawn: dict[Section, list[Line]],
+          columns: int, rows: int) -> list[Line] | None:
+    """The sections one under the other, if they fit in ``columns`` x ``rows``."""
+    body: list[Line] = []
+    for section in sections:
+        if section not in drawn:
+            drawn[section] = section(view)
+        body += drawn[section]
+        if _width(drawn[section]) > columns or len(body) > rows:
+            return None
+    return body
 
 
 def minimum_size(view: View) -> tuple[int, int]:
