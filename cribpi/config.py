@@ -33,6 +33,7 @@ from cribpi.hal import BACKENDS, PART_BACKENDS
 from cribpi.hal.actions import Action
 from cribpi.hal.base import DISPLAY_SIZE, DISPLAY_SIZES, PAGES
 from cribpi.hal.buttons import ButtonTiming, PinBinding
+from cribpi.hal.controller.link import LinkTiming
 from cribpi.hal.layout import Layout, load_layout, read_toml
 from cribpi.inputs import bounded_int, bounded_number, shown, user_path
 from cribpi.views.leds import LedSettings
@@ -119,6 +120,7 @@ class Config:
     board_layout: Layout | None = None  # the layout file, loaded and checked
     db: Path = field(default_factory=default_db_path)
     controller_port: str | None = None
+    controller_timing: LinkTiming = LinkTiming()
     card_reader_port: str | None = None
     parts: PartsConfig = PartsConfig()
     tournament: TournamentConfig = TournamentConfig()
@@ -136,7 +138,7 @@ _SECTION_KEYS: dict[str, dict[str, Any]] = {
     "parts": {"inputs": (str, list), "pegboard": str, "displays": (str, list)},
     "leds": {"brightness": (int, float), "current_cap_ma": (int, float), "marks": bool,
              "game_counter_leds": int},
-    "controller": {"port": str},
+    "controller": {"port": str, "ack_timeout_ms": (int, float), "retries": int, "reconnect_max_ms": (int, float)},
     "card_reader": {"port": str},
     "tournament": {"broker": str, "event": str, "table": str, "username": str, "password": str,
                    "password_file": str, "ca": str},
@@ -147,8 +149,9 @@ OLED_DRIVERS = ("ssd1306", "sh1106")
 _NUMBERS: dict[str, tuple[float, float]] = {
     "buttons.debounce_ms": (0, 1000), "buttons.long_press_ms": (1, 60_000), "buttons.repeat_ms": (0, 60_000),
     "leds.brightness": (0, 1), "leds.current_cap_ma": (1, 100_000),
+    "controller.ack_timeout_ms": (5, 5000), "controller.reconnect_max_ms": (100, 600_000),
 }
-_INTEGERS: dict[str, tuple[int, int]] = {"leds.game_counter_leds": (0, 10)}  # [oled]'s: in _oled
+_INTEGERS: dict[str, tuple[int, int]] = {"leds.game_counter_leds": (0, 10), "controller.retries": (0, 20)}  # [oled]'s: in _oled
 
 
 class _Reader:
@@ -318,6 +321,17 @@ def _sections(reader: _Reader, data: Mapping[str, Any]) -> None:
             raise reader.fail(f"{section}.port", port, "a serial port (/dev/ttyACM0) or a pyserial URL")
 
 
+def _controller_timing(reader: _Reader, table: Mapping[str, Any]) -> LinkTiming:
+    """``[controller]``'s numbers (bounded in ``_NUMBERS``) as the link's timing."""
+    reader.bounded(table, "controller")
+    timing = LinkTiming()
+    if "ack_timeout_ms" in table:
+        timing = replace(timing, ack_timeout_s=table["ack_timeout_ms"] / 1000)
+    if "reconnect_max_ms" in table:
+        timing = replace(timing, backoff_max_s=table["reconnect_max_ms"] / 1000)
+    return replace(timing, retries=table.get("retries", timing.retries))
+
+
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
 
 
@@ -368,6 +382,7 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         board_layout=board_layout,
         db=_relative(reader, "db", data.get("db"), "game journal") or default_db_path(),
         controller_port=data.get("controller", {}).get("port"),
+        controller_timing=_controller_timing(reader, data.get("controller", {})),
         card_reader_port=data.get("card_reader", {}).get("port"),
         parts=_parts(reader, data.get("parts", {}), oled),
         tournament=_tournament(reader, data.get("tournament", {})),

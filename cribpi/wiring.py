@@ -121,7 +121,8 @@ def _inputs(name: str, config: Config, inject: Inject) -> InputSource:
     if name == "controller":
         from cribpi.hal.controller import open_controller
 
-        return open_controller(config.controller_port)
+        return open_controller(config.controller_port, timing=config.controller_timing,
+                               cap_ma=config.leds.current_cap_ma)
     from cribpi.hal.sim import SimInputs
 
     return SimInputs()
@@ -141,7 +142,8 @@ def _pegboard(name: str, config: Config) -> Pegboard:
     if name == "controller":
         from cribpi.hal.controller import open_controller
 
-        return open_controller(config.controller_port)
+        return open_controller(config.controller_port, timing=config.controller_timing,
+                               cap_ma=config.leds.current_cap_ma)
     if name == "mock":
         from cribpi.hal.mock import MemoryPegboard
 

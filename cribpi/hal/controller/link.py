@@ -94,12 +94,14 @@ class Link:
         self.problem: str | None = "controller: connecting"
         self.hello: Hello | None = None
         self.connections = 0  # handshakes so far (a reconnect adds one)
+        self.shown: BoardModel | None = None  # the board the controller has ACKed in full
         self._port_name, self._opener, self._finder, self._clock = port, opener, finder, clock
         self._wanted: BoardModel | None = None
         self._deliver: Deliver | None = None
         self._port: Any = None
         self._buffer = b""
         self._seq = 0
+        self._logged = ""
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"controller {self.where}", daemon=True)
         self._thread.start()
@@ -135,7 +137,9 @@ class Link:
             try:
                 self._session()
             except (OSError, Lost) as exc:  # SerialException is an OSError
-                log.warning("controller %s: %s", self.where, exc)
+                if str(exc) != self._logged:  # once a cause, not once a retry
+                    log.warning("controller %s: %s", self.where, exc)
+                    self._logged = str(exc)
                 self.problem = self._problem_for(exc)
             finally:
                 self._close_port()
@@ -160,6 +164,7 @@ class Link:
             board = self._wanted
             if board is not None and board is not shown:
                 sent, shown, last = self._sync(sent, board), board, self._clock()
+                self.shown = board
             elif self._clock() - last >= self.timing.ping_s:
                 if self._errors(self._exchange(["PING"])):
                     sent, shown = None, None  # the controller lost count: send everything
@@ -175,7 +180,7 @@ class Link:
             problem = version_problem(hello)
             if problem is not None:
                 raise Lost(problem)
-            self.hello, self.problem = hello, None
+            self.hello, self.problem, self._logged = hello, None, ""
             self.connections += 1
             log.info("controller %s: firmware %s, protocol %s, %d tracks", self.where, hello.firmware,
                      hello.protocol, hello.tracks)
@@ -263,7 +268,7 @@ class Link:
             deliver(action)
 
     def _close_port(self) -> None:
-        port, self._port = self._port, None
+        port, self._port, self.shown = self._port, None, None
         if port is not None:
             try:
                 port.close()
