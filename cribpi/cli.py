@@ -32,6 +32,7 @@ COMMANDS: dict[str, str] = {
     "config": "check a configuration file (every key, and its layout)",
     "install": "install cribpi as a systemd service (root; --dry-run shows the steps)",
     "uninstall": "remove the service cribpi install put in place (keeps the journal)",
+    "doctor": "check the Pi, its parts, the journal and the config; say how to fix each",
 }
 
 

@@ -1,0 +1,202 @@
+"""``cribpi doctor``: what a maker gets wrong, checked one line at a time, each failure with its
+fix. The checks look at the machine through :class:`Probes`, so each is tested with doubles
+(a folder standing in for /dev, a controller that answers or not) and runs for real on a Pi.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import grp
+import logging
+import os
+import shutil
+import sqlite3
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cribpi.config import Config
+from cribpi.exc import CribpiError
+
+__all__ = ["Check", "Probes", "checks", "report", "GROUPS", "MIN_FREE_MB"]
+
+GROUPS = ("gpio", "i2c", "dialout")
+MIN_FREE_MB = 50
+I2C_SLAVE = 0x0703  # linux/i2c-dev.h: address the next reads and writes to this device
+ENABLE_I2C = ("enable I2C at 400 kHz: `sudo raspi-config nonint do_i2c 0`, and "
+              "dtparam=i2c_arm_baudrate=400000 in /boot/firmware/config.txt, then reboot")
+
+
+@dataclass(frozen=True)
+class Check:
+    """One line of the report: ``ok``, what was checked, what was found, and the fix if not ok."""
+
+    ok: bool
+    what: str
+    found: str = ""
+    fix: str = ""
+
+    def line(self) -> str:
+        mark = "✓" if self.ok else "✗"
+        text = f"{mark} {self.what}" + (f": {self.found}" if self.found else "")
+        return text + (f" (fix: {self.fix})" if not self.ok and self.fix else "")
+
+
+def i2c_answers(device: Path, address: int) -> bool:
+    """True when a chip acknowledges ``address`` on the bus ``device`` (a one-byte read, as
+    ``i2cdetect -r`` does; an SSD1306 or SH1106 answers with its status byte)."""
+    fd = os.open(device, os.O_RDWR)
+    try:
+        fcntl.ioctl(fd, I2C_SLAVE, address)
+        os.read(fd, 1)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def controller_version(port: str | None, wait_s: float = 3.0) -> str:
+    """The firmware version the controller gives in its HELLO; HardwareError if it does not."""
+    from cribpi.exc import HardwareError
+    from cribpi.hal.controller import Link
+
+    logging.getLogger("cribpi.hal.controller").setLevel(logging.CRITICAL)  # the check's line says it all
+    link = Link(port)
+    try:
+        deadline = time.monotonic() + wait_s
+        while link.hello is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if link.hello is None:
+            raise HardwareError(link.problem or "no answer")
+        return f"firmware {link.hello.firmware}, protocol {link.hello.protocol}"
+    finally:
+        link.close()
+
+
+def _user_groups() -> set[str]:
+    return {grp.getgrgid(gid).gr_name for gid in os.getgroups()} | {grp.getgrgid(os.getgid()).gr_name}
+
+
+@dataclass
+class Probes:
+    """How the checks see the machine; every field can be replaced by a test double."""
+
+    dev: Path = Path("/dev")
+    i2c_answers: Callable[[Path, int], bool] = i2c_answers
+    controller: Callable[[str | None], str] = controller_version
+    groups: Callable[[], set[str]] = _user_groups
+    free_bytes: Callable[[Path], int] = field(default=lambda path: shutil.disk_usage(path).free)
+
+
+def checks(load: Callable[[], Config], probes: Probes | None = None) -> Iterator[Check]:
+    """Every check, in the order a maker fixes them: config, I2C and OLED, GPIO, controller,
+    groups, journal, disk. ``load`` reads the configuration (its error is the first failure)."""
+    probes = probes or Probes()
+    try:
+        config = load()
+    except CribpiError as exc:
+        yield Check(False, "configuration", str(exc), "correct that key; `cribpi config --check FILE`")
+        return
+    yield Check(True, "configuration", str(config.path or "none: every default"))
+    yield from _i2c(config, probes)
+    yield _gpio(probes)
+    yield _controller(config, probes)
+    yield _groups(probes)
+    yield from _journal(config.db, probes)
+
+
+def _i2c(config: Config, probes: Probes) -> Iterator[Check]:
+    bus = probes.dev / f"i2c-{config.oled.port}"
+    if not bus.exists():
+        yield Check(False, f"I2C bus {config.oled.port}", f"{bus} is missing", ENABLE_I2C)
+        return
+    yield Check(True, f"I2C bus {config.oled.port}", str(bus))
+    address = config.oled.address
+    try:
+        answers = probes.i2c_answers(bus, address)
+    except OSError as exc:
+        yield Check(False, f"OLED at {address:#04x}", f"cannot open {bus}: {exc.strerror or exc}",
+                    "join the i2c group (see groups below)")
+        return
+    yield Check(answers, f"OLED at {address:#04x}", "answers" if answers else "no answer",
+                "check SDA (GPIO2), SCL (GPIO3), 3V3 and GND; `i2cdetect -y "
+                f"{config.oled.port}` shows the address to set as [oled] address")
+
+
+def _gpio(probes: Probes) -> Check:
+    chips = sorted(probes.dev.glob("gpiochip*"))
+    if not chips:
+        return Check(False, "GPIO chip", f"no {probes.dev}/gpiochip*", "this is not a Raspberry Pi, or its kernel is too old")
+    readable = [c for c in chips if os.access(c, os.R_OK | os.W_OK)]
+    if not readable:
+        return Check(False, "GPIO chip", f"{chips[0]} is not readable", "join the gpio group (see groups below)")
+    return Check(True, "GPIO chip", str(readable[0]))
+
+
+def _controller(config: Config, probes: Probes) -> Check:
+    if "controller" not in (*config.parts.inputs, config.parts.pegboard, config.backend):
+        return Check(True, "controller", "not used by this configuration")
+    where = config.controller_port or "found by USB id"
+    try:
+        version = probes.controller(config.controller_port)
+    except (CribpiError, OSError) as exc:
+        return Check(False, f"controller ({where})", str(exc),
+                     "plug the Pico in and flash it (`python -m cribpi.hal.controller.flash`); stop the "
+                     "service while checking, it holds the port (`sudo systemctl stop cribpi`)")
+    return Check(True, f"controller ({where})", version)
+
+
+def _groups(probes: Probes) -> Check:
+    missing = [g for g in GROUPS if g not in probes.groups()]
+    if missing:
+        return Check(False, "groups", f"not in {', '.join(missing)}",
+                     f"`sudo usermod -aG {','.join(GROUPS)} $USER`, then log in again (the service has them already)")
+    return Check(True, "groups", ", ".join(GROUPS))
+
+
+def _journal(db: Path, probes: Probes) -> Iterator[Check]:
+    folder = next((p for p in (db.parent, *db.parents) if p.exists()), Path("/"))
+    if not _can_write(folder) or (db.exists() and not os.access(db, os.W_OK)):
+        yield Check(False, "journal writable", f"{db} cannot be written",
+                    "run as the service's user, or set db in the configuration to a folder you own")
+    else:
+        yield Check(True, "journal writable", str(db))
+    if db.exists():
+        yield _sound(db)
+    free = probes.free_bytes(folder)
+    yield Check(free >= MIN_FREE_MB * 1_000_000, "free disk", f"{free // 1_000_000} MB on {folder}",
+                f"free at least {MIN_FREE_MB} MB there: a full disk stops scores being saved")
+
+
+def _can_write(folder: Path) -> bool:
+    """Really write there (a permission bit says nothing to root, nor of a read-only mount)."""
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
+def _sound(db: Path) -> Check:
+    """The whole file read through ``PRAGMA integrity_check`` (run and sim check at open too)."""
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+            rows = [r[0] for r in conn.execute("PRAGMA integrity_check")]
+    except sqlite3.Error as exc:
+        rows = [str(exc)]
+    if rows == ["ok"]:
+        return Check(True, "journal sound", "integrity_check ok")
+    return Check(False, "journal sound", "; ".join(rows[:3]),
+                 "restore the newest backup (docs/install.md, Backups), or move the file aside to start afresh")
+
+
+def report(results: Iterator[Check], say: Callable[[str], None]) -> bool:
+    """Print each check's line; True when every check passed."""
+    ok = True
+    for check in results:
+        say(check.line())
+        ok = ok and check.ok
+    return ok

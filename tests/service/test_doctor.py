@@ -1,0 +1,145 @@
+"""``cribpi doctor``: each check passes and fails on doubles of the machine (a folder for /dev,
+a controller that answers or not, the groups, the free disk) and on real journals."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cribpi.config import Config, OledConfig, PartsConfig
+from cribpi.exc import ConfigError, HardwareError
+from cribpi.game import NewGame
+from cribpi.rules import get_rules
+from cribpi.service.doctor import GROUPS, Probes, checks, report
+from cribpi.store import Store
+
+
+@pytest.fixture
+def machine(tmp_path):
+    """A Pi as it should be: /dev with the I2C bus and the GPIO chip, every group, room on disk."""
+    dev = tmp_path / "dev"
+    dev.mkdir()
+    (dev / "i2c-1").touch()
+    (dev / "gpiochip0").touch()
+    calls: list[str | None] = []
+
+    def controller(port):
+        calls.append(port)
+        return "firmware 2.0.0, protocol 2.0"
+
+    probes = Probes(dev=dev, i2c_answers=lambda bus, address: address == 0x3C, controller=controller,
+                    groups=lambda: set(GROUPS), free_bytes=lambda path: 2_000_000_000)
+    probes.calls = calls
+    return probes
+
+
+def config(tmp_path, **changes) -> Config:
+    wanted = dict(db=tmp_path / "state" / "cribpi.db", backend="pi", controller_port="/dev/cribpi-controller",
+                  parts=PartsConfig(inputs=("pi", "controller"), pegboard="controller"))
+    return Config(**{**wanted, **changes})
+
+
+def lines(cfg, probes) -> dict[str, tuple[bool, str]]:
+    return {c.what: (c.ok, c.line()) for c in checks(lambda: cfg, probes)}
+
+
+def test_a_healthy_pi_passes_every_check(tmp_path, machine):
+    got = lines(config(tmp_path), machine)
+    assert all(ok for ok, _ in got.values()), got
+    assert list(got) == ["configuration", "I2C bus 1", "OLED at 0x3c", "GPIO chip", "controller (/dev/cribpi-controller)",
+                         "groups", "journal writable", "free disk"]
+    assert got["controller (/dev/cribpi-controller)"][1].endswith("firmware 2.0.0, protocol 2.0")
+    assert all(line.startswith("✓ ") for _, line in got.values())
+
+
+def test_i2c_not_enabled(tmp_path, machine):
+    (machine.dev / "i2c-1").unlink()
+    ok, line = lines(config(tmp_path), machine)["I2C bus 1"]
+    assert not ok and line.startswith("✗ ") and "raspi-config nonint do_i2c 0" in line and "400000" in line
+
+
+def test_the_oled_does_not_answer_at_its_address(tmp_path, machine):
+    ok, line = lines(config(tmp_path, oled=OledConfig(address=0x3D)), machine)["OLED at 0x3d"]
+    assert not ok and "no answer" in line and "i2cdetect -y 1" in line
+
+
+def test_the_i2c_bus_cannot_be_opened(tmp_path, machine):
+    def refused(bus, address):
+        raise PermissionError(13, "Permission denied")
+
+    machine.i2c_answers = refused
+    ok, line = lines(config(tmp_path), machine)["OLED at 0x3c"]
+    assert not ok and "Permission denied" in line and "i2c group" in line
+
+
+def test_no_gpio_chip(tmp_path, machine):
+    (machine.dev / "gpiochip0").unlink()
+    ok, line = lines(config(tmp_path), machine)["GPIO chip"]
+    assert not ok and "gpiochip" in line
+
+
+def test_the_controller_is_not_found(tmp_path, machine):
+    def missing(port):
+        raise HardwareError("controller not found: retrying")
+
+    machine.controller = missing
+    ok, line = lines(config(tmp_path), machine)["controller (/dev/cribpi-controller)"]
+    assert not ok and "not found" in line and "flash" in line
+
+
+def test_a_configuration_without_a_controller_does_not_look_for_one(tmp_path, machine):
+    got = lines(Config(db=tmp_path / "cribpi.db", backend="pi"), machine)
+    assert got["controller"] == (True, "✓ controller: not used by this configuration")
+    assert machine.calls == []
+
+
+def test_missing_groups(tmp_path, machine):
+    machine.groups = lambda: {"pi", "gpio"}
+    ok, line = lines(config(tmp_path), machine)["groups"]
+    assert not ok and "not in i2c, dialout" in line and "usermod -aG gpio,i2c,dialout" in line
+
+
+def test_a_sound_journal_and_a_damaged_one(tmp_path, machine):
+    cfg = config(tmp_path)
+    cfg.db.parent.mkdir()
+    with Store(cfg.db) as store:
+        store.new_game(NewGame(("Ann", "Bob"), get_rules("acc")), table="main")
+    assert lines(cfg, machine)["journal sound"] == (True, "✓ journal sound: integrity_check ok")
+    cfg.db.write_bytes(b"this is not SQLite" * 300)
+    for suffix in ("-wal", "-shm"):
+        Path(f"{cfg.db}{suffix}").unlink(missing_ok=True)
+    ok, line = lines(cfg, machine)["journal sound"]
+    assert not ok and "not a database" in line and "backup" in line
+
+
+def test_a_journal_folder_that_cannot_be_written(tmp_path, machine):
+    cfg = config(tmp_path, db=Path("/proc/cribpi/cribpi.db"))
+    ok, line = lines(cfg, machine)["journal writable"]
+    assert not ok and "/proc/cribpi/cribpi.db cannot be written" in line
+
+
+def test_a_full_disk(tmp_path, machine):
+    machine.free_bytes = lambda path: 10_000_000
+    ok, line = lines(config(tmp_path), machine)["free disk"]
+    assert not ok and "10 MB" in line and "free at least 50 MB" in line
+
+
+def test_a_broken_configuration_is_the_only_line(tmp_path, machine):
+    def broken():
+        raise ConfigError("cribpi.toml: oled.driver = 'ssd9999' is not valid: ssd1306 or sh1106")
+
+    said: list[str] = []
+    assert not report(checks(broken, machine), said.append)
+    assert len(said) == 1 and said[0].startswith("✗ configuration: ") and "oled.driver" in said[0]
+
+
+def test_the_command_exits_1_on_a_failed_check(tmp_path):
+    bad = tmp_path / "cribpi.toml"
+    bad.write_text("[oled]\ndriver = 'ssd9999'\n")
+    done = subprocess.run([sys.executable, "-m", "cribpi", "doctor", "--config", str(bad)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[0].startswith("✗ configuration:") and "driver" in done.stdout
