@@ -30,6 +30,24 @@ class StoreError(CribpiError, OSError):
     from a newer cribpi, or holding an event that no longer replays)."""
 
 
+class JournalLocked(StoreError):
+    """Another process is writing the journal (one writer per journal: its lock file is held)."""
+
+    exit_code = 1
+
+
+class JournalDamaged(StoreError):
+    """A journal that fails its checks: never written to; a table moves it aside and starts afresh."""
+
+    exit_code = 1
+
+
+class JournalFull(StoreError):
+    """The disk holding the journal is full: the event was not stored, and may be tried again."""
+
+    exit_code = 1
+
+
 class HardwareError(CribpiError, OSError):
     """A hardware part that failed or went away."""
 

@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     db = args.db or str(default_db_path())
     if not os.path.isfile(db) or os.path.getsize(db) == 0:  # opening would create a journal
         raise StoreError(f"there is no game journal at {db}: give the file `cribpi run` writes")
-    with Store(db) as store:
+    with Store(db, read_only=True) as store:  # never locks nor writes: works while a table runs
         games = store.games()
         if args.list:
             for row in games:

@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
         args.db = str(default_db_path())
     if not os.path.isfile(args.db) or os.path.getsize(args.db) == 0:  # opening would create a journal
         raise StoreError(f"there is no game journal at {args.db}: give the file `cribpi run` writes")
-    with Store(args.db) as store:
+    with Store(args.db, read_only=True) as store:  # never locks nor writes: works while a table runs
         players = stats(store)
     if args.json:
         print(json.dumps({name: s.as_dict() for name, s in players.items()}, ensure_ascii=False))

@@ -38,9 +38,10 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from typing import Any, Final
 
-from cribpi.exc import RulesError, StoreError
+from cribpi.exc import JournalDamaged, RulesError, StoreError
 from cribpi.game import Event, Game, NewGame, Phase, State, Undo, event_from_dict
-from cribpi.store.schema import APPLICATION_ID, SCHEMA_VERSION, corrupt, open_journal, transaction
+from cribpi.store.guard import open_guarded
+from cribpi.store.schema import APPLICATION_ID, SCHEMA_VERSION, event_crc, store_error, transaction
 from cribpi.store.snapshot import SnapshotError, decode_state, encode_state, snapshot_format
 
 __all__ = ["Store", "Restored", "SCHEMA_VERSION", "APPLICATION_ID", "SNAPSHOT_EVERY"]
@@ -75,21 +76,31 @@ class Restored:
 class Store:
     """A journal file. One connection, used from one thread (the app's loop).
 
-    ``snapshot_every``: events between snapshots of a game's state (0: none are written).
+    A writer (the default) holds the journal's lock until :meth:`close`: a second writer
+    raises JournalLocked naming this process. ``read_only`` opens it as ``stats`` and
+    ``export`` do: no lock, nothing written, usable while a table writes. Either way the file
+    is checked first (JournalDamaged). ``recover`` (for ``cribpi run`` and ``sim``): a damaged
+    journal is moved aside and a fresh one started, and :attr:`notice` says so for the
+    player and the log (else it is None). ``snapshot_every``: events between snapshots of a
+    game's state (0: none are written).
     """
 
     def __init__(self, path: str | os.PathLike[str], *, clock: Callable[[], dt.datetime] = _utc_now,
-                 snapshot_every: int = SNAPSHOT_EVERY) -> None:
+                 snapshot_every: int = SNAPSHOT_EVERY, read_only: bool = False, recover: bool = False) -> None:
         self.path = os.fspath(path)
         self._clock = clock
         self._snapshot_every = snapshot_every
-        self._conn = open_journal(self.path)
+        opened = open_guarded(self.path, read_only=read_only, recover=recover, now=clock())
+        self._conn, self._version, self._lock = opened.conn, opened.version, opened.lock
+        #: Why the journal this table opened is a fresh one (a damaged one moved aside); else None.
+        self.notice = opened.notice
 
     # -- the file --------------------------------------------------------------------------
 
     def backup(self, target: str | os.PathLike[str]) -> None:
         """A consistent copy of the journal at ``target`` (SQLite's online backup), safe while
-        games are being written; copying the .db file alone could miss the events in its -wal."""
+        games are being written; copying the .db file alone could miss the events in its -wal.
+        (Dated copies with the last N kept: :func:`cribpi.store.backup`.)"""
         with self._guard(f"back up to {os.fspath(target)}"):
             dest = sqlite3.connect(os.fspath(target))
             try:
@@ -98,7 +109,11 @@ class Store:
                 dest.close()
 
     def close(self) -> None:
-        self._conn.close()
+        try:
+            self._conn.close()
+        finally:
+            if self._lock is not None:
+                self._lock.release()
 
     def __enter__(self) -> Store:
         return self
@@ -112,9 +127,7 @@ class Store:
         try:
             yield
         except sqlite3.Error as exc:
-            if "malformed" in str(exc) or "not a database" in str(exc):
-                raise corrupt(self.path, exc) from None
-            raise StoreError(f"{self.path}: could not {doing}: {exc}") from None
+            raise store_error(self.path, exc, doing) from None
 
     # -- writing -------------------------------------------------------------------------
 
@@ -179,8 +192,9 @@ class Store:
                              "(restart cribpi to resume it from the journal)")
 
     def _insert_event(self, game_id: int, seq: int, event: Event, now: str) -> None:
-        self._conn.execute("INSERT INTO events (game_id, seq, type, data, recorded) VALUES (?, ?, ?, ?, ?)",
-                           (game_id, seq, event.kind, json.dumps(event.to_dict(), ensure_ascii=False), now))
+        data = json.dumps(event.to_dict(), ensure_ascii=False)
+        self._conn.execute("INSERT INTO events (game_id, seq, type, data, recorded, crc) VALUES (?, ?, ?, ?, ?, ?)",
+                           (game_id, seq, event.kind, data, now, event_crc(game_id, seq, event.kind, data)))
 
     def _write_outcome(self, game_id: int, state: State, now: str) -> None:
         """Results of the games completed so far; the match result once it is over."""
@@ -302,10 +316,17 @@ class Store:
         return str(row[0])
 
     def _rows(self, game_id: int, after: int = 0, upto: int | None = None) -> Iterator[tuple[int, Event]]:
+        crc = "crc" if self._version >= 3 else "NULL"  # an older journal read as it is
         rows = self._conn.execute(
-            "SELECT seq, data FROM events WHERE game_id=? AND seq>? AND seq<=? ORDER BY seq",
+            f"SELECT seq, type, data, {crc} FROM events WHERE game_id=? AND seq>? AND seq<=? ORDER BY seq",
             (game_id, after, upto if upto is not None else 2 ** 62))
-        for seq, data in rows.fetchall():
+        expected = after + 1
+        for seq, kind, data, check in rows.fetchall():
+            if seq != expected or (check is not None and check != _crc(game_id, seq, kind, data)):
+                what = f"is missing (the next is {seq})" if seq != expected else "fails its checksum"
+                raise JournalDamaged(f"{self.path} is damaged: game {game_id}, event {expected} {what}: "
+                                     "move it aside (keep it: `sqlite3 FILE .recover` may save its games)")
+            expected += 1
             try:
                 yield seq, event_from_dict(json.loads(data))
             except (ValueError, TypeError) as exc:  # RulesError and JSON errors are ValueErrors
@@ -344,6 +365,8 @@ class Store:
 
     def _snapshots(self, game_id: int, length: int, before: int | None) -> list[tuple[int, int]]:
         """(seq, events in force) of the game's snapshots in this format, latest first."""
+        if self._version < 2:  # a schema-1 journal read as it is has none
+            return []
         try:
             wanted = snapshot_format()
         except SnapshotError:
@@ -373,6 +396,13 @@ class Store:
         return StoreError(
             f"{self.path}: game {game_id}, event {seq} {what}: {exc}. The journal is left as it "
             "is; keep a copy of the file and report it with the version of cribpi that wrote it")
+
+
+def _crc(game_id: int, seq: object, kind: object, data: object) -> int | None:
+    """The row's checksum as written; None for a row whose fields are not the types written."""
+    if isinstance(seq, int) and isinstance(kind, str) and isinstance(data, str):
+        return event_crc(game_id, seq, kind, data)
+    return None
 
 
 def _counts(seq: object, in_force: object, last: int) -> bool:

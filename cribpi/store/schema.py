@@ -1,23 +1,30 @@
 """The journal file: its schema, and opening it (checked, created or migrated) safely.
 
 The layout of each table is documented in docs/store.md. A file is refused, untouched, when
-it is not SQLite, is another program's database, or comes from a newer cribpi; an older
-journal is migrated in one transaction.
+it is not SQLite, is another program's database, comes from a newer cribpi, or fails
+``PRAGMA integrity_check`` (:class:`~cribpi.exc.JournalDamaged`); an older journal is
+migrated in one transaction by a writer, and read as it is by a reader. SQLite's errors
+become the project's typed errors in one place, :func:`store_error`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import os
 import sqlite3
+import urllib.parse
+import zlib
 from collections.abc import Iterator
 from typing import Final
 
-from cribpi.exc import StoreError
+from cribpi.exc import JournalDamaged, JournalFull, StoreError
 
-__all__ = ["SCHEMA_VERSION", "APPLICATION_ID", "open_journal", "corrupt", "transaction"]
+__all__ = ["SCHEMA_VERSION", "APPLICATION_ID", "open_journal", "connect_read_only", "corrupt",
+           "store_error", "event_crc", "transaction"]
 
 #: Bumped whenever the schema changes; a migration from every older version goes in _MIGRATIONS.
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 #: ``PRAGMA application_id``: "CRBP", so `file` and cribpi itself can tell the journal apart.
 APPLICATION_ID: Final = 0x43524250
 
@@ -54,6 +61,7 @@ CREATE TABLE events (
     type     TEXT NOT NULL,
     data     TEXT NOT NULL,         -- Event.to_dict() as JSON
     recorded TEXT NOT NULL,
+    crc      INTEGER,               -- event_crc(): NULL only in rows written before version 3
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
 CREATE TABLE results (
@@ -72,41 +80,92 @@ CREATE TABLE results (
 #: user_version -> SQL that brings a journal of that version to the next one.
 _MIGRATIONS: Final[dict[int, str]] = {
     1: _SNAPSHOTS,  # 2: snapshots of the state, so a restart replays only the latest events
+    2: "ALTER TABLE events ADD COLUMN crc INTEGER",  # 3: a checksum of each event written
 }
 
+#: SQLite's primary result codes that name a full disk, and a damaged file.
+_FULL: Final = 13  # SQLITE_FULL
+_DAMAGED: Final = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB
+#: Less room than this on the journal's file system is a full disk (SQLite then fails with
+#: an I/O error, not SQLITE_FULL, when it cannot grow its -shm file).
+_ROOM: Final = 64 * 1024
 
-def open_journal(path: str) -> sqlite3.Connection:
-    """A connection to the journal at ``path`` (created if the file is new or empty), in WAL
-    mode with full sync, at SCHEMA_VERSION and checked. Raises StoreError naming the file."""
+
+def event_crc(game_id: int, seq: int, kind: str, data: str) -> int:
+    """The checksum of one event row: a byte changed in a page (which integrity_check does
+    not read) makes its event unreadable instead of silently a different event."""
+    return zlib.crc32(f"{game_id}:{seq}:{kind}:{data}".encode())
+
+
+def open_journal(path: str, *, read_only: bool = False) -> tuple[sqlite3.Connection, int]:
+    """A connection to the journal at ``path`` and its schema version. A writer's is in WAL
+    mode with full sync, at SCHEMA_VERSION (created if the file is new or empty, migrated if
+    older); a reader's (``read_only``) changes nothing, not even an older schema, and is
+    checked with ``PRAGMA integrity_check`` (a writer is opened only after such a check:
+    cribpi.store.guard). Raises StoreError (or a subclass) naming the file."""
     try:
-        conn = sqlite3.connect(path, isolation_level=None, timeout=10.0)
+        conn = connect_read_only(path) if read_only else sqlite3.connect(path, isolation_level=None, timeout=10.0)
     except sqlite3.Error as exc:
         raise StoreError(f"cannot open the game journal {path}: {exc}: "
                          "check that its folder exists and is writable") from None
     try:
-        _prepare(conn, path)
-    except sqlite3.OperationalError as exc:
+        version = _prepare(conn, path, read_only)
+    except sqlite3.Error as exc:
         conn.close()
-        if "not a database" in str(exc) or "malformed" in str(exc):
-            raise corrupt(path, exc) from None
-        raise StoreError(f"cannot open the game journal {path}: {exc}: "
-                         "check that the file and its folder are writable") from None
-    except sqlite3.DatabaseError as exc:
-        conn.close()
-        raise corrupt(path, exc) from None
+        raise store_error(path, exc, "open the game journal") from None
     except BaseException:
         conn.close()
         raise
-    return conn
+    return conn, version
 
 
-def corrupt(path: str, exc: BaseException) -> StoreError:
-    return StoreError(
-        f"{path} is not a cribpi game journal or is damaged ({exc}): move it aside "
-        "(keep it: `sqlite3 FILE .recover` may save its games) and cribpi will start a new one")
+def connect_read_only(path: str) -> sqlite3.Connection:
+    """A connection that can never write the file (nor checkpoint its WAL): for ``stats``,
+    ``export`` and backups while a table writes."""
+    uri = f"file:{urllib.parse.quote(os.path.abspath(path))}?mode=ro"
+    return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10.0)
 
 
-def _prepare(conn: sqlite3.Connection, path: str) -> None:
+def corrupt(path: str, exc: BaseException) -> JournalDamaged:
+    return JournalDamaged(
+        f"{path} is damaged ({exc}): move it aside (keep it: `sqlite3 FILE .recover` may save "
+        "its games); `cribpi run` and `cribpi sim` do that themselves and start a new journal")
+
+
+def store_error(path: str, exc: BaseException, doing: str) -> StoreError:
+    """The typed error for an SQLite or OS error met while ``doing`` something to ``path``:
+    JournalFull for a full disk, JournalDamaged for a damaged file, else StoreError."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None and code & 0xFF in _DAMAGED:
+        if not _is_sqlite(path):  # the wrong file given, not a journal damaged: nothing to move aside
+            return StoreError(f"{path} is not a cribpi game journal (not an SQLite file): give the file "
+                              "`cribpi run` writes")
+        return corrupt(path, exc)
+    if (code is not None and code & 0xFF == _FULL) or getattr(exc, "errno", None) in (errno.ENOSPC, errno.EDQUOT) \
+            or _no_room(path):
+        return JournalFull(f"disk full: this score is not saved ({path}: could not {doing}): free some space "
+                           "on that disk; the journal is unchanged")
+    hint = ": check that the file and its folder are writable" if "open" in doing else ""
+    return StoreError(f"{path}: could not {doing}: {exc}{hint}")
+
+
+def _is_sqlite(path: str) -> bool:
+    try:
+        with open(path, "rb") as file:
+            return file.read(16) == b"SQLite format 3\0"
+    except OSError:
+        return True  # cannot tell: say damaged, which moves nothing without a check
+
+
+def _no_room(path: str) -> bool:
+    try:
+        fs = os.statvfs(os.path.dirname(os.path.abspath(path)))
+    except OSError:
+        return False
+    return fs.f_bavail * fs.f_frsize < _ROOM
+
+
+def _prepare(conn: sqlite3.Connection, path: str, read_only: bool) -> int:
     # Reading the header first: a file that is not SQLite fails here, before anything is written.
     # One statement, so one read: another process may be creating the journal meanwhile.
     app_id, version, tables = conn.execute(
@@ -118,6 +177,13 @@ def _prepare(conn: sqlite3.Connection, path: str) -> None:
     if version > SCHEMA_VERSION:
         raise StoreError(f"{path} was written by a newer cribpi (journal version {version}, "
                          f"this cribpi reads up to {SCHEMA_VERSION}): upgrade cribpi")
+    if app_id == APPLICATION_ID and version not in _MIGRATIONS and version != SCHEMA_VERSION:
+        raise corrupt(path, sqlite3.DatabaseError(f"journal version {version} is not one cribpi wrote"))
+    if read_only:
+        if app_id == 0:
+            raise StoreError(f"there is no game journal at {path}: give the file `cribpi run` writes")
+        _check(conn, path)
+        return int(version)
     # WAL: a commit appends to the -wal file and never rewrites pages in place, so a crash
     # mid-write leaves the last committed state readable. synchronous=FULL: in WAL mode
     # NORMAL only fsyncs at checkpoints, so a commit could be lost to a power cut after the
@@ -133,9 +199,14 @@ def _prepare(conn: sqlite3.Connection, path: str) -> None:
         _create(conn)
     elif version < SCHEMA_VERSION:
         _migrate(conn)
-    check = conn.execute("PRAGMA quick_check").fetchone()[0]
-    if check != "ok":
-        raise corrupt(path, sqlite3.DatabaseError(f"quick_check: {check}"))
+    return SCHEMA_VERSION
+
+
+def _check(conn: sqlite3.Connection, path: str) -> None:
+    """integrity_check, not quick_check: only the full check sees index keys out of order."""
+    problems = [row[0] for row in conn.execute("PRAGMA integrity_check(3)").fetchall()]
+    if problems != ["ok"]:
+        raise corrupt(path, sqlite3.DatabaseError("integrity_check: " + "; ".join(problems)))
 
 
 def _create(conn: sqlite3.Connection) -> None:
@@ -151,7 +222,7 @@ def _migrate(conn: sqlite3.Connection) -> None:
     with transaction(conn):
         # Read under the write lock: another process may have migrated it meanwhile.
         version = conn.execute("PRAGMA user_version").fetchone()[0]
-        while version < SCHEMA_VERSION:
+        while version < SCHEMA_VERSION:  # every version below is in _MIGRATIONS (_prepare checked)
             _run_script(conn, _MIGRATIONS[version])
             version += 1
         conn.execute(f"PRAGMA user_version={version}")

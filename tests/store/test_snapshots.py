@@ -113,7 +113,7 @@ def test_a_restore_from_a_snapshot_equals_a_full_replay_and_reads_only_the_tail(
             extend(store, game_id, game, events[done:done + step])
             done += step
             done = min(done, len(events))
-            with Store(db_path) as again:
+            with Store(db_path, read_only=True) as again:  # as `cribpi stats` reads while a table writes
                 full = again.load(game_id)
                 reads = _reads_from_start(again, monkeypatch)
                 restored = again.restore(game_id)
@@ -272,7 +272,7 @@ def test_a_bad_event_after_a_snapshot_is_still_named_by_game_and_seq(db_path):
     events = [e for e, _ in random_match(11)][:33]
     with Store(db_path, snapshot_every=10) as store:
         game_id, _ = journal(store, events)
-    _corrupt_snapshot(db_path, "UPDATE events SET data='{\"type\": \"dance\"}' WHERE seq=32")
+    _corrupt_snapshot(db_path, "UPDATE events SET data='{\"type\": \"dance\"}', crc=NULL WHERE seq=32")
     with Store(db_path) as store, pytest.raises(StoreError, match=f"game {game_id}, event 32 cannot be read"):
         store.current()
 
@@ -329,7 +329,7 @@ def test_a_version_1_journal_opens_restores_and_continues(db_path, monkeypatch):
     _version_1_journal(db_path, events[:cut])
     with Store(db_path, snapshot_every=10) as store:
         conn = store._conn
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
         restored = store.current("main")
         assert restored is not None and restored.game_id == 1
         assert restored.game.state == Game(events[:cut]).state
@@ -346,10 +346,12 @@ def test_a_version_1_journal_opens_restores_and_continues(db_path, monkeypatch):
 
 
 def test_two_processes_migrating_one_journal_at_once(tmp_path):
+    """Four writers at once: each migrates it or is refused as a second writer, never half."""
     import subprocess
     import sys
 
-    code = "import sys; from cribpi.store import Store; Store(sys.argv[1]).close()"
+    code = ("import sys; from cribpi.store import Store; from cribpi.exc import JournalLocked\n"
+            "try: Store(sys.argv[1]).close()\nexcept JournalLocked: sys.exit(3)")
     events = [e for e, _ in random_match(3)][:20]
     for round_ in range(3):
         path = tmp_path / f"old{round_}.db"
@@ -357,6 +359,6 @@ def test_two_processes_migrating_one_journal_at_once(tmp_path):
         procs = [subprocess.Popen([sys.executable, "-c", code, str(path)], stderr=subprocess.PIPE, text=True)
                  for _ in range(4)]
         errors = [p.communicate(timeout=30)[1] for p in procs]
-        assert [p.returncode for p in procs] == [0, 0, 0, 0], errors
+        assert set(p.returncode for p in procs) <= {0, 3} and 0 in [p.returncode for p in procs], errors
         with Store(path) as store:
             assert store.restore(1).state == Game(events).state

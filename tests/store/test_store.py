@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import pathlib
 import sqlite3
 
 import pytest
 
-from cribpi.exc import CribpiError, RulesError, StoreError
+from cribpi.exc import CribpiError, JournalDamaged, JournalLocked, RulesError, StoreError
 from cribpi.game import Game, Lay, Mode, NewGame, Peg, Phase, Undo
 from cribpi.rules import ACC, Card
 from cribpi.store import APPLICATION_ID, SCHEMA_VERSION, Store, export_game, stats
+from cribpi.store.schema import event_crc
 
 from store_helpers import extend, journal, random_match
 
@@ -141,18 +143,28 @@ def test_timestamps_come_from_the_clock(db_path):
     assert row["started"].startswith("2024-05-01T19:30:00") and row["event_name"] == "Club night"
 
 
-def test_a_second_connection_sees_and_continues_the_journal(db_path):
-    with Store(db_path) as one, Store(db_path) as two:
-        game_id, game_one = journal(one, [NewGame(("Ann", "Ben"), mode=Mode.BOARD, first_dealer=0), Peg(0, 2)])
-        game_two = two.current().game
-        extend(two, game_id, game_two, [Peg(1, 3)])
+def test_a_second_writer_is_refused_and_a_reader_sees_the_journal(db_path):
+    with Store(db_path) as one:
+        game_id, _ = journal(one, [NewGame(("Ann", "Ben"), mode=Mode.BOARD, first_dealer=0), Peg(0, 2)])
+        with pytest.raises(JournalLocked, match=f"{db_path} is in use by process {os.getpid()}"):
+            Store(db_path)
+        with Store(db_path, read_only=True) as reader:
+            assert reader.current().game.state.scores == (2, 0)
+            with pytest.raises(StoreError):
+                reader.new_game(NewGame(("Cy", "Di"), mode=Mode.BOARD, first_dealer=0))
+    with Store(db_path) as again:  # the lock went with the first writer
+        assert again.events(game_id) == [NewGame(("Ann", "Ben"), mode=Mode.BOARD, first_dealer=0), Peg(0, 2)]
+
+
+def test_a_journal_written_behind_the_writer_s_back_is_refused_not_forked(db_path):
+    """The lock keeps cribpi to one writer; a game journalled further by anything else (here
+    raw SQL) is still refused by the next append rather than forked."""
+    with Store(db_path) as store:
+        game_id, game = journal(store, [NewGame(("Ann", "Ben"), mode=Mode.BOARD, first_dealer=0), Peg(0, 2)])
+        store._conn.execute("INSERT INTO events (game_id, seq, type, data, recorded) "
+                            "SELECT game_id, 3, type, data, recorded FROM events WHERE seq=2")
         with pytest.raises(StoreError, match="another program is writing"):
-            extend(one, game_id, game_one, [Peg(0, 4)])  # one's game is stale: refused, not forked
-        game_one.rollback()
-        game_one = one.current().game
-        extend(one, game_id, game_one, [Peg(0, 4)])
-        assert two.current().game.state.scores == (6, 3)
-        assert [e.to_dict() for e in one.events(game_id)] == [e.to_dict() for e in two.events(game_id)]
+            extend(store, game_id, game, [Peg(1, 3)])
 
 
 def test_the_file_is_wal_with_full_sync_and_versioned(store, db_path):
@@ -171,7 +183,8 @@ def test_a_file_that_is_not_a_database_is_a_clear_store_error(db_path):
     db_path.write_bytes(b"hello, this is a shopping list\n" * 200)
     with pytest.raises(StoreError, match="not a cribpi game journal") as info:
         Store(db_path)
-    assert str(db_path) in str(info.value) and "move it aside" in str(info.value)
+    assert str(db_path) in str(info.value) and "not an SQLite file" in str(info.value)
+    assert info.value.exit_code == 2  # the wrong file given: nothing a table would move aside
     assert isinstance(info.value, OSError) and isinstance(info.value, CribpiError)
 
 
@@ -226,7 +239,9 @@ def test_a_journal_event_that_no_longer_applies_names_game_and_seq(db_path):
     conn = sqlite3.connect(db_path)
     seq, data = conn.execute("SELECT seq, data FROM events WHERE type='lay' ORDER BY seq LIMIT 1").fetchone()
     bad = json.loads(data) | {"seat": 9}
+    conn.create_function("event_crc", 4, event_crc)  # written by a (buggy) cribpi: its checksum is right
     conn.execute("UPDATE events SET data=? WHERE seq=?", (json.dumps(bad), seq))
+    conn.execute("UPDATE events SET crc=event_crc(game_id, seq, type, data)")
     conn.commit()
     conn.close()
     with Store(db_path) as store, pytest.raises(StoreError, match=f"game {game_id}, event {seq} .*no longer applies"):
@@ -237,7 +252,9 @@ def test_a_journal_event_that_cannot_be_read_names_game_and_seq(db_path):
     with Store(db_path) as store:
         game_id = _journal(store, [e for e, _ in random_match(11)[:5]])
     conn = sqlite3.connect(db_path)
+    conn.create_function("event_crc", 4, event_crc)
     conn.execute("UPDATE events SET data='{\"type\": \"dance\"}' WHERE seq=3")
+    conn.execute("UPDATE events SET crc=event_crc(game_id, seq, type, data)")
     conn.commit()
     conn.close()
     with Store(db_path) as store:
@@ -245,6 +262,24 @@ def test_a_journal_event_that_cannot_be_read_names_game_and_seq(db_path):
             store.events(game_id)
         with pytest.raises(StoreError, match=f"game {game_id}, event 3"):
             store.current()
+
+
+@pytest.mark.parametrize("sql,what", [
+    ("UPDATE events SET data=replace(data, '\"seat\": 1', '\"seat\": 0') WHERE seq=4", "event 4 fails its checksum"),
+    ("DELETE FROM events WHERE seq=3", "event 3 is missing"),
+])
+def test_an_event_changed_or_lost_behind_cribpi_s_back_is_damage_not_a_different_game(db_path, sql, what):
+    """A byte changed inside a page passes integrity_check: each row's checksum catches it."""
+    with Store(db_path) as store:
+        game_id = _journal(store, [e for e, _ in random_match(11)[:8]])
+    conn = sqlite3.connect(db_path)
+    assert conn.execute(sql).rowcount == 1
+    conn.commit()
+    conn.close()
+    with Store(db_path, read_only=True) as store:
+        for read in (lambda: store.events(game_id), store.current, lambda: store.load(game_id)):
+            with pytest.raises(JournalDamaged, match=f"{db_path} is damaged: game {game_id}, {what}"):
+                read()
 
 
 def test_an_unknown_game_id_is_a_store_error(store):
@@ -295,13 +330,17 @@ def test_backup_is_a_journal_that_restores_the_same_game(store, tmp_path):
 
 
 def test_two_processes_creating_one_journal_at_once(tmp_path):
+    """Four writers at once: each creates it or is refused as a second writer, never half."""
     import subprocess
     import sys
 
-    code = "import sys; from cribpi.store import Store; Store(sys.argv[1]).close()"
+    code = ("import sys; from cribpi.store import Store; from cribpi.exc import JournalLocked\n"
+            "try: Store(sys.argv[1]).close()\nexcept JournalLocked: sys.exit(3)")
     for round_ in range(3):
         path = tmp_path / f"new{round_}.db"
         procs = [subprocess.Popen([sys.executable, "-c", code, str(path)], stderr=subprocess.PIPE, text=True)
                  for _ in range(4)]
         errors = [p.communicate(timeout=30)[1] for p in procs]
-        assert [p.returncode for p in procs] == [0, 0, 0, 0], errors
+        assert set(p.returncode for p in procs) <= {0, 3} and 0 in [p.returncode for p in procs], errors
+        with Store(path, read_only=True) as store:
+            assert store.games() == []
