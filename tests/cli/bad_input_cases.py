@@ -1,0 +1,190 @@
+"""Bad input for every ``cribpi`` command: (arguments, what the one line on stderr must say).
+
+``{name}`` in an argument is a file the test makes (see ``FILES`` in test_bad_inputs.py):
+``{journal}`` a journal holding one finished game, ``{fifo}``, ``{binary}``, ``{huge}``,
+``{folder}``, ``{file}`` (an existing plain file), ``{record}`` a good record, ``{config:NAME}``
+a configuration from ``CONFIGS`` and ``{layout:NAME}`` one pointing at a layout from ``LAYOUTS``.
+"""
+
+from __future__ import annotations
+
+BIG = "9" * 5000
+CARDS6 = ["5H", "5C", "5S", "JD", "9C", "KD"]
+
+#: Configuration files that must each be refused, naming the key: (name, text, message).
+CONFIGS = [
+    ("nan-cap", "[leds]\ncurrent_cap_ma = nan", r"leds.current_cap_ma = nan is not valid: a finite number"),
+    ("inf-cap", "[leds]\ncurrent_cap_ma = inf", r"leds.current_cap_ma = inf"),
+    ("neg-cap", "[leds]\ncurrent_cap_ma = -1", r"leds.current_cap_ma = -1"),
+    ("zero-cap", "[leds]\ncurrent_cap_ma = 0", r"leds.current_cap_ma = 0"),
+    ("huge-cap", "[leds]\ncurrent_cap_ma = 1e308", r"leds.current_cap_ma = 1e\+308"),
+    ("nan-bright", "[leds]\nbrightness = nan", r"leds.brightness = nan"),
+    ("neg-bright", "[leds]\nbrightness = -0.1", r"leds.brightness = -0.1"),
+    ("big-bright", "[leds]\nbrightness = 1.5", r"leds.brightness = 1.5"),
+    ("str-bright", "[leds]\nbrightness = \"half\"", r"leds.brightness = 'half' is not valid: expected int or float"),
+    ("counters", "[leds]\ngame_counter_leds = 11", r"leds.game_counter_leds = 11 .*0-10"),
+    ("counters-huge", "[leds]\ngame_counter_leds = 99999999999999999999", r"a number of 20 digits"),
+    ("marks", "[leds]\nmarks = 1", r"leds.marks = 1 .*expected bool"),
+    ("nan-debounce", "[buttons]\ndebounce_ms = nan", r"buttons.debounce_ms = nan"),
+    ("inf-debounce", "[buttons]\ndebounce_ms = inf", r"buttons.debounce_ms = inf"),
+    ("neg-debounce", "[buttons]\ndebounce_ms = -5", r"buttons.debounce_ms = -5"),
+    ("inf-long", "[buttons]\nlong_press_ms = inf", r"buttons.long_press_ms = inf"),
+    ("nan-long", "[buttons]\nlong_press_ms = nan", r"buttons.long_press_ms = nan"),
+    ("zero-long", "[buttons]\nlong_press_ms = 0", r"buttons.long_press_ms = 0"),
+    ("inf-repeat", "[buttons]\nrepeat_ms = inf", r"buttons.repeat_ms = inf"),
+    ("neg-repeat", "[buttons]\nrepeat_ms = -300", r"buttons.repeat_ms = -300"),
+    ("debounce-over-long", "[buttons]\ndebounce_ms = 900\nlong_press_ms = 800", r"buttons = .*debounce"),
+    ("oled-driver", "[oled]\ndriver = \"ssd1309\"", r"oled.driver = 'ssd1309' .*ssd1306 or sh1106"),
+    ("oled-rotate", "[oled]\nrotate = 90", r"oled.rotate = 90 .*0 or 180"),
+    ("oled-address", "[oled]\naddress = 0x99", r"oled.address = 153 .*0x03-0x77"),
+    ("oled-address-huge", "[oled]\naddress = 99999999999999999999999", r"oled.address = a number of 23 digits"),
+    ("oled-port", "[oled]\nport = -1", r"oled.port = -1 .*I2C bus number"),
+    ("oled-port-float", "[oled]\nport = 1.0", r"oled.port = 1.0 .*expected int"),
+    ("oled-contrast", "[oled]\ncontrast = 256", r"oled.contrast = 256 .*0-255"),
+    ("oled-size", "[oled]\nsize = \"64x48\"", r"oled.size = '64x48'"),
+    ("oled-bus", "[oled]\nbus = 1", r"oled.bus = 1 .*unknown key"),
+    ("unknown-key", "colour = 1", r"colour = 1 .*unknown key"),
+    ("backend", "backend = \"toaster\"", r"backend = 'toaster' .*one of"),
+    ("backend-type", "backend = 3", r"backend = 3 .*expected str"),
+    ("db-blank", "db = \" \"", r"db = ' ': expected the path of a game journal"),
+    ("db-nul", "db = \"a\\u0000b\"", r"db = .*NUL byte"),
+    ("db-user", "db = \"~nosuchuser_cribpi/x.db\"", r"db = .*no user 'nosuchuser_cribpi'"),
+    ("layout-user", "layout = \"~nosuchuser_cribpi/l.toml\"", r"layout = .*no user"),
+    ("pin-number", "[pins]\n40 = \"ok\"", r"pins.40 .*BCM pin number 0-27"),
+    ("pin-action", "[pins]\n17 = \"jump\"", r"pins.17 = 'jump'"),
+    ("pin-twice", "[pins]\n17 = \"ok\"\nGPIO17 = \"go\"", r"GPIO17 is bound twice"),
+    ("pin-table", "[pins]\n17 = { hold = \"ok\" }", r"pins.17 = .*press"),
+    ("parts-pegboard", "[parts]\npegboard = \"toaster\"", r"parts.pegboard = 'toaster'"),
+    ("parts-display", "[parts]\ndisplays = [\"controller\"]", r"the controller backend has no display"),
+    ("parts-inputs", "[parts]\ninputs = [\"pi\", 3]", r"parts.inputs\[1\] = 3"),
+    ("parts-many", "[parts]\ninputs = [\"pi\", \"pi\", \"pi\", \"pi\", \"pi\"]", r"at most 4 input backends"),
+    ("parts-page", "[parts]\ndisplays = [{ backend = \"pi\", page = \"wall\" }]", r"page = 'wall'"),
+    ("port-blank", "[controller]\nport = \" \"", r"controller.port = ' '"),
+    ("toml", "backend = [", r"not valid TOML"),
+    ("toml-digits", f"a = {BIG}", r"not valid TOML: .*short numbers"),
+    ("toml-binary", None, r"byte 6 is not UTF-8"),
+]
+
+#: Layout files, each given through a configuration's ``layout`` key.
+LAYOUTS = [
+    ("tracks", "tracks = 5\n[[run]]\nleds = [\"1:1-121\"]", r"tracks = 5 .*2-4"),
+    ("no-run", "tracks = 2", r"run = None .*\[\[run\]\]"),
+    ("entry", "tracks = 2\n[[run]]\nleds = [\"1:x\"]", r"leds\[0\] = '1:x'"),
+    ("hole", "tracks = 2\n[[run]]\nleds = [\"1:1-200\"]", r"holes are 1-121"),
+    ("twice", "tracks = 2\n[[run]]\nleds = [\"1:1-121\", \"1:5\"]", r"already mapped"),
+    ("unmapped", "tracks = 2\n[[run]]\nleds = [\"1:1-121\"]", r"track 2 .*unmapped"),
+    ("skip", f"tracks = 2\n[[run]]\nleds = [\"skip {BIG[:30]}\"]", r"skip that keeps the strip"),
+    ("strip", "tracks = 2\n[[run]]\nstrip = -1\nleds = [\"1:1\"]", r"strip = -1 .*0-15"),
+    ("start", "tracks = 2\n[[run]]\nstart = 1e9\nleds = [\"1:1\"]", r"start = 1000000000.0 .*0-9999"),
+    ("counters", "tracks = 2\ngame_counters = nan\n[[run]]\nleds = [\"1:1\"]", r"game_counters = nan"),
+    ("unknown", "tracks = 2\ncolour = 1", r"colour = 1 .*unknown key"),
+    ("missing", None, r"missing.toml: no such layout file"),
+    ("fifo", None, r"not a regular file"),
+]
+
+#: Records that must each be refused: (name, text, message).
+RECORDS = [
+    ("no-cut", '[Players "Ann" "Ben"]\n\nDeal 1: Ann deals\nStarter: 5H\n', r"line 3: 'Deal': no one deals yet: .*Cut"),
+    ("no-cut-play", '[Players "Ann" "Ben"]\nPlay: 5H\n', r"no one deals yet"),
+    ("match-super", '[Players "Ann" "Ben"]\n[Match "²"]\n', r"line 2: '²': expected an odd number"),
+    ("match-even", '[Players "Ann" "Ben"]\n[Match "2"]\n', r"expected an odd number of games"),
+    ("game-digits", f'[Players "Ann" "Ben"]\n[Game "{BIG}"]\n', r"line 2: '9999.*use a whole number"),
+    ("deal-digits", f'[Players "Ann" "Ben"]\n[Dealer "Ann"]\nDeal {BIG}: Ann deals\n', r"line 3: '9999"),
+    ("tag-cr", '[Players "Ann" "Ben"]\n[Event "a\rb"]\n', r"holds a line break"),
+    ("players", '[Players "Ann"]\n', r"2-4 names"),
+    ("empty", "", r"the record is empty"),
+    ("card", '[Players "Ann" "Ben"]\n[Dealer "Ann"]\nStarter: 5X\n', r"line 3: '5X': expected the starter card"),
+    ("refused", '[Players "A" "B"]\n[Dealer "A"]\nStarter: 5H\nPlay: 5C 5C\n', r"line 4: 5C laid by A is refused"),
+    ("statement", '[Players "A" "B"]\n[Dealer "A"]\nDance\n', r"'Dance': expected a statement"),
+    ("claim-digits", f'[Players "A" "B"]\n[Mode "claim"]\n[Dealer "A"]\nStarter: 5H={BIG}\n', r"expected the points"),
+    ("rules", '[Players "A" "B"]\n[Rules "snap"]\n', r"'snap': expected a rule preset"),
+    ("unclosed", '[Players "A" "B"]\n{ never closed\n', r"never closed"),
+    ("tag-late", '[Players "A" "B"]\n[Dealer "A"]\nStarter: 5H\n[Event "x"]\n', r"tags belong at the top"),
+]
+
+#: Files a reader must refuse before reading them (kind -> message); each is tried as a record,
+#: a configuration, a layout, a journal where the command takes one.
+UNREADABLE = [
+    ("{fifo}", r"not a regular file \(a device, FIFO or socket\)"),
+    ("/dev/zero", r"/dev/zero: not a regular file"),
+    ("{folder}", r": a folder"),
+    ("{binary}", r"byte 128 is not UTF-8"),
+    ("{huge}", r"larger than 4096 kB"),
+    ("{missing}", r"missing\.\w+: no such"),
+    ("~nosuchuser_cribpi/f", r"no user 'nosuchuser_cribpi'"),
+    ("a\0b", r"NUL byte"),
+]
+
+
+def cases() -> list[tuple[list[str], str]]:
+    """Every bad input: the command line and the message its one line must match."""
+    out: list[tuple[list[str], str]] = []
+    out += [(["score", *c.split()], m) for c, m in [
+        ("", r"the following arguments are required: CARD"), ("5H", r"not just 1 card"),
+        ("5H 5H 5C 5D 6S", r"5H appears twice"), ("XX 5H", r"'XX' is not a card"), ("0D 5H", r"'0D' is not a card"),
+        ("5X 5H", r"'5X' is not a card"), ("²H 5H", r"'²H' is not a card"), ("5H 5C 5S JD 5D 4D 3D", r"a hand needs 4"),
+        ("5H 5C 5S JD 5D --rules nope", r"no rule preset called 'nope'"), ("5H 5C 5S JD 5D --players 3", r"unrecognized"),
+        (f"{BIG}H 5H", r"is not a card"), ("5H 5C 5S JD 5D --jsn", r"did you mean --json"),
+    ]]
+    out += [(["peg", *c.split()], m) for c, m in [
+        ("", r"required: CARD"), ("X", r"'X' is neither a rank"), ("5H 5H", r"5H is laid twice"),
+        ("5 5 5 5 5", r"all four cards"), ("0", r"'0' is neither"), ("11", r"'11' is neither"),
+        ("--rules hoyle2 5", r"no rule preset called 'hoyle2'"), (BIG, r"is neither a rank"), ("5 --ruels acc", r"did you mean --rules"),
+    ]]
+    out += [(["advise", *c.split()], m) for c, m in [
+        (" ".join(CARDS6), r"one of the arguments --dealer --pone is required"),
+        (" ".join(CARDS6) + " --dealr", r"unrecognized option --dealr: did you mean --dealer\?"),
+        (" ".join(CARDS6) + " --poen", r"did you mean --pone\?"),
+        (" ".join(CARDS6) + " --dealer --pone", r"not allowed with argument --dealer"),
+        ("5H 5C --dealer", r"deals 6 cards, not 2"), (" ".join(CARDS6) + " QD QS --dealer", r"deals 6 cards, not 8"),
+        ("5H 5H 5S JD 9C KD --dealer", r"5H appears twice"), (" ".join(CARDS6) + " --dealer --players 5", r"invalid choice"),
+        (" ".join(CARDS6) + " --dealer --players 3", r"3-player cribbage deals 5 cards"),
+        (" ".join(CARDS6) + " --dealer --players x", r"invalid choice|invalid int"),
+        (" ".join(CARDS6) + " --dealer --rules x", r"no rule preset called 'x'"),
+    ]]
+    for name, _, message in RECORDS:
+        out.append((["replay", f"{{record:{name}}}"], message))
+        out.append((["replay", "--json", f"{{record:{name}}}"], message))
+    out += [(["replay", path], m) for path, m in UNREADABLE]
+    out += [(["render", "--record", path, "--out", "{newdir}"], m) for path, m in UNREADABLE]
+    out += [(["render", "--record", "{record:no-cut}", "--out", "{newdir}"], r"no one deals yet")]
+    out += [(["render", "--record", "{record}", "--out", "{newdir}", "--scale", s], r"--scale: .*1-16")
+            for s in ("0", "-1", "17", "x", "1.5", BIG)]
+    out += [(["render", "--record", "{record}", "--out", "{file}"], r"--out: .* is a file; expected a folder"),
+            (["render", "--record", "{record}", "--out", "a\0b"], r"--out: .*NUL byte"),
+            (["render", "--record", "{record}"], r"required: --out"),
+            (["render", "--out", "{newdir}"], r"required: --record")]
+    for name, _, message in CONFIGS:
+        out.append((["config", "--check", f"{{config:{name}}}"], message))
+        out.append((["run", "--config", f"{{config:{name}}}"], message))
+    for name, _, message in LAYOUTS:
+        out.append((["config", "--check", f"{{layout:{name}}}"], message))
+    out += [(["run", "--config", "{config:nan-cap}", "--backend", "sim"], r"current_cap_ma = nan")]
+    out += [(["config", "--check", path], m) for path, m in UNREADABLE]
+    out += [(["run", "--config", path], m) for path, m in UNREADABLE]
+    out += [(["config"], r"required: --check"), (["config", "--check"], r"expected one argument")]
+    out += [(["run", "--backend", b], r"backend 'toaster'|--backend") for b in ("toaster",)]
+    out += [(["sim", *c.split()], m) for c, m in [
+        ("--players 5", r"invalid choice"), ("--mode x", r"invalid choice"), ("--match 2", r"invalid choice"),
+        ("--seed x", r"invalid int"), ("--players", r"expected one argument"), ("--rules nope", r"no rule preset"),
+        ("--names Ann", r"--names gives 1 name"), ("--db", r"expected one argument"),
+    ]]
+    out += [(["export", *c.split()], m) for c, m in [
+        ("0", r"argument game: '0' is not valid: expected a whole number 1-"),
+        ("-1", r"expected a whole number 1-|expected one argument"), ("x", r"'x' is not valid"),
+        (BIG, r"is not valid: expected a whole number"), ("99999999999999999999", r"expected a whole number 1-"),
+        ("1.5", r"'1.5' is not valid"),
+        ("--db {missing}", r"there is no game journal"), ("--db {folder}", r"there is no game journal"),
+        ("--db {fifo}", r"there is no game journal"),
+        ("--db {journal} 99", r"no game 99|game 99"),
+    ]]
+    out += [(["export", "--db", "a\0b"], r"NUL byte"), (["export", "--db", ""], r"expected the path of a game journal"),
+            (["export", "--db", "~nosuchuser_cribpi/j.db"], r"no user")]
+    out += [(["stats", *c], m) for c, m in [
+        (["--db", "{missing}"], r"there is no game journal"), (["--db", "{folder}"], r"there is no game journal"),
+        (["--db", "{fifo}"], r"there is no game journal"), (["--db", "a\0b"], r"NUL byte"),
+        (["--db", ""], r"expected the path"), (["--db", "~nosuchuser_cribpi/j.db"], r"no user"),
+        (["--jsn"], r"did you mean --json"), (["extra"], r"unrecognized arguments"),
+    ]]
+    out += [(["--no-such-option"], r"required: COMMAND|unrecognized"), (["dance"], r"invalid choice: 'dance'")]
+    return out
