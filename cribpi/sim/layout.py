@@ -24,7 +24,7 @@ __all__ = ["View", "fit", "too_small", "minimum_size", "ARRANGEMENTS"]
 
 LABEL_WIDTH = 10  # a compact track's label: the name and score ("Green 121 ")
 TITLE = "cribpi sim"
-MAX_WORDS = 8  # lines of the OLED's words at most (a show of many items)
+MAX_WORDS = 12  # lines of the OLED's words at most (a menu, a show of many items)
 
 
 @dataclass(frozen=True)
@@ -158,6 +158,9 @@ def _wrapped(lines: Sequence[str], columns: int) -> list[str]:
     """Each line wrapped at spaces to ``columns`` (a word longer than that is cut); at least one line."""
     out: list[str] = []
     for line in lines:
+        if len(line) <= columns:
+            out.append(line)  # as it is, indentation and all
+            continue
         current = ""
         for word in line.split():
             joined = f"{current} {word}" if current else word

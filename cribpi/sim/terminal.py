@@ -20,7 +20,7 @@ from typing import Any
 from cribpi.app import TableApp
 from cribpi.app.listeners import Update
 from cribpi.exc import ConfigError
-from cribpi.game import Phase, describe_expected
+from cribpi.game import Phase, State, describe_expected
 from cribpi.hal import Action, Kind, Parts
 from cribpi.hal.term import Line, Segment, xterm256
 from cribpi.rules.play import count_total
@@ -67,14 +67,14 @@ class Terminal:
         labels = tuple(f"{state.team_name(t)} {s}" for t, s in enumerate(state.scores))
         prompt = self.mapper.notice or self.mapper.prompt or _waiting_for(self.app)
         return View(str(self.journal or ""), self.pegboard.frame if self.pegboard else None, labels,
-                    self.display.image if self.display else None, status_line(self.app),
+                    self.display.image if self.display else None, status_line(state),
                     tuple(screen_text(ui.screen()).split("\n")), prompt, LEGEND)
 
     def draw(self) -> None:
         """One frame, in place."""
         if self.screen is None:
             return
-        rows, columns = self.screen.getmaxyx()
+        rows, columns = self._size()
         view = self.view()
         lines = fit(view, columns, rows)
         self.screen.erase()
@@ -153,10 +153,16 @@ class Terminal:
         return key
 
     def resize(self) -> None:
-        """Take the terminal's new size and draw the arrangement it holds."""
-        size = os.get_terminal_size(sys.stdout.fileno())
-        curses.resizeterm(size.lines, size.columns)
+        """Draw the arrangement the terminal's new size holds."""
         self.draw()
+
+    def _size(self) -> tuple[int, int]:
+        """The terminal's size now (rows, columns); curses is told when it changed, even if
+        the signal saying so came before the handler was installed."""
+        size = os.get_terminal_size(sys.stdout.fileno())
+        if (size.lines, size.columns) != self.screen.getmaxyx():
+            curses.resizeterm(size.lines, size.columns)
+        return size.lines, size.columns
 
     # -- running --------------------------------------------------------------------------
 
@@ -213,9 +219,8 @@ class Palette:
         return int(r) + 2 * int(g) + 4 * int(b)  # curses numbers red 1, green 2, blue 4
 
 
-def status_line(app: TableApp) -> str:
+def status_line(state: State) -> str:
     """The scores, how the game is set, its phase, who deals, and in the play the count."""
-    state = app.ui.state
     scores = "  ".join(f"{state.team_name(t)} {s}" for t, s in enumerate(state.scores))
     line = f"{scores}   [{state.mode.value}, {state.rules.name}, {state.phase.value}]"
     deal = state.deal
@@ -242,6 +247,7 @@ def _hung_up(fd: int) -> bool:
 @contextmanager
 def _curses() -> Iterator[Any]:
     """The terminal in curses mode (raw keys, no echo, no cursor) until the block ends."""
+    curses.use_env(False)  # the size from the terminal itself, never a stale $LINES/$COLUMNS
     screen = curses.initscr()
     try:
         curses.noecho()

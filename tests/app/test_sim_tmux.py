@@ -1,31 +1,55 @@
-"""`cribpi sim` driven in a real terminal: tmux send-keys in, capture-pane out."""
+"""The terminal simulator in a real terminal: tmux send-keys in, capture-pane out.
 
-import shutil
+The acceptance games are played as a first-time player plays them: ``bash .ci/play`` (with a
+journal of the test's own) in an 80x24 terminal, every card keyed, every score checked on
+screen (who got it, how, and the count), no line wrapped and no scrollback left behind.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import shlex
 import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+from cribpi.app import DEFAULT_NAMES
+from cribpi.game import Event, Pegged, Phase, State, apply
+from cribpi.game.simulate import random_game_events
+from cribpi.rules import ACC
+from cribpi.sim.terminal import status_line
+from tests.sim.conftest import require
 
 CRIBPI = Path(sys.executable).with_name("cribpi")
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Tmux:
-    def __init__(self, command: str) -> None:
+    def __init__(self, command: str, columns: int = 140, rows: int = 72) -> None:
+        self.tmux = require("tmux")
         self.name = f"cribpi-test-{uuid.uuid4().hex[:8]}"
-        subprocess.run(["tmux", "new-session", "-d", "-s", self.name, "-x", "140", "-y", "72", command],
-                       check=True)
+        self.columns, self.rows = columns, rows
+        subprocess.run([self.tmux, "new-session", "-d", "-s", self.name, "-x", str(columns), "-y", str(rows),
+                        command], check=True)
 
     def send(self, *keys: str) -> None:
-        subprocess.run(["tmux", "send-keys", "-t", self.name, *keys], check=True)
+        subprocess.run([self.tmux, "send-keys", "-t", self.name, *keys], check=True)
 
     def screen(self) -> str:
-        out = subprocess.run(["tmux", "capture-pane", "-p", "-t", self.name], capture_output=True, text=True)
+        out = subprocess.run([self.tmux, "capture-pane", "-p", "-t", self.name], capture_output=True, text=True)
         return out.stdout
+
+    def history(self) -> int:
+        """Lines scrolled off the top so far (the terminal's scrollback)."""
+        out = subprocess.run([self.tmux, "display-message", "-p", "-t", self.name, "#{history_size}"],
+                             capture_output=True, text=True, check=True)
+        return int(out.stdout)
 
     def wait_for(self, text: str, timeout: float = 10.0) -> str:
         deadline = time.monotonic() + timeout
@@ -33,14 +57,23 @@ class Tmux:
             screen = self.screen()
             if text in screen:
                 return screen
-            time.sleep(0.05)
+            time.sleep(0.03)
         raise AssertionError(f"{text!r} never appeared; the screen was:\n{self.screen()}")
 
+    def wait_change(self, before: str, timeout: float = 5.0) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if screen != before:
+                return screen
+            time.sleep(0.03)
+        raise AssertionError(f"the screen never changed from:\n{before}")
+
     def alive(self) -> bool:
-        return subprocess.run(["tmux", "has-session", "-t", self.name], capture_output=True).returncode == 0
+        return subprocess.run([self.tmux, "has-session", "-t", self.name], capture_output=True).returncode == 0
 
     def kill(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+        subprocess.run([self.tmux, "kill-session", "-t", self.name], capture_output=True)
 
 
 @pytest.fixture
@@ -48,6 +81,16 @@ def sim(tmp_path):
     db = tmp_path / "sim.db"
     session = Tmux(f"{CRIBPI} sim --db {db} --seed 7 --names Ann,Bob; sleep 30")
     yield session, db
+    session.kill()
+
+
+@pytest.fixture
+def first_time(tmp_path) -> Iterator[Tmux]:
+    """``bash .ci/play`` at 80x24 with a journal of its own, as a newcomer starts it."""
+    db = tmp_path / "play.db"
+    command = f"cd {shlex.quote(str(ROOT))} && CRIBPI_DB={shlex.quote(str(db))} bash .ci/play; sleep 60"
+    session = Tmux(command, 80, 24)
+    yield session
     session.kill()
 
 
@@ -70,13 +113,10 @@ def test_a_whole_deal_in_the_terminal_then_resume(sim, tmp_path):
         lay(tmux, card)
     screen = tmux.wait_for("[count, acc, done]")
     assert ("Ann 59  Bob 2" in screen) or ("Ann 2  Bob 59" in screen)
-    assert "●" in screen and "▀" in screen or "▄" in screen  # LEDs and the OLED are drawn
+    assert "●" in screen and ("▀" in screen or "▄" in screen)  # LEDs and the OLED are drawn
     tmux.send("C-c")
-    deadline = time.monotonic() + 5
-    while "resumes" in tmux.screen() and "sim" in tmux.screen() and time.monotonic() < deadline:
-        if "[count" not in tmux.screen():
-            break
-        time.sleep(0.05)
+    screen = tmux.wait_for("the game is kept")
+    assert "[count, acc, done]" not in screen  # curses gave the terminal back as it was
     again = Tmux(f"{CRIBPI} sim --db {db}; sleep 30")
     try:
         screen = again.wait_for("[count, acc, done]")
@@ -92,10 +132,117 @@ def test_undo_and_a_refused_card_in_the_terminal(sim):
     tmux.wait_for("[count, acc, starter]")
     lay(tmux, "JS")  # his heels
     screen = tmux.wait_for("[count, acc, play]")
-    assert "2" in screen.split("[count")[0].splitlines()[-1]
+    assert "Ann 2" in screen or "Bob 2" in screen
     tmux.send("u")
     tmux.wait_for("[count, acc, starter]")
     lay(tmux, "6S")
     tmux.wait_for("[count, acc, play]")
     lay(tmux, "6S")  # the starter again: refused with a reason
     tmux.wait_for("Not allowed")
+
+
+# -- a first-time player's whole games at 80x24 ---------------------------------------------
+
+
+def status_of(state: State) -> str:
+    """The status line the simulator shows for ``state`` at a table with the default names."""
+    return status_line(dataclasses.replace(state, names=DEFAULT_NAMES[:state.seats]))
+
+
+def keys_for(event: Event) -> list[str]:
+    """The keys a player presses for one event of the game (EndDeal is OK, pressed by play_game)."""
+    cards = [event.card] if hasattr(event, "card") else list(getattr(event, "cards", ()))
+    if cards:
+        return [k for card in cards for k in (str(card)[0].lower(), str(card)[1].lower())]
+    return ["g"] if event.kind == "go" else []
+
+
+def check_scores(screen: str, state: State, effects: tuple[object, ...]) -> int:
+    """Every score of the play on screen: who (by name), how many, why, and the count."""
+    checked = 0
+    names = DEFAULT_NAMES
+    for effect in effects:
+        if isinstance(effect, Pegged) and not effect.reason.in_show:
+            who = f"{names[effect.seat]} {effect.points}"
+            assert who in screen, f"{who!r} is not on the screen:\n{screen}"
+            assert effect.explain().split(",")[0].split(" and ")[0] in screen, (effect.explain(), screen)
+            assert "count " in screen
+            checked += 1
+    return checked
+
+
+def play_game(tmux: Tmux, players: int, seed: int) -> dict[str, int]:
+    """Key a random game from its first cut to its end; returns what was checked."""
+    rules = ACC.replace(players=players)
+    history = list(random_game_events(random.Random(seed), rules))
+    start_history = tmux.history()
+    figures = {"events": 0, "scores": 0, "deals": 0}
+    previous = history[0][1]
+    for event, state in history[1:]:
+        expected = status_of(state)
+        if event.kind == "end_deal":
+            screen = tmux.screen()
+            while expected not in screen:
+                tmux.send("Enter")
+                screen = tmux.wait_change(screen)
+            figures["deals"] += 1
+        else:
+            tmux.send(*keys_for(event))
+            screen = tmux.wait_for(expected)
+        _, effects = apply(previous, event)
+        figures["scores"] += check_scores(screen, state, effects)
+        figures["events"] += 1
+        assert all(len(line) <= tmux.columns for line in screen.splitlines())
+        assert screen.splitlines()[0].startswith("cribpi sim   journal: ")  # nothing scrolled
+        previous = state
+        if state.phase in (Phase.GAME_OVER, Phase.MATCH_OVER):
+            break
+    assert previous.phase in (Phase.GAME_OVER, Phase.MATCH_OVER)
+    assert tmux.history() - start_history < tmux.rows * max(figures["deals"], 1)
+    figures["scrollback"] = tmux.history() - start_history
+    return figures
+
+
+def start_players(tmux: Tmux, players: int) -> None:
+    """From the first screen: MENU, the next game's set-up, the players, start it now."""
+    tmux.wait_for("[count, acc, cut]")
+    tmux.send("m")
+    choose(tmux, "Next game setup...")
+    while f"Players: {players}" not in tmux.screen():
+        choose(tmux, "Players: ")
+    choose(tmux, "Start it now...")
+    choose(tmux, "Yes: new game")
+    tmux.wait_for("Red 0  Blue 0  Green 0   [count, acc, cut]")
+
+
+def choose(tmux: Tmux, label: str) -> None:
+    """Move the menu's selection (g) to the item starting with ``label`` and press Enter."""
+    screen = tmux.wait_for(label)
+    for _ in range(12):
+        if f"> {label}" in screen:
+            tmux.send("Enter")
+            tmux.wait_change(screen)
+            return
+        tmux.send("g")
+        screen = tmux.wait_change(screen)
+    raise AssertionError(f"no menu item {label!r}:\n{screen}")
+
+
+@pytest.mark.slow
+def test_a_first_time_player_plays_a_two_player_game_at_80x24(first_time):
+    screen = first_time.wait_for("[count, acc, cut]", timeout=60)  # .ci/play sets up first
+    assert "journal: " in screen and "Ctrl-C: quit" in screen
+    figures = play_game(first_time, 2, seed=3)
+    assert figures["scores"] > 5 and figures["deals"] >= 4
+    assert figures["scrollback"] == 0
+
+
+@pytest.mark.slow
+def test_a_first_time_player_plays_a_three_player_game_at_80x24(first_time):
+    first_time.wait_for("[count, acc, cut]", timeout=60)
+    start_players(first_time, 3)
+    figures = play_game(first_time, 3, seed=5)
+    assert figures["scores"] > 5 and figures["deals"] >= 3
+    first_time.send("C-c")
+    quit_message = first_time.wait_for("the game is kept in")
+    assert "play.db" in quit_message
