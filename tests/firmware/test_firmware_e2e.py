@@ -108,6 +108,7 @@ def test_keys_reach_the_app_as_a_card_and_held_undo_as_undo_long(part, pico):
         connected(part, pico)
         tap(pico, "5")
         tap(pico, "H")
+        tap(pico, "undo")
         tap(pico, "undo", hold=settings.HOLD_MS / 1000 + 0.2)
         got = []
         pico.wait_for(lambda: got.extend(actions.drain()) or len(got) >= 4, timeout=2, what="four actions")

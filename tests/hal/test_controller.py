@@ -10,7 +10,7 @@ from cribpi.config import Config, DisplayConfig, PartsConfig, load_config
 from cribpi.exc import ConfigError, HardwareError
 from cribpi.hal.actions import Action, Kind
 from cribpi.hal.controller import LinkTiming, open_controller
-from cribpi.hal.controller.keys import action_for
+from cribpi.hal.controller.keys import KeyEvents, action_for
 from cribpi.hal.controller.ports import find_port
 from cribpi.hal.protocol import (
     Line, LineError, board_commands, changed_commands, frame, holes_hex, parse_line,
@@ -69,11 +69,18 @@ def test_a_line_from_the_controller_round_trips():
 
 @pytest.mark.parametrize("verb, arg, action", [
     ("KD", "5", Action.parse("rank 5")), ("KD", "T", Action.parse("rank 10")), ("KD", "H", Action.parse("suit H")),
-    ("KD", "menu", Action.parse("menu")), ("KH", "undo", Action.parse("undo_long")), ("KH", "5", None),
+    ("KD", "menu", Action.parse("menu")), ("KH", "5", None),
     ("KU", "5", None), ("CARD", "QS", Action.parse("card QS")),
 ])
 def test_events_become_the_apps_actions(verb, arg, action):
     assert action_for(Line(1, verb, (arg,))) == action
+
+
+def test_undo_is_undo_when_let_go_and_undo_long_when_held():
+    keys = KeyEvents()
+    tapped = [keys.action(Line(n, verb, ("undo",))) for n, verb in enumerate(("KD", "KU"))]
+    held = [keys.action(Line(n, verb, ("undo",))) for n, verb in enumerate(("KD", "KH", "KU"))]
+    assert tapped == [None, Action.parse("undo")] and held == [None, Action.parse("undo_long"), None]
 
 
 def test_an_unknown_key_or_card_is_shown_not_applied():

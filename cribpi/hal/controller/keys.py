@@ -1,6 +1,7 @@
-"""The controller's events as the app's actions: a key down gives its action (ranks and suits
-build a card as on the Pi's keypad), a held UNDO gives ``undo_long``, a card from a reader on
-the controller gives the card. Key up, and holds of other keys, give nothing.
+"""The controller's events as the app's actions, as the Pi's own buttons give them: a key
+gives its action when it goes down (ranks and suits build a card), except UNDO, which has a
+hold action: released before the controller reports it held it gives ``undo``, held it gives
+``undo_long`` instead. A card from a reader on the controller gives the card.
 """
 
 from __future__ import annotations
@@ -9,24 +10,43 @@ from cribpi.exc import CribpiError
 from cribpi.hal.actions import Action, Kind
 from cribpi.hal.protocol import Line
 
-__all__ = ["action_for", "KEY_NAMES"]
+__all__ = ["KeyEvents", "action_for", "KEY_NAMES"]
 
 RANK_KEYS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
 SUIT_KEYS = ("C", "D", "H", "S")
 PLAIN_KEYS = ("go", "ok", "undo", "menu")
 #: Every key name the host understands (the firmware's key map uses these).
 KEY_NAMES = RANK_KEYS + SUIT_KEYS + PLAIN_KEYS
+HOLD_ACTIONS = {"undo": Kind.UNDO_LONG}  # keys whose hold is an action of its own
+
+
+class KeyEvents:
+    """Turns events into actions, remembering which hold-action keys were held."""
+
+    def __init__(self) -> None:
+        self.held: set[str] = set()
+
+    def action(self, event: Line) -> Action | None:
+        key = event.args[0] if event.args else ""
+        if key not in HOLD_ACTIONS or event.verb not in ("KD", "KH", "KU"):
+            return action_for(event)
+        if event.verb == "KH":
+            self.held.add(key)
+            return Action(HOLD_ACTIONS[key])
+        if event.verb == "KU" and key not in self.held:
+            return Action.plain(key)
+        self.held.discard(key)
+        return None
 
 
 def action_for(event: Line) -> Action | None:
     """The action for one event line, None when it means nothing to the app; a key or card
-    the host does not know becomes a ``REJECTED`` action naming it."""
+    the host does not know becomes a ``REJECTED`` action naming it. (Keys with a hold action
+    need :class:`KeyEvents`, which remembers holds.)"""
     arg = event.args[0] if len(event.args) == 1 else " ".join(event.args)
     try:
         if event.verb == "CARD":
             return Action.of_card(arg)
-        if event.verb == "KH":
-            return Action(Kind.UNDO_LONG) if arg == "undo" else None
         if event.verb != "KD":
             return None
         if arg in RANK_KEYS:

@@ -23,7 +23,7 @@ from typing import Any
 
 from cribpi.exc import ConfigError, HardwareError
 from cribpi.hal.base import Deliver
-from cribpi.hal.controller.keys import action_for
+from cribpi.hal.controller.keys import KeyEvents
 from cribpi.hal.controller.ports import find_port, open_port
 from cribpi.hal.protocol import (
     EVENTS, MAX_LINE, PROTOCOL, Line, LineError, board_commands, changed_commands, frame, major, parse_line,
@@ -98,6 +98,7 @@ class Link:
         self._port_name, self._opener, self._finder, self._clock = port, opener, finder, clock
         self._wanted: BoardModel | None = None
         self._deliver: Deliver | None = None
+        self._keys = KeyEvents()
         self._port: Any = None
         self._buffer = b""
         self._seq = 0
@@ -263,7 +264,7 @@ class Link:
         return replies
 
     def _event(self, line: Line) -> None:
-        deliver, action = self._deliver, action_for(line)
+        deliver, action = self._deliver, self._keys.action(line)
         if deliver is not None and action is not None:
             deliver(action)
 
