@@ -71,8 +71,9 @@ class Pico:
     symlink, as /dev/serial/by-id is). ``unplug()`` takes the host's pty away, ``plug()``
     brings a new one back; the firmware never stops."""
 
-    def __init__(self, tmp: Path, *, firmware: Path | None = None) -> None:
+    def __init__(self, tmp: Path, *, firmware: Path | None = None, remove: bool = False) -> None:
         self.tmp = tmp
+        self.remove = remove  # the folder too, on close
         self.pixels = tmp / "pixels"
         self.pixels.mkdir(exist_ok=True)
         self.keys = tmp / "keys"
@@ -151,7 +152,7 @@ class Pico:
     def rgb(self, strip: int = 0) -> list[tuple[int, int, int]]:
         return [((w >> 16) & 255, (w >> 24) & 255, (w >> 8) & 255) for w in self.words(strip)]
 
-    def wait_for(self, check, timeout: float = 5.0, what: str = "the firmware"):  # type: ignore[no-untyped-def]
+    def wait_for(self, check, timeout: float = 5.0, what: str = "the firmware"):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             value = check()
@@ -177,3 +178,29 @@ class Pico:
         self._thread.join(timeout=2)
         self.unplug()
         os.close(self._usb_master)
+        if self.remove:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def key_pins(name: str) -> tuple[int, int]:
+    """The (row pin, column pin) of a key of the firmware's key map."""
+    sys.path.insert(0, str(FIRMWARE))
+    try:
+        import settings
+    finally:
+        sys.path.remove(str(FIRMWARE))
+    for r, row in enumerate(settings.KEYMAP):
+        if name in row:
+            return settings.ROW_PINS[r], settings.COL_PINS[row.index(name)]
+    raise KeyError(f"no key {name!r} in the firmware's key map")
+
+
+def firmware_pico():
+    """A running firmware in a fresh folder and the controller backend on it (close both)."""
+    import tempfile
+
+    from cribpi.hal.controller import LinkTiming, open_controller
+
+    pico = Pico(Path(tempfile.mkdtemp(prefix="cribpi-pico-")), remove=True)
+    timing = LinkTiming(ack_timeout_s=0.1, ping_s=0.5, backoff_s=0.05, backoff_max_s=0.3)
+    return pico, open_controller(pico.port, timing=timing)

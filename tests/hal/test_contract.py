@@ -7,6 +7,7 @@ need a finger and are skipped).
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +25,7 @@ from cribpi.hal.pi import HeadlessPegboard
 from cribpi.hal.sim import SimDisplay, SimInputs, SimPegboard, action_from_words
 from cribpi.hal.strip import PixelPegboard
 from cribpi.views.board import Animation, BoardModel, TrackModel
-from cribpi.views.leds import render_board
+from cribpi.views.leds import LedSettings, render_board
 from cribpi.wiring import Inject, open_parts
 
 HW = pytest.mark.skipif(os.environ.get("CRIBPI_TEST_HW") != "1", reason="CRIBPI_TEST_HW=1 runs on a real Pi")
@@ -70,12 +71,45 @@ def hardware_inputs() -> InputRig:
     return InputRig(parts.inputs, None, None, parts.close)
 
 
+def controller_inputs() -> InputRig:
+    """The controller backend driven by the real firmware under the MicroPython VM: a press
+    is a key held down on the (stub) matrix, and returns once its action has arrived."""
+    from tests.firmware.rig import firmware_pico, key_pins
+
+    pico, part = firmware_pico()
+
+    def press(kind: str, *args: Any) -> None:
+        words = " ".join([kind, *map(str, args)])
+        if kind in ("peg", "muggins"):
+            pytest.skip(f"the controller's keypad has no key for {words!r}")
+        name = {"rank": lambda: "T" if args[0] in ("10", "T") else str(args[0]), "suit": lambda: str(args[0])}.get(
+            kind, lambda: "undo" if kind == "undo_long" else kind)()
+        deliver = part.link._deliver
+        before = deliver._queue.qsize() if deliver is not None else 0
+        pico.press(key_pins(name))
+        time.sleep(1.0 if kind == "undo_long" else 0.06)
+        pico.press()
+        if deliver is None or part.problem is not None:
+            time.sleep(0.2)  # closed: nothing can arrive, give it the chance to anyway
+        else:
+            pico.wait_for(lambda: deliver._queue.qsize() > before, timeout=3, what=f"the action of {words!r}")
+
+    def close() -> None:
+        part.close()
+        pico.close()
+
+    pico.wait_for(lambda: part.problem is None, what="the handshake")
+    return InputRig(part, press, None, close)
+
+
 INPUTS: dict[str, Callable[[], InputRig]] = {
     "mock": mock_inputs, "sim": sim_inputs, "pi-wired-on-mocks": wired_pi_inputs, "hardware": hardware_inputs,
+    "controller-firmware-vm": controller_inputs,
 }
+MARKS = {"hardware": HW, "controller-firmware-vm": pytest.mark.firmware}
 
 
-@pytest.fixture(params=[pytest.param(n, marks=HW if n == "hardware" else ()) for n in INPUTS])
+@pytest.fixture(params=[pytest.param(n, marks=MARKS.get(n, ())) for n in INPUTS])
 def inputs(request):
     rig = INPUTS[request.param]()
     yield rig
@@ -177,14 +211,34 @@ def _strip():
     return board, lambda: board.board if written and written[-1] == LAYOUT.place(board.frame) else None
 
 
-PEGBOARDS = {"mock": _memory, "pi-headless": _headless, "sim": _sim, "strip": _strip}
+def _controller():
+    """The controller backend and the real firmware under the MicroPython VM: ``shown`` waits
+    for the last board to be ACKed and checks the firmware's strips show it."""
+    from tests.firmware.rig import firmware_pico
+
+    pico, part = firmware_pico()
+    settings = LedSettings(game_counter_leds=LAYOUT.game_counters)
+
+    def shown():
+        pico.wait_for(lambda: part.link.shown is not None and part.link.shown is part.link._wanted, what="the ACKs")
+        board = part.link.shown
+        frames = [LAYOUT.place(render_board(board, settings, step))[0] for step in range(8)]
+        pico.wait_for(lambda: pico.rgb() in frames, what="the frame on the strips")
+        return board
+
+    return part, shown, pico.close
 
 
-@pytest.fixture(params=list(PEGBOARDS))
+PEGBOARDS = {"mock": _memory, "pi-headless": _headless, "sim": _sim, "strip": _strip, "controller-firmware-vm": _controller}
+
+
+@pytest.fixture(params=[pytest.param(n, marks=MARKS.get(n, ())) for n in PEGBOARDS])
 def pegboard(request):
-    board, shown = PEGBOARDS[request.param]()
+    board, shown, *cleanup = PEGBOARDS[request.param]()
     yield board, shown
     board.close()
+    for done in cleanup:
+        done()
 
 
 def test_pegboard_follows_the_interface(pegboard):
