@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "install": "install cribpi as a systemd service (root; --dry-run shows the steps)",
     "uninstall": "remove the service cribpi install put in place (keeps the journal)",
     "doctor": "check the Pi, its parts, the journal and the config; say how to fix each",
+    "backup": "copy the journal safely (SQLite backup API), keeping the last N",
 }
 
 

@@ -149,8 +149,11 @@ def play(config: Config, parts: Parts, settings: TableSettings, *, new: bool = F
     notifier = Notifier()
     with _stop_on_signals() as (received, wake_fd), parts:
         config.db.parent.mkdir(parents=True, exist_ok=True)
-        with Store(config.db) as store:
+        with Store(config.db, recover=True) as store:
             table = open_table(store, settings, new=new, rng=rng)
+            if store.notice:  # a damaged journal was moved aside: say so before anything else
+                log.warning("%s", store.notice)
+                table.show(MessageScreen((store.notice,), "Journal"))
             app, guard = guarded_app(parts, table, led_settings=config.leds, clock=clock)
             if notifier.watchdog:  # from the loop itself: a hung loop stops the pings
                 app.every(notifier.watchdog / 2, lambda: notifier.send("WATCHDOG=1"))

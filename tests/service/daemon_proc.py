@@ -46,7 +46,7 @@ class Daemon:
             try:
                 row = conn.execute("SELECT count(*) FROM events JOIN games ON games.id = events.game_id "
                                    "WHERE games.status = 'open' AND games.table_name = 'main'").fetchone()
-            except sqlite3.OperationalError:
+            except sqlite3.DatabaseError:  # not created yet, or the damaged one not moved aside yet
                 return 0
         return int(row[0])
 

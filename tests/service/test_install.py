@@ -130,3 +130,28 @@ def test_installing_on_the_live_system_needs_root_or_dry_run(monkeypatch):
     install.check_can_install(Path("/"), Path("/opt/cribpi/bin/cribpi"), dry_run=True)
     with pytest.raises(install.InstallError, match="ProtectHome"):
         install.check_can_install(Path("/"), Path("/home/pi/cribpi/.venv/bin/cribpi"), dry_run=True)
+
+
+def test_backup_copies_the_journal_while_the_table_writes_and_keeps_the_last_n(tmp_path):
+    from cribpi.game import NewGame
+    from cribpi.rules import get_rules
+    from cribpi.store import Store
+
+    db = tmp_path / "state" / "cribpi.db"
+    db.parent.mkdir()
+    with Store(db) as store:  # the table's writer holds the journal all along
+        store.new_game(NewGame(("Ann", "Bob"), get_rules("acc")), table="main")
+        copies = []
+        for _ in range(3):
+            done = cribpi("backup", "--db", db, "--keep", 2)
+            assert done.returncode == 0, done.stderr
+            copies.append(Path(done.stdout.strip()))
+    kept = sorted((db.parent / "backups").iterdir())
+    assert kept == sorted(copies[1:])
+    with Store(kept[-1], read_only=True) as copy:
+        assert [g["players"] for g in copy.games()] == [["Ann", "Bob"]]
+
+
+def test_backup_refuses_a_bad_keep_with_one_line(tmp_path):
+    done = cribpi("backup", "--db", tmp_path / "cribpi.db", "--keep", 0)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and "--keep 0" in done.stderr

@@ -32,3 +32,15 @@ def test_sigkill_mid_game_then_restart_resumes_the_same_game(tmp_path):
     assert code == 0, err
     assert f"at event {before}" in err  # the log names where the restored game stood
     assert f"the game is kept in {again.db}; run `cribpi run --backend mock --config {again.config}" in err
+
+
+def test_a_damaged_journal_is_moved_aside_and_the_table_starts_afresh(tmp_path):
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / "cribpi.db").write_bytes(b"SQLite format 3\x00" + b"\xff" * 5000)  # a header, then noise
+    daemon = Daemon(tmp_path)
+    daemon.wait_events(1)  # a fresh game in a fresh journal
+    code, err = daemon.stop()
+    assert code == 0, err
+    assert "journal damaged: moved aside to cribpi.db.damaged-" in err
+    assert len(list(state.glob("cribpi.db.damaged-*"))) == 1

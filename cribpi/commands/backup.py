@@ -1,0 +1,33 @@
+"""``cribpi backup``: a consistent copy of the journal (SQLite's online backup, safe while the
+table runs and writes) named ``cribpi-YYYYMMDD-HHMMSS.db``, keeping the newest N. The daily
+systemd timer (cribpi-backup.timer) runs it for the service. To restore: stop the service and
+copy a backup over the journal (docs/install.md)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("backup", help="copy the journal safely (SQLite backup API), keeping the last N",
+                       description=__doc__)
+    p.add_argument("--config", help="configuration file naming the journal (default: $CRIBPI_CONFIG, "
+                   "then /etc/cribpi/cribpi.toml)")
+    p.add_argument("--db", type=Path, help="the journal to copy (default: the configuration's)")
+    p.add_argument("--to", type=Path, help="folder for the copies (default: backups/ beside the journal)")
+    p.add_argument("--keep", type=int, default=7, help="how many copies to keep, 1 or more (default 7)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from cribpi.daemon import find_config
+    from cribpi.exc import ConfigError
+    from cribpi.store.backup import backup
+
+    if args.keep < 1:
+        raise ConfigError(f"--keep {args.keep}: the number of copies to keep is a whole number, 1 or more")
+    db = args.db or find_config(args.config).db
+    copy = backup(db, args.to or db.parent / "backups", keep=args.keep)
+    print(copy)
+    return 0
