@@ -24,8 +24,8 @@ from cribpi.app.session import Journal, Session
 from cribpi.app.settings import TableSettings
 from cribpi.hal import Action, Kind
 from cribpi.views.board import BoardModel
-from cribpi.views.model import AlertScreen, MessageScreen, ScoreLine, ScreenModel, ShowScreen
-from cribpi.views.oled import show_pages
+from cribpi.views.model import AlertScreen, MessageScreen, ScoreLine, ScoreScreen, ScreenModel, ShowScreen
+from cribpi.views.oled import DEFAULT_SIZE, Size, pages
 from cribpi.views.table import board_model, cut_screen, effect_screens, flash_from, last_score_line, phase_screen
 
 __all__ = ["TableUI", "describe_event", "ok_event", "page_through", "refusal", "is_refusal", "REFUSED",
@@ -34,6 +34,7 @@ __all__ = ["TableUI", "describe_event", "ok_event", "page_through", "refusal", "
 FLASH_SECONDS = 1.2
 ANIM_TICK = 0.2
 REFUSED = "Not allowed"
+PAGED = (ShowScreen, ScoreScreen, AlertScreen, MessageScreen)  # the screens that have pages
 UNDO_KEYS = (Kind.UNDO, Kind.UNDO_LONG)
 T = TypeVar("T")
 
@@ -56,6 +57,7 @@ class TableUI:
         self.last_score: ScoreLine | None = None
         self.flash: tuple[tuple[int, ...], ...] = ()
         self.muggins_track: int | None = None
+        self.display_size: Size = DEFAULT_SIZE  # the table's display: OK pages at its size
 
     @property
     def state(self) -> State:
@@ -136,7 +138,7 @@ class TableUI:
             self.screens.insert(0, refusal(action.text or "unreadable input"))
         elif kind is Kind.MENU or self.menus.current is not None:
             self.menus.press(kind)
-        elif not page_through(self.screens, kind):
+        elif not page_through(self.screens, kind, self.display_size):
             self.screens.clear()
             return self._key(action)
         return ()
@@ -219,11 +221,11 @@ def is_refusal(screen: ScreenModel) -> bool:
     return isinstance(screen, AlertScreen) and screen.title == REFUSED
 
 
-def page_through(screens: list[ScreenModel], kind: Kind) -> bool:
-    """With screens queued, OK pages through them and UNDO takes back a refusal (not the last
-    event); True when the key was used so."""
+def page_through(screens: list[ScreenModel], kind: Kind, size: Size = DEFAULT_SIZE) -> bool:
+    """With screens queued, OK pages through them (as many pages as each takes on a display of
+    ``size``) and UNDO takes back a refusal (not the last event); True when the key was used so."""
     if screens and kind is Kind.OK:
-        next_page(screens)
+        next_page(screens, size)
         return True
     if screens and kind in UNDO_KEYS and is_refusal(screens[0]):
         screens.pop(0)
@@ -231,10 +233,11 @@ def page_through(screens: list[ScreenModel], kind: Kind) -> bool:
     return False
 
 
-def next_page(screens: list[ScreenModel]) -> None:
-    """OK on a queued screen: the next page of a long show, else the next screen."""
+def next_page(screens: list[ScreenModel], size: Size = DEFAULT_SIZE) -> None:
+    """OK on a queued screen: its next page (a long show, a score's reasons, an alert's or a
+    message's lines), else the next screen."""
     screen = screens[0]
-    if isinstance(screen, ShowScreen) and screen.page + 1 < show_pages(screen):
+    if isinstance(screen, PAGED) and screen.page + 1 < pages(screen, size):
         screens[0] = dataclasses.replace(screen, page=screen.page + 1)
     else:
         screens.pop(0)

@@ -64,12 +64,14 @@ class ScoreScreen:
 @dataclass(frozen=True)
 class ShowScreen:
     """A hand or crib counted item by item (``fifteen`` with the cards that make it, for 2),
-    a page at a time (``page`` from 0)."""
+    a page at a time (``page`` from 0). ``total`` is what the items make; ``claimed`` what was
+    pegged when a claim fell short of it (claim mode)."""
 
     title: str
     items: tuple[ScoreItem, ...]
     total: int
     page: int = 0
+    claimed: int | None = None
 
 
 @dataclass(frozen=True)

@@ -201,7 +201,8 @@ def _show(screen: ShowScreen, c: Canvas) -> None:
     check_page("show", screen.page, pages)
     top, rows = _show_layout(c)
     pager = f"{screen.page + 1}/{pages}"
-    head = pager if c.tall else f"total {screen.total} {pager}"
+    total = f"total {screen.total}" if screen.claimed is None else f"{screen.claimed} of {screen.total}"
+    head = pager if c.tall else f"{total} {pager}"
     c.text((0, 0), screen.title[: c.columns - len(head) - 1])
     c.right(0, head)
     first = screen.page * rows
@@ -212,6 +213,8 @@ def _show(screen: ShowScreen, c: Canvas) -> None:
     if c.tall:
         c.rule(8)
         c.right(c.height - 7, f"total {screen.total}")
+        if screen.claimed is not None:
+            c.text((0, c.height - 7), f"claimed {screen.claimed}")
 
 
 # -- scores, menus and prompts ---------------------------------------------------------

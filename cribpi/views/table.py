@@ -157,7 +157,9 @@ def cut_screen(state: State, cards: Sequence[Card], effects: Iterable[Effect]) -
 def _pegged_screen(state: State, effect: Pegged) -> ScoreScreen | ShowScreen:
     who = seat_label(state, effect.seat)
     if effect.reason.in_show and effect.items:
-        return ShowScreen(f"{who} {effect.reason.value}", effect.items, effect.points)
+        total = sum(item.points for item in effect.items)
+        return ShowScreen(f"{who} {effect.reason.value}", effect.items, total,
+                          claimed=effect.points if effect.points != total else None)
     turn = ""
     if effect.count is not None and state.phase is Phase.PLAY and state.deal is not None and state.deal.turn is not None:
         turn = seat_label(state, state.deal.turn)

@@ -29,7 +29,8 @@ def _lines(screen: ScreenModel) -> list[str]:
         return [f"{screen.who} {screen.points}", *screen.reasons, *([screen.footer] if screen.footer else [])]
     if isinstance(screen, ShowScreen):
         items = [" ".join([item.kind, *map(str, item.cards), str(item.points)]) for item in screen.items]
-        return [f"{screen.title}: {screen.total}", *items]
+        claimed = f" (claimed {screen.claimed})" if screen.claimed is not None else ""
+        return [f"{screen.title}: {screen.total}{claimed}", *items]
     if isinstance(screen, ScoresScreen):
         return [screen.title, *(f"{r.name} {r.score}" + (f" ({r.games_won} won)" if r.games_won else "")
                                 for r in screen.rows)]

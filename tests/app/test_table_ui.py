@@ -14,7 +14,7 @@ from cribpi.game import Mode, Phase
 from cribpi.hal import Action
 from cribpi.store import Store
 from cribpi.views.model import AlertScreen, ScoreScreen, ShowScreen
-from cribpi.views.oled import show_pages
+from cribpi.views.oled import pages
 
 
 @pytest.fixture
@@ -172,8 +172,11 @@ def test_a_resumed_game_keeps_its_setup_for_the_next_new_game(tmp_path):
         assert (again.settings.players, again.settings.mode, again.settings.match_games) == (3, Mode.CLAIM, 3)
 
 
-def test_ok_pages_through_each_show_then_the_next_screen():
+@pytest.mark.parametrize("size", [(128, 64), (128, 32)], ids=["128x64", "128x32"])
+def test_ok_pages_through_each_show_then_the_next_screen(size):
+    """OK takes as many presses as the screens have pages on the table's own display."""
     ui = TableUI(TableSettings(), rng=random.Random(1))
+    ui.display_size = size
     ui.handle(Action.parse("ok"))
     ui.screens.clear()
     for text in ("6S", "QH", "5C", "TD", "6D", "2C", "4H", "4S", "4D"):
@@ -181,12 +184,13 @@ def test_ok_pages_through_each_show_then_the_next_screen():
     ui.screens.clear()
     for text in ("7C", "8H", "7D", "8S"):
         ui.handle(Action.of_card(text))
-    pages = [show_pages(s) if isinstance(s, ShowScreen) else 1 for s in ui.screens]
+    counts = [pages(s, size) for s in ui.screens]
+    assert max(counts) > 1  # the crib's count takes more than a page
     presses = 0
     while ui.screens:
         ui.handle(Action.parse("ok"))
         presses += 1
-    assert presses == sum(pages) and ui.state.phase is Phase.DONE
+    assert presses == sum(counts) and ui.state.phase is Phase.DONE
 
 
 def test_a_key_that_means_nothing_now_is_refused_with_what_is_awaited():

@@ -28,6 +28,8 @@ ODD_SIZES = [(128, 128), (192, 48), (160, 40)]
 MORE = {
     "play_long": PlayScreen(15, "Alice", ScoreLine("Bob", 8, "fifteen two, and a pair royal is eight")),
     "play_note": PlayScreen(24, "Carol", None, "to claim: Alice, Bob"),
+    "show_claimed": ShowScreen("Carol crib", (ScoreItem("fifteen", cards("5H TD"), 2),
+                                              ScoreItem("pair", cards("5H 5S"), 2)), 4, claimed=2),
     "play_starter": PlayScreen(15, "Dan & Eve", ScoreLine("Bob", 2, "fifteen two"), starter=Card.parse("QH")),
     "score_play": ScoreScreen("Bob", 2, ("fifteen two",), count=15, turn="Dan & Eve"),
     "alert_game": AlertScreen("GAME!", ("Alice wins 121-85: skunk, 2 game points",)),

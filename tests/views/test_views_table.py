@@ -192,7 +192,7 @@ def test_an_under_claim_opens_muggins_in_words_composed_from_the_alert():
         "Ann claimed 7 of 9: muggins for 2?",
         "fifteen 6C 9H 2", "fifteen 4C 5C 6C 2", "fifteen 4C 9H 2S 2", "run 4C 5C 6C 3",
     ))
-    assert screens[1] == ShowScreen("Ann hand", alert.items, 7)  # what was pegged: the claim
+    assert screens[1] == ShowScreen("Ann hand", alert.items, 9, claimed=7)  # the true count, and what was pegged
     # the words come from the alert's data, not from the engine's sentence
     assert alert_lines(table.state, dataclasses.replace(alert, text="(not used)")) == screens[0].lines
 
