@@ -143,8 +143,13 @@ def store_error(path: str, exc: BaseException, doing: str) -> StoreError:
         return corrupt(path, exc)
     if (code is not None and code & 0xFF == _FULL) or getattr(exc, "errno", None) in (errno.ENOSPC, errno.EDQUOT) \
             or _no_room(path):
-        return JournalFull(f"disk full: this score is not saved ({path}: could not {doing}): free some space "
-                           "on that disk; the journal is unchanged")
+        if doing.startswith("open"):
+            return JournalFull(f"disk full: cannot open the game journal {path} (SQLite needs a little room "
+                               "even to read it): free some space on that disk")
+        if doing.startswith(("journal", "start")):  # what the table shows the players
+            return JournalFull(f"disk full: this score is not saved ({path}: could not {doing}): free some "
+                               "space on that disk; the journal is unchanged")
+        return JournalFull(f"disk full: could not {doing} ({path}): free some space on that disk")
     hint = ": check that the file and its folder are writable" if "open" in doing else ""
     return StoreError(f"{path}: could not {doing}: {exc}{hint}")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from pathlib import Path
 
 from cribpi.game import Event, Game, Mode, NewGame, State
 from cribpi.game.simulate import random_game_events
@@ -33,3 +34,16 @@ def extend(store: Store, game_id: int, game: Game, events: Iterable[Event]) -> N
     for event in events:
         game.apply(event)
         store.append(game_id, event, game)
+
+
+def fill(folder: Path) -> Path:
+    """Write a file in ``folder`` until its disk is full; delete the file to make room again."""
+    filler = folder / "filler"
+    with open(filler, "wb", buffering=0) as out:
+        for chunk in (65536, 4096, 1):
+            try:
+                while True:
+                    out.write(b"x" * chunk)
+            except OSError:
+                pass
+    return filler
