@@ -26,8 +26,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p = sub.add_parser("replay", help="check a game record and print every score in it", description=__doc__)
     p.add_argument("file", metavar="FILE", help="a game record (.crib); - reads standard input")
     p.add_argument("--json", action="store_true",
-                   help="print JSON: a list of scoring events (line, game, deal, seat, name, team, "
-                        "points, reason, explain, score, scores)")
+                   help="print JSON: the game (players, rules, mode, tags), every row the text shows (scores "
+                        "with reasons, alerts, results with skunks, the match), and the final standing")
     p.set_defaults(run=run)
 
 
@@ -46,12 +46,22 @@ def run(args: argparse.Namespace) -> int:
     record = read_record(args.file)
     rows, lines, state = replay_rows(record)
     if args.json:
-        print(json.dumps([r for r in rows if r["type"] == "score"], ensure_ascii=False))
+        print(json.dumps(replay_json(record, rows, state), ensure_ascii=False))
         return 0
     print(_title(record))
     print("\n".join(lines))
     print(_summary(record, state))
     return 0
+
+
+def replay_json(record: Record, rows: list[dict[str, Any]], state: State) -> dict[str, Any]:
+    """What the text output says, as data: the title, every row, and the summary line."""
+    first = record.events[0]
+    assert isinstance(first, NewGame)
+    return {"players": list(first.names), "rules": first.rules.name, "mode": first.mode.value,
+            "tags": dict(record.tags), "rows": rows, "events": len(record.events),
+            "scores": _by_team(state, state.scores), "end": _end(state),
+            "match": _standing(state, state.match_summary())}
 
 
 def replay_rows(record: Record) -> tuple[list[dict[str, Any]], list[str], State]:
@@ -95,13 +105,26 @@ def _row(effect: Effect, line: int, state: State, scores: list[int]) -> dict[str
                 "explain": effect.explain, "score": effect.score,
                 "scores": {state.team_name(t): s for t, s in enumerate(scores)}}
     if isinstance(effect, Alert) and effect.kind not in (AlertKind.PENALTY, AlertKind.CUT):
-        return {"type": "alert", **where, "kind": effect.kind, "text": effect.text}
+        return {"type": "alert", **where, "kind": effect.kind, "text": effect.text, "seat": effect.seat,
+                "where": effect.where, "points": effect.points, "claimed": effect.claimed, "other": effect.other}
     if isinstance(effect, GameOver):
-        return {"type": "result", **where, "text": effect.text}
+        return {"type": "result", **where, "text": effect.text, "winner": state.team_name(effect.winner),
+                "scores": _by_team(state, effect.scores), "result": effect.result.kind.value,
+                "game_points": effect.result.game_points, "margin": effect.result.margin}
     if isinstance(effect, MatchOver):
         won = "-".join(map(str, effect.summary.get("games_won", [])))
-        return {"type": "result", **where, "text": f"match to {state.team_name(effect.winner)}, games {won}"}
+        return {"type": "match", **where, "text": f"match to {state.team_name(effect.winner)}, games {won}",
+                "winner": state.team_name(effect.winner), **_standing(state, effect.summary)}
     return None
+
+
+def _by_team(state: State, values: Any) -> dict[str, Any]:
+    return {state.team_name(team): value for team, value in enumerate(values)}
+
+
+def _standing(state: State, summary: dict[str, Any]) -> dict[str, Any]:
+    """A match summary (games won, game points, spread) by team name."""
+    return {key: _by_team(state, values) for key, values in summary.items()}
 
 
 def _text(row: dict[str, Any]) -> str:
@@ -125,10 +148,12 @@ def _title(record: Record) -> str:
 
 def _summary(record: Record, state: State) -> str:
     scores = ", ".join(f"{state.team_name(t)} {s}" for t, s in enumerate(state.scores))
+    return f"valid record: {len(record.events)} events; {scores}; {_end(state)}"
+
+
+def _end(state: State) -> str:
     if state.phase is Phase.MATCH_OVER:
-        end = "the match is over"
-    elif state.phase is Phase.GAME_OVER:
-        end = "the game is over"
-    else:
-        end = f"in progress, waiting for {describe_expected(state)}"
-    return f"valid record: {len(record.events)} events; {scores}; {end}"
+        return "the match is over"
+    if state.phase is Phase.GAME_OVER:
+        return "the game is over"
+    return f"in progress, waiting for {describe_expected(state)}"

@@ -25,7 +25,10 @@ def test_replay_prints_scores_reasons_and_result(capsys: pytest.CaptureFixture[s
 
 def test_replay_json_lists_scoring_events(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", "--json", str(RECORDS / "003_interesting_play.crib")]) == 0
-    rows = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)
+    assert (data["players"], data["rules"], data["mode"]) == (["Dealer", "Pone"], "acc", "count")
+    assert data["end"].startswith("in progress, waiting for") and data["scores"] == {"Dealer": 59, "Pone": 2}
+    rows = [r for r in data["rows"] if r["type"] == "score"]
     assert [(r["name"], r["points"], r["reason"]) for r in rows][-2:] == [("Dealer", 24, "hand"), ("Dealer", 24, "crib")]
     assert rows[-1]["scores"] == {"Dealer": 59, "Pone": 2}
     assert rows[0]["explain"] == "fifteen two" and rows[0]["line"] == 17
