@@ -159,3 +159,46 @@ def _pumped(app, timeout: float = 3.0) -> bool:
             return True
         time.sleep(0.02)
     return False
+
+
+def test_a_full_disk_refuses_the_score_says_so_and_takes_it_once_there_is_room(tmp_path):
+    from cribpi.app import open_table
+    from cribpi.store import Store
+    from cribpi.views.text import screen_text
+
+    with Store(tmp_path / "cribpi.db") as store:
+        conn = store._conn  # SQLite's own page limit gives the very error a full disk gives (SQLITE_FULL)
+        parts = open_mock()
+        clock = Clock()
+        ui = open_table(store, TableSettings(table="main"), rng=random.Random(1))
+        app, guard = guarded_app(parts, ui, clock=clock)
+        app.start()
+        try:
+            key(parts, app, "ok")  # the cut
+            parts.feed_card("6S")  # the starter
+            app.pump()
+            size = len(ui.session.game.journal)
+            pages = conn.execute("PRAGMA page_count").fetchone()[0]
+            conn.execute(f"PRAGMA max_page_count = {pages}")
+            refused = None
+            for step in range(400):  # lay a card and take it back until a page is wanted that may not be had
+                act = (lambda: parts.feed_card("QH")) if step % 2 == 0 else (lambda: parts.press("undo"))
+                act()
+                app.pump()
+                if len(ui.session.game.journal) == size:  # not stored, so not played
+                    refused = act
+                    break
+                size = len(ui.session.game.journal)
+            assert refused is not None
+            words = screen_text(ui.screen())
+            assert "disk full: this score is not saved" in words
+            assert shows(parts, ui.screen())  # on the OLED
+            assert guard.problems() == ()  # the parts are fine: it is the journal's refusal
+            conn.execute("PRAGMA max_page_count = 1000000")  # room again
+            key(parts, app, "ok")  # the refusal read
+            refused()  # the same key again
+            app.pump()
+            assert len(ui.session.game.journal) == size + 1
+            assert store.current("main").game.journal == ui.session.game.journal
+        finally:
+            app.close()
