@@ -170,15 +170,17 @@ class Terminal:
             should_stop: Callable[[], bool] = lambda: False) -> None:
         """Draw and read keys until a quit key or ``should_stop`` (``extra`` as for the app's loop)."""
         keys_fd = sys.stdin.fileno()
-        try:
-            with _curses() as screen, _on_resize() as resize_fd:
-                self.screen, self._palette = screen, Palette()
-                self.app.start()  # the first frame: drawn by the update it publishes
-                wake = [(keys_fd, self.on_keys), (resize_fd, lambda: self._resized(resize_fd)), *extra]
-                self.app.run(wake, should_stop=lambda: self.quit or should_stop())
-        finally:
-            self.screen = None
-            print(self.farewell(), flush=True)
+        with _curses() as screen:
+            try:
+                with _on_resize() as resize_fd:
+                    self.screen, self._palette = screen, Palette()
+                    self.app.start()  # the first frame: drawn by the update it publishes
+                    wake = [(keys_fd, self.on_keys), (resize_fd, lambda: self._resized(resize_fd)), *extra]
+                    self.app.run(wake, should_stop=lambda: self.quit or should_stop())
+            finally:
+                self.screen = None
+                farewell = self.farewell()
+        print(farewell, flush=True)  # after curses has given the terminal back
 
     def _resized(self, fd: int) -> None:
         os.read(fd, 64)
@@ -248,7 +250,11 @@ def _hung_up(fd: int) -> bool:
 def _curses() -> Iterator[Any]:
     """The terminal in curses mode (raw keys, no echo, no cursor) until the block ends."""
     curses.use_env(False)  # the size from the terminal itself, never a stale $LINES/$COLUMNS
-    screen = curses.initscr()
+    try:
+        screen = curses.initscr()
+    except curses.error as exc:
+        raise ConfigError(f"cannot draw on this terminal (TERM={os.environ.get('TERM', '')!r}: {exc}): "
+                          "run it in a terminal such as xterm, or set TERM to one") from None
     try:
         curses.noecho()
         curses.raw()

@@ -208,3 +208,15 @@ def test_quit_names_the_journal_and_frames_are_drawn_once(tmp_path):
         assert "frames 2" in screen  # the first screen, then the hint: once each
     finally:
         term.close()
+
+
+def test_an_unknown_terminal_is_one_line_and_exit_2(tmp_path):
+    master, slave = pty.openpty()
+    env = {**os.environ, "TERM": "no-such-terminal"}
+    done = subprocess.run([str(CRIBPI), "sim", "--db", str(tmp_path / "x.db")], stdin=slave, stdout=slave,
+                          stderr=subprocess.PIPE, env=env, text=True, timeout=30)
+    os.close(slave)
+    os.close(master)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert "TERM='no-such-terminal'" in done.stderr and "cannot draw on this terminal" in done.stderr
