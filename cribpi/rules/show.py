@@ -15,13 +15,13 @@ costs one table look-up and a few comparisons.
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Final
 
 from cribpi.exc import RulesError
 from cribpi.rules.cards import Card, Rank, Suit, parse_cards  # noqa: F401  (doctest)
 from cribpi.rules.items import ScoreItem
-from cribpi.rules.play import count_total
 from cribpi.rules.presets import ACC, Rules
 from cribpi.rules.speech import spoken_items
 
@@ -177,7 +177,8 @@ def _duplicate_message(hand: tuple[Card, ...], starter: Card) -> str:
 # -- itemising: only for people, so clarity over speed -----------------------------------
 
 def _itemise(hand: tuple[Card, ...], starter: Card, crib: bool, rules: Rules) -> Iterator[ScoreItem]:
-    cards = tuple(sorted(hand)) + (starter,)
+    held = tuple(sorted(hand, key=_BY_INDEX))
+    cards = held + (starter,)
     yield from _fifteens(cards)
     yield from _pairs(cards)
     yield from _runs(cards)
@@ -185,17 +186,22 @@ def _itemise(hand: tuple[Card, ...], starter: Card, crib: bool, rules: Rules) ->
     if all(card.suit is suit for card in hand):
         flush = _flush_points(len(hand), suit is starter.suit, crib, rules)
         if flush:
-            flush_cards = cards if flush > len(hand) else tuple(sorted(hand))
-            yield ScoreItem("flush", flush_cards, flush)
+            yield ScoreItem("flush", cards if flush > len(hand) else held, flush)
     jack = _NOBS[starter.suit]
     if jack in hand:
         yield ScoreItem("nobs", (jack,), 1)
 
 
+#: Sort keys: a card's index orders by rank, then suit (as ``Card.__lt__`` does, but in C).
+_BY_INDEX: Final = operator.attrgetter("index")
+_BY_RANK: Final = operator.attrgetter("rank")
+
+
 def _fifteens(cards: tuple[Card, ...]) -> Iterator[ScoreItem]:
+    values = [card.value for card in cards]
     for k in range(2, len(cards) + 1):
-        for combo in itertools.combinations(cards, k):
-            if count_total(combo) == 15:
+        for combo_values, combo in zip(itertools.combinations(values, k), itertools.combinations(cards, k)):
+            if sum(combo_values) == 15:
                 yield ScoreItem("fifteen", combo, 2)
 
 
@@ -203,8 +209,7 @@ _PAIR_NAMES: Final = {2: "pair", 3: "pair royal", 4: "double pair royal"}
 
 
 def _pairs(cards: tuple[Card, ...]) -> Iterator[ScoreItem]:
-    by_rank = sorted(cards, key=lambda c: c.rank)
-    for _, group in itertools.groupby(by_rank, key=lambda c: c.rank):
+    for _, group in itertools.groupby(sorted(cards, key=_BY_RANK), key=_BY_RANK):
         same = tuple(group)
         if len(same) >= 2:
             yield ScoreItem(_PAIR_NAMES[len(same)], same, len(same) * (len(same) - 1))
@@ -214,7 +219,7 @@ def _runs(cards: tuple[Card, ...]) -> Iterator[ScoreItem]:
     """Every run of the longest length: one card of each rank of the longest stretch of
     consecutive ranks (five cards hold at most one stretch of three or more)."""
     by_rank: dict[int, list[Card]] = {}
-    for card in sorted(cards, key=lambda c: c.rank):
+    for card in sorted(cards, key=_BY_RANK):
         by_rank.setdefault(card.rank, []).append(card)
     stretch: list[int] = []
     best: list[int] = []
