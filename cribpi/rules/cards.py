@@ -168,8 +168,8 @@ class Card:
     def __hash__(self) -> int:
         return self.index
 
-    def __eq__(self, other: object) -> bool:
-        return self is other
+    # Equality is object identity, inherited from ``object`` so that it runs in C (``card in
+    # hand`` is asked on every card laid): cards are interned, so equal cards are one object.
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Card):

@@ -26,22 +26,19 @@ _SAME_RANK: Final = {2: ("pair", 2), 3: ("pair royal", 6), 4: ("double pair roya
 
 
 class PlayScore:
-    """The points the last card of a count scores, with the reasons."""
+    """The points the last card of a count scores, with the reasons, and the count after it
+    (``running``: what is said aloud)."""
 
-    __slots__ = ("count", "items", "total")
+    __slots__ = ("count", "items", "total", "running")
 
-    def __init__(self, count: tuple[Card, ...], items: tuple[ScoreItem, ...]) -> None:
+    def __init__(self, count: tuple[Card, ...], items: tuple[ScoreItem, ...], running: int) -> None:
         self.count = count
         self.items = items
         total = 0
         for item in items:
             total += item.points
         self.total = total
-
-    @property
-    def running(self) -> int:
-        """The count after the last card (what is said aloud)."""
-        return count_total(self.count)
+        self.running = running
 
     def explain(self) -> str:
         return spoken_items(self.items)
@@ -114,7 +111,7 @@ def score_play(count: Sequence[Card], *, rules: Rules = ACC) -> PlayScore:
         items += (ScoreItem(kind, cards[-same:], points),)
     if run:
         items += (ScoreItem("run", cards[-run:], run),)
-    return PlayScore(cards, items)
+    return PlayScore(cards, items, running)
 
 
 def _invalid(cards: tuple[Card, ...]) -> str:
