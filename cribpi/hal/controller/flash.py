@@ -20,7 +20,7 @@ from cribpi.hal.controller.link import LinkTiming
 from cribpi.hal.controller.ports import find_port
 from cribpi.hal.layout import Layout, load_layout
 
-__all__ = ["layout_module", "flash", "main"]
+__all__ = ["layout_module", "flash", "add_arguments", "run", "main"]
 
 ROW = 12  # numbers a line in the generated module
 
@@ -82,19 +82,27 @@ def _check(port: str) -> str:
         part.close()
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m cribpi.hal.controller.flash", description=__doc__.split("\n")[0])
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``python -m cribpi.hal.controller.flash`` (and of a ``cribpi flash``)."""
     parser.add_argument("--port", help="the Pico's port (default: find it by USB id)")
     parser.add_argument("--layout", required=True, help="the board's layout file (hardware/layouts/*.toml)")
     parser.add_argument("--firmware", default="firmware", help="the firmware folder (default: firmware)")
-    args = parser.parse_args(argv)
+
+
+def run(args: argparse.Namespace) -> int:
+    version = flash(find_port(args.port), load_layout(args.layout), Path(args.firmware))
+    print(f"controller firmware {version} running")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m cribpi.hal.controller.flash", description=__doc__.split("\n")[0])
+    add_arguments(parser)
     try:
-        version = flash(find_port(args.port), load_layout(args.layout), Path(args.firmware))
+        return run(parser.parse_args(argv))
     except CribpiError as exc:
         print(f"cribpi flash: {exc}", file=sys.stderr)
         return exc.exit_code
-    print(f"controller firmware {version} running")
-    return 0
 
 
 if __name__ == "__main__":
