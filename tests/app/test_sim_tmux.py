@@ -41,8 +41,10 @@ class Tmux:
     def send(self, *keys: str) -> None:
         subprocess.run([self.tmux, "send-keys", "-t", self.name, *keys], check=True)
 
-    def screen(self) -> str:
-        out = subprocess.run([self.tmux, "capture-pane", "-p", "-t", self.name], capture_output=True, text=True)
+    def screen(self, joined: bool = False) -> str:
+        """The screen's lines (``joined``: a line the terminal wrapped as one)."""
+        out = subprocess.run([self.tmux, "capture-pane", "-p", *(["-J"] if joined else []), "-t", self.name],
+                             capture_output=True, text=True)
         return out.stdout
 
     def history(self) -> int:
@@ -249,5 +251,6 @@ def test_a_first_time_player_plays_a_three_player_game_at_80x24(first_time):
     figures = play_game(first_time, 3, seed=5)
     assert figures["scores"] > 5 and figures["deals"] >= 3
     first_time.send("C-c")
-    quit_message = first_time.wait_for("the game is kept in")
-    assert "play.db" in quit_message
+    first_time.wait_for("the game is kept in")
+    quit_message = first_time.screen(joined=True)
+    assert "play.db; run `bash .ci/play` to go on with it." in quit_message
