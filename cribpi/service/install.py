@@ -117,7 +117,8 @@ def install_steps(root: Path, executable: Path | None = None) -> list[Step]:
         steps += [_command(["systemctl", "daemon-reload"]),
                   _command(["udevadm", "control", "--reload-rules"]),
                   _command(["udevadm", "trigger", "--subsystem-match=tty"]),
-                  _command(["systemctl", "enable", "--now", *ENABLED])]
+                  _command(["systemctl", "enable", "--now", *ENABLED]),
+                  _command(["systemctl", "restart", "cribpi.service"])]  # an update runs the new version now
     else:
         steps.append(_command(["systemctl", f"--root={root}", "enable", *ENABLED], lambda: _enabled(root)))
     return steps
