@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from cribpi.game.engine import INITIAL, apply
-from cribpi.game.events import Event, Misdeal, NewGame, NextGame
+from cribpi.game.events import Event, Misdeal, NewGame, NextGame, Setup
 from cribpi.game.legal import describe_expected
 from cribpi.game.state import Alert, AlertKind, Effect, GameOver, MatchOver, Pegged, Phase, State
 from cribpi.inputs import MAX_FILE_BYTES, read_user_text, user_text
@@ -90,6 +90,8 @@ def _scores_before(event: Event, before: State, after: State) -> list[int]:
     """The running scores an event's pegs start from (a new game and a misdeal reset them)."""
     if isinstance(event, (NewGame, NextGame)):
         return [0] * len(after.scores)
+    if isinstance(event, Setup) and after.deal is not None:
+        return list(after.deal.scores_at_start)
     if isinstance(event, Misdeal) and before.deal is not None:
         return list(before.deal.scores_at_start)
     return list(before.scores)

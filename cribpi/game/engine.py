@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cribpi.exc import RulesError
-from cribpi.game import claims, dealing, entry, play
+from cribpi.game import claims, dealing, entry, play, setup
 from cribpi.game import events as ev
 from cribpi.game.claims import MAX_CLAIM
 from cribpi.game.queries import cards_left, claimable, known_hand, show_order
@@ -43,6 +43,7 @@ def apply(state: State, event: ev.Event) -> tuple[State, tuple[Effect, ...]]:
 
 _HANDLERS: dict[type[ev.Event], Callable[[Tx, Any], None]] = {
     ev.NewGame: dealing.new_game,
+    ev.Setup: setup.setup,
     ev.CutForDeal: dealing.cut,
     ev.Starter: play.starter,
     ev.HandCards: entry.enter_hand,

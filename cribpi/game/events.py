@@ -17,7 +17,7 @@ from cribpi.rules import ACC, DECK, Card, Rules, get_rules
 from cribpi.rules.presets import rules_from_dict, rules_to_dict
 
 __all__ = [
-    "Mode", "Event", "NewGame", "CutForDeal", "Starter", "HandCards", "Discard", "Lay", "Go", "Claim",
+    "Mode", "Event", "NewGame", "Setup", "CutForDeal", "Starter", "HandCards", "Discard", "Lay", "Go", "Claim",
     "Muggins", "Crib", "Peg", "Penalty", "Misdeal", "EndDeal", "NextGame", "Undo",
     "EVENT_TYPES", "event_from_dict", "random_cut",
 ]
@@ -85,6 +85,21 @@ def _mode(value: object) -> Mode:
         return Mode(value)
     except ValueError:
         raise RulesError(f"mode {value!r} is not known: use board, count or claim") from None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Setup(Event):
+    """A game started from a position (:mod:`cribpi.game.setup`): ``scores`` per side (per team
+    with partners) in seat order, the ``dealer``'s seat, and the games each side has ``won``."""
+
+    kind: ClassVar[str] = "setup"
+    scores: tuple[int, ...]
+    dealer: int
+    won: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "scores", tuple(self.scores))
+        object.__setattr__(self, "won", tuple(self.won))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -206,7 +221,7 @@ class Undo(Event):
 
 EVENT_TYPES: Final[dict[str, type[Event]]] = {
     cls.kind: cls
-    for cls in (NewGame, CutForDeal, Starter, HandCards, Discard, Lay, Go, Claim, Muggins, Crib, Peg,
+    for cls in (NewGame, Setup, CutForDeal, Starter, HandCards, Discard, Lay, Go, Claim, Muggins, Crib, Peg,
                 Penalty, Misdeal, EndDeal, NextGame, Undo)
 }
 

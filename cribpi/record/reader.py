@@ -93,6 +93,9 @@ class _Reader:
     def _start(self, number: int) -> None:
         event, line = self.tags.new_game(number)
         self._apply(event, line, "the game set up by the tags")
+        setup = self.tags.setup(self.state.names)
+        if setup is not None:
+            self._apply(setup[0], setup[1], "the setup")
 
     def _apply(self, event: Event, line: int, what: str) -> None:
         try:

@@ -16,14 +16,14 @@ import re
 from collections.abc import Mapping
 from typing import Final, NoReturn
 
-from cribpi.game.events import Mode, NewGame
+from cribpi.game.events import Mode, NewGame, Setup
 from cribpi.inputs import shown
 from cribpi.record.errors import RecordSyntaxError, RecordTagError, RecordWriteError
 from cribpi.record.tokens import match_name, one_line, quote, tokens, whole_number
 from cribpi.rules import ACC, PRESETS, Rules
 from cribpi.rules.presets import OPTION_TYPES, RuleConflictError, RuleOptionError, rules_from_dict, rules_to_dict
 
-__all__ = ["GAME_TAGS", "TagTable", "free_tag_lines", "game_tag_lines", "misplaced_tag", "tag_key"]
+__all__ = ["GAME_TAGS", "TagTable", "free_tag_lines", "game_tag_lines", "misplaced_tag", "setup_tag_line", "tag_key"]
 
 #: The tag each rule option is written under (the number of players is the Players tag).
 _TAG_BY_OPTION: Final = {
@@ -31,12 +31,14 @@ _TAG_BY_OPTION: Final = {
     "result_scheme": "ResultScheme", "muggins": "Muggins", "overclaim_penalty": "OverclaimPenalty",
     "heels_peg_out": "HeelsPegOut", "five_card": "FiveCard", "tournament": "Tournament",
 }
-#: Tags that make up the NewGame event (the rest are free text such as Event, Date, Table).
-GAME_TAGS: Final = ("Players", "Rules", "Base", *_TAG_BY_OPTION.values(), "Mode", "Match", "Dealer", "Review")
+#: Tags that make up the NewGame event and its Setup (the rest are free text such as Event, Date, Table).
+GAME_TAGS: Final = ("Players", "Rules", "Base", *_TAG_BY_OPTION.values(), "Mode", "Match", "Dealer", "Review",
+                    "Setup")
 _YES_NO: Final = {"yes": True, "true": True, "on": True, "1": True, "no": False, "false": False, "off": False,
                   "0": False}
 _TAG: Final = re.compile(r"\[\s*([A-Za-z][A-Za-z0-9_\-]*)\s*(.*?)\s*\]")
 _PRESET: Final = "a rule preset: " + ", ".join(PRESETS)
+_SETUP: Final = 'the scores in seat order, then the dealer and any games won, e.g. "85 102; dealer Ben; won 1 0"'
 MAX_MATCH: Final = 99
 _MATCH: Final = f"an odd number of games 1-{MAX_MATCH}, e.g. 3"
 
@@ -77,6 +79,17 @@ def game_tag_lines(event: NewGame) -> list[str]:
     if event.review:
         lines.append('[Review "yes"]')
     return lines
+
+
+def setup_tag_line(event: Setup, names: tuple[str, ...]) -> str:
+    """``[Setup "85 102; dealer Ben; won 1 0"]``: the scores by side, the dealer, games won."""
+    dealer = names[event.dealer]
+    if ";" in dealer:
+        raise RecordWriteError(f"the dealer's name {dealer!r} holds ';', which a Setup tag cannot carry")
+    fields = [" ".join(map(str, event.scores)), f"dealer {dealer}"]
+    if any(event.won):
+        fields.append("won " + " ".join(map(str, event.won)))
+    return f"[Setup {quote('; '.join(fields))}]"
 
 
 def _rules_tags(rules: Rules) -> list[tuple[str, str]]:
@@ -141,6 +154,27 @@ class TagTable:
         event = NewGame(tuple(names), self._rules(len(names)), self._mode(), self._match(),
                         self._first_dealer(names), self._review())
         return event, line
+
+    def setup(self, names: tuple[str, ...]) -> tuple[Setup, int] | None:
+        """The Setup the ``[Setup "85 102; dealer Ben; won 1 0"]`` tag makes, and its line."""
+        if "setup" not in self._read:
+            return None
+        if "dealer" in self._read:
+            raise self._error("setup", "the setup names the dealer: leave out the [Dealer] tag")
+        fields = [f.strip() for f in self._value("setup", "", _SETUP).split(";")]
+        scores, dealer = _numbers(fields[0]), None
+        won: tuple[int, ...] = ()
+        for field in fields[1:]:
+            word, _, rest = field.partition(" ")
+            if word.lower() == "dealer":
+                dealer = match_name(names, rest.strip())
+            elif word.lower() == "won" and (numbers := _numbers(rest)) is not None:
+                won = numbers
+            else:
+                self._refuse("setup", _SETUP)
+        if scores is None or dealer is None:
+            self._refuse("setup", _SETUP + "; the dealer one of " + ", ".join(names))
+        return Setup(scores, dealer, won), self._read["setup"][0]
 
     # -- the game's tags, one by one
 
@@ -223,6 +257,12 @@ class TagTable:
         if isinstance(exc, RuleConflictError):
             return self._error(tag, exc.reason)
         return self._error(tag, f"expected a value for {exc.key}: use {exc.accepted}")
+
+def _numbers(text: str) -> tuple[int, ...] | None:
+    """Whole numbers separated by spaces (None if any is not one)."""
+    numbers = [whole_number(word) for word in text.split()]
+    return None if not numbers or None in numbers else tuple(n for n in numbers if n is not None)
+
 
 def _tag_values(body: str, line: int) -> list[str]:
     """A tag's values: each quoted string, or else the whole text between the brackets."""

@@ -8,11 +8,11 @@ from cribpi.exc import RulesError
 from cribpi.game.engine import INITIAL, apply, claimable
 from cribpi.game.events import (
     Claim, Crib, CutForDeal, Discard, EndDeal, Event, Go, HandCards, Lay, Misdeal, Muggins, NewGame,
-    NextGame, Peg, Penalty, Starter, Undo,
+    NextGame, Peg, Penalty, Setup, Starter, Undo,
 )
 from cribpi.game.state import Effect, GameOver, MatchOver, Phase, State, Where
 from cribpi.record.errors import RecordWriteError
-from cribpi.record.tags import free_tag_lines, game_tag_lines
+from cribpi.record.tags import free_tag_lines, game_tag_lines, setup_tag_line
 from cribpi.record.tokens import name_token, quote
 
 __all__ = ["export_record"]
@@ -119,6 +119,10 @@ class _Writer:
     def _statement(self, event: Event, before: State) -> None:
         if isinstance(event, NewGame):
             self.lines.extend(free_tag_lines(self.tags) + game_tag_lines(event))
+        elif isinstance(event, Setup):
+            if not all(line.startswith("[") for line in self.lines):
+                raise RecordWriteError("a Setup is written as a tag: it must come straight after the NewGame")
+            self.lines.append(setup_tag_line(event, before.names))
         elif isinstance(event, EndDeal):
             self.line(f"End  ; {_scores(before)}")
         elif isinstance(event, NextGame):
