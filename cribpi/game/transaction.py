@@ -59,9 +59,10 @@ class Tx:
         rear = list(state.rear)
         rear[team] = scores[team]
         scores[team] = min(max(0, scores[team] + points), state.rules.game_length)  # the peg stops in the game hole
-        self.set(scores=tuple(scores), rear=tuple(rear))
-        if state.deal is not None:
-            self.set_deal(pegged=state.deal.pegged + ((seat, points, reason),))
+        deal = state.deal
+        if deal is not None:  # one copy of the state for the scores and the deal's log together
+            deal = evolve(deal, pegged=deal.pegged + ((seat, points, reason),))
+        self.state = evolve(state, scores=tuple(scores), rear=tuple(rear), deal=deal)
         self.effects.append(Pegged(seat, team, points, reason, items, scores[team], note, count))
         if scores[team] >= state.rules.game_length:
             self._end_game(team)
