@@ -125,12 +125,12 @@ class Terminal:
     def key(self, key: str | int) -> None:
         """One key from curses (a character, or a special key's number)."""
         if key == curses.KEY_RESIZE:
-            self.resize()
-            return
+            return  # the frame drawn after these keys reads the new size
         ui = self.app.ui
         if isinstance(key, int):
             key = (_MENU_ARROWS.get(key, "") if ui.menu is not None else "") or _SPECIAL_KEYS.get(key, "")
             if not key:
+                self.mapper.notice = "that key is not used here: the keys are listed below"
                 return
         if key in QUIT_KEYS:
             self.quit = True
@@ -151,10 +151,6 @@ class Terminal:
         except curses.error:
             return None
         return key
-
-    def resize(self) -> None:
-        """Draw the arrangement the terminal's new size holds."""
-        self.draw()
 
     def _size(self) -> tuple[int, int]:
         """The terminal's size now (rows, columns); curses is told when it changed, even if
@@ -184,7 +180,7 @@ class Terminal:
 
     def _resized(self, fd: int) -> None:
         os.read(fd, 64)
-        self.resize()
+        self.draw()  # in the arrangement the new size holds
 
     def farewell(self) -> str:
         """The quit message: where the game is kept and how to go on with it."""

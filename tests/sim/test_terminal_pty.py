@@ -147,6 +147,8 @@ def test_esc_closes_the_menu_at_once(run_sim):
     term.wait_for("[count, acc, cut]")
     term.send("m")
     term.wait_for("> Resume")
+    term.send("\x1bOB")  # the down arrow (keypad mode, as curses asks of xterm) moves down, as g does
+    term.wait_for("> New game...")
     started = time.monotonic()
     term.send("\x1b")
     term.wait_for("waiting for the cut")
