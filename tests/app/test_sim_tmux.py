@@ -254,3 +254,43 @@ def test_a_first_time_player_plays_a_three_player_game_at_80x24(first_time):
     first_time.wait_for("the game is kept in")
     quit_message = first_time.screen(joined=True)
     assert "play.db; run `bash .ci/play` to go on with it." in quit_message
+
+
+# -- the table's checks, keyed as players key them --------------------------------------------
+
+
+@pytest.fixture
+def claim_sim(tmp_path) -> Iterator[Tmux]:
+    session = Tmux(f"{CRIBPI} sim --db {tmp_path / 'claim.db'} --seed 7 --names Ann,Bob --mode claim; sleep 30",
+                   80, 24)
+    yield session
+    session.kill()
+
+
+def test_muggins_switched_on_from_the_menu_in_the_default_preset(claim_sim):
+    tmux = claim_sim
+    tmux.wait_for("[claim, acc, cut]")
+    tmux.send("m")
+    choose(tmux, "Next game setup...")
+    choose(tmux, "Muggins: off")
+    tmux.wait_for("> Muggins: on")
+    choose(tmux, "Start it now...")
+    choose(tmux, "Yes: new game")
+    tmux.wait_for("[claim, acc, cut]")
+    tmux.send("Enter")  # a random cut: Bob deals (seed 7)
+    tmux.wait_for("[claim, acc, starter], Bob deals")
+    for card in ("KS", "5C", "TD"):  # Bob's TD makes fifteen: 2 to claim
+        lay(tmux, card)
+    tmux.wait_for("count 15")
+    tmux.send("p", "2", "1")
+    tmux.wait_for("peg: seat 2, 1 points: Enter pegs them")
+    tmux.send("Enter")  # Bob claims 1 of his 2
+    screen = tmux.wait_for("MUGGINS!")
+    assert "Bob claimed 1 of 2" in screen
+    while "to claim: Ann" not in tmux.screen():
+        screen = tmux.screen()
+        tmux.send("Enter")
+        tmux.wait_change(screen)
+    tmux.send("x", "1")  # Ann calls muggins
+    screen = tmux.wait_for("muggins for 1")
+    assert "Ann 1" in screen and "Ann 1  Bob 1   [claim, acc, play]" in screen
