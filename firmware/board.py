@@ -89,9 +89,9 @@ def _pegs(board, args):
     front, rear = board.hole(args[1], "front"), board.hole(args[2], "rear")
     if rear > front:
         raise ValueError("rear %d is past front %d" % (rear, front))
-    flash = _int(args[3], 0, 1, "flash flag")
+    flash = _int(args[3], 0, front, "flash count")
     track.front, track.rear = front, rear
-    track.flash = tuple(range(rear + 1, front + 1)) if flash else ()
+    track.flash = tuple(range(front - flash + 1, front + 1))
 
 
 def _flash(board, args):

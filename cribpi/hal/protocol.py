@@ -106,12 +106,12 @@ def _animation(board: BoardModel) -> str:
 
 
 def _pegs(board: BoardModel, number: int) -> tuple[str, ...]:
-    track, flash = board.tracks[number], board.flash_holes(number)
-    gap = tuple(range(track.rear + 1, track.front + 1))
-    if flash and flash == gap:
-        return (f"T {number} {track.front} {track.rear} 1",)
-    pegs = f"T {number} {track.front} {track.rear} 0"
-    return (pegs, f"F {number} {holes_hex(flash)}") if flash else (pegs,)
+    """``T``, with the flash as a count of holes up to the front peg (the usual flash: the holes
+    just scored); any other flash as an ``F`` after it."""
+    track, flash = board.tracks[number], sorted(set(board.flash_holes(number)))  # order draws nothing
+    if flash == list(range(track.front - len(flash) + 1, track.front + 1)):
+        return (f"T {number} {track.front} {track.rear} {len(flash)}",)
+    return (f"T {number} {track.front} {track.rear} 0", f"F {number} {holes_hex(flash)}")
 
 
 def board_commands(board: BoardModel, cap_ma: int) -> dict[str, tuple[str, ...]]:

@@ -27,6 +27,8 @@ BOARDS = {
                                brightness=1.0, marks=mark_holes(61), animation=Animation.WINNER,
                                anim_track=0, winner_track=0),
     "waiting": BoardModel(TWO, brightness=0.75, animation=Animation.WAITING),
+    "flash out of order": BoardModel((TrackModel(111, 110, RED), TrackModel(121, 119, BLUE)), brightness=1.0,
+                                     flash=((), (119, 117, 118, 119, 120, 121))),
 }
 STEPS = list(range(9))
 

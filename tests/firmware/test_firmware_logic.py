@@ -48,9 +48,10 @@ def test_a_bad_line_raises_with_its_code(raw, code):
 
 def test_commands_set_state_and_a_repeat_changes_nothing():
     b = fw_board.Board()
-    assert b.apply(["T", "0", "12", "6", "1"]) is True
+    assert b.apply(["T", "0", "12", "6", "6"]) is True
     assert b.tracks[0].front == 12 and b.tracks[0].rear == 6 and b.tracks[0].flash == (7, 8, 9, 10, 11, 12)
-    assert b.apply(["T", "0", "12", "6", "1"]) is False
+    assert b.apply(["T", "0", "12", "6", "6"]) is False
+    assert b.apply(["T", "0", "12", "6", "9"]) and b.tracks[0].flash == (4, 5, 6, 7, 8, 9, 10, 11, 12)
     assert b.apply(["C", "1", "0040FF"]) and b.tracks[1].colour == (0, 64, 255)
     assert b.apply(["M", "1"]) and b.marks == (1,)
     assert b.apply(["A", "alert", "1", "-"]) and (b.animation, b.anim_track, b.winner) == ("alert", 1, None)
@@ -59,6 +60,7 @@ def test_commands_set_state_and_a_repeat_changes_nothing():
 @pytest.mark.parametrize("words, code, says", [
     (["T", "0", "6", "12", "0"], "ARG", "rear 12 is past front 6"),
     (["T", "2", "1", "0", "0"], "ARG", "track 2 is not 0-1"),
+    (["T", "0", "5", "0", "6"], "ARG", "flash count 6 is not 0-5"),
     (["T", "0", "1"], "ARG", "T takes 4 argument(s), not 2"),
     (["C", "0", "red"], "ARG", "colour red is not RRGGBB"),
     (["Z", "3", "100"], "ARG", "game length 100 is not 121 or 61"),

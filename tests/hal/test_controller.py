@@ -30,11 +30,14 @@ def board(front=12, rear=6, flash=None, **kw):
 def test_a_peg_move_is_one_short_line():
     before, after = board_commands(board(12, 6), 2000), board_commands(board(121, 115), 2000)
     bodies = changed_commands(before, after)
-    assert bodies == ["T 0 121 115 1"]
+    assert bodies == ["T 0 121 115 6"]
     assert max(len(frame(seq, bodies[0])) for seq in range(256)) <= 24
 
 
-def test_flash_other_than_the_gap_is_its_own_command():
+def test_flash_up_to_the_front_peg_is_a_count_and_any_other_its_own_command():
+    assert board_commands(board(12, 6, flash=(3, 4, 5, 6, 7, 8, 9, 10, 11, 12)), 2000)["T0"] == ("T 0 12 6 10",)
+    assert board_commands(board(12, 6, flash=()), 2000)["T0"] == ("T 0 12 6 0",)
+    assert board_commands(board(12, 6, flash=(10, 8, 9, 10, 11, 12)), 2000)["T0"] == ("T 0 12 6 5",)
     commands = board_commands(board(12, 6, flash=(3, 12)), 2000)
     assert commands["T0"] == ("T 0 12 6 0", f"F 0 {holes_hex((3, 12))}")
     assert holes_hex((1, 121)) == f"{1 | 1 << 120:X}"
