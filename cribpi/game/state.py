@@ -6,14 +6,18 @@ import dataclasses
 import enum
 from typing import Any
 
+from cribpi.game import events as ev
 from cribpi.game.events import Mode
 from cribpi.rules import ACC, Card, GameResult, Rules, ScoreItem
 from cribpi.rules.speech import spoken_items
 
 __all__ = [
     "evolve", "Phase", "Where", "Reason", "AlertKind", "Moment", "Missed", "DealState", "GameRecordResult", "State",
-    "Effect", "Pegged", "Alert", "GameOver", "MatchOver",
+    "Effect", "Pegged", "Alert", "GameOver", "MatchOver", "PlayInput",
 ]
+
+#: The inputs a deal's play and show take after the starter: what a moved card replays.
+PlayInput = ev.Lay | ev.Go | ev.Claim | ev.Muggins | ev.HandCards | ev.Discard | ev.Crib | ev.Penalty
 
 
 class Phase(str, enum.Enum):
@@ -79,6 +83,7 @@ class AlertKind(enum.StrEnum):
     WRONG_MUGGINS = "wrong-muggins"
     PENALTY = "penalty"
     MISDEAL = "misdeal"
+    MOVED = "moved"  # a card moved to the seat that laid it: the play scored again
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -139,6 +144,9 @@ class DealState:
     pegged: tuple[tuple[int, int, Reason], ...] = ()  # (seat, points, reason) in this deal
     hand_totals: tuple[tuple[int, int], ...] = ()  # (seat, points the rules give) per hand shown
     crib_total: int | None = None
+    base: State | None = None  # the table just after the starter: a moved card replays from it
+    log: tuple[PlayInput, ...] = ()  # every input since the starter, as entered
+    moved: tuple[tuple[Card, int], ...] = ()  # cards moved to the seat that laid them
 
     def cards_of(self, seat: int) -> tuple[Card, ...]:
         """Cards this seat has laid in the play."""

@@ -205,6 +205,7 @@ ALERT_TITLES = {
     AlertKind.CUT: "Cut", AlertKind.RECUT: "Cut again", AlertKind.HEELS: "His heels", AlertKind.RENEGE: "Renege",
     AlertKind.OVERCLAIM: "Overclaim", AlertKind.UNDERCLAIM: "Underclaim", AlertKind.MUGGINS: "MUGGINS!",
     AlertKind.WRONG_MUGGINS: "Wrong muggins", AlertKind.PENALTY: "Penalty", AlertKind.MISDEAL: "Misdeal",
+    AlertKind.MOVED: "Card moved",
 }
 
 
