@@ -116,7 +116,8 @@ class StatusListener:
 
 
 def pause(app: TableApp) -> None:
-    """The board left by a stopped service: the pegs pulse slowly, the OLED dims to "paused"."""
+    """The board left by a stopped service: the pegs pulse slowly; the OLED dims to "Paused"
+    (until the display's driver blanks it as it lets go of the device)."""
     board = dataclasses.replace(app.ui.board(), animation=Animation.WAITING, anim_track=None, flash=())
     app.parts.pegboard.show(board)
     screen = MessageScreen(("the game is kept", "and resumes at restart"), "Paused")
