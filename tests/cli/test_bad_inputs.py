@@ -21,6 +21,7 @@ import pytest
 from bad_input_cases import CONFIGS, LAYOUTS, RECORDS, cases
 from cribpi.cli import COMMANDS, main
 from cribpi.game import Game, Mode, NewGame, Peg
+from cribpi.hal import is_raspberry_pi
 from cribpi.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -161,3 +162,13 @@ def test_bad_input_as_a_real_process(argv: list[str], message: str, files: dict[
                           timeout=30, stdin=subprocess.DEVNULL, env=env, cwd=files["folder"])
     assert_one_line(done.returncode, done.stdout, done.stderr, message)
     assert journal_digest(files) == before
+
+
+@pytest.mark.skipif(is_raspberry_pi(), reason="on a Pi the pi backend opens: the table would start")
+def test_the_pi_backend_off_a_pi_is_one_line(files: dict[str, str]) -> None:
+    """gpiozero warned once per pin library it tried (eight lines) before the error."""
+    env = {k: v for k, v in os.environ.items() if k not in ("CRIBPI_CONFIG", "CRIBPI_BACKEND", "GPIOZERO_PIN_FACTORY")}
+    env.update(XDG_STATE_HOME=str(Path(files["journal"]).parents[1]), PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-m", "cribpi", "run", "--backend", "pi"], capture_output=True,
+                          text=True, timeout=30, stdin=subprocess.DEVNULL, env=env, cwd=files["folder"])
+    assert_one_line(done.returncode, done.stdout, done.stderr, r"cribpi run: GPIO\d+ .*pin factory")
