@@ -57,8 +57,8 @@ class GuardedPart:
 
     @property
     def problem(self) -> str | None:
-        own = getattr(self.part, "problem", None)
-        return self.fault or (f"{self.name}: {own}" if own else None)
+        own = getattr(self.part, "problem", None)  # the part's own words first: they say why
+        return f"{self.name}: {own}" if own else self.fault
 
     def put(self, thing: Any) -> None:
         self.last = thing

@@ -20,7 +20,7 @@ import shlex
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -94,22 +94,24 @@ def _stop_on_signals() -> Iterator[tuple[list[int], int]]:
         os.close(write_fd)
 
 
-def status_line(update: Update) -> str:
-    """``game 3: Red 45, Blue 60 (play)``: what ``systemctl status cribpi`` shows."""
+def status_line(update: Update, problems: Sequence[str] = ()) -> str:
+    """``game 3: Red 45, Blue 60 (play)``, and any failing part: what ``systemctl status`` shows."""
     state = update.state
     scores = ", ".join(f"{state.team_name(t)} {s}" for t, s in enumerate(state.scores))
-    return f"game {update.game_id}: {scores} ({state.phase.value.replace('_', ' ')})"
+    line = f"game {update.game_id}: {scores} ({state.phase.value.replace('_', ' ')})"
+    return "; ".join((line, *problems))
 
 
 class StatusListener:
     """Sends ``STATUS=`` when the line changes (not on every animation step)."""
 
-    def __init__(self, notifier: Notifier) -> None:
+    def __init__(self, notifier: Notifier, problems: Callable[[], Sequence[str]] = tuple) -> None:
         self.notifier = notifier
+        self.problems = problems
         self.last = ""
 
     def __call__(self, update: Update) -> None:
-        line = status_line(update)
+        line = status_line(update, self.problems())
         if line != self.last:
             self.last = line
             self.notifier.send(f"STATUS={line}")
@@ -158,7 +160,7 @@ def play(config: Config, parts: Parts, settings: TableSettings, *, new: bool = F
             app, guard = guarded_app(parts, table, led_settings=config.leds, clock=clock)
             if notifier.watchdog:  # from the loop itself: a hung loop stops the pings
                 app.every(notifier.watchdog / 2, lambda: notifier.send("WATCHDOG=1"))
-            status = StatusListener(notifier)
+            status = StatusListener(notifier, guard.problems)
             app.subscribe(status)
             extra = [(wake_fd, lambda: os.read(wake_fd, 64))]
             events = len(table.session.game.journal)

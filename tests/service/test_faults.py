@@ -202,3 +202,23 @@ def test_a_full_disk_refuses_the_score_says_so_and_takes_it_once_there_is_room(t
             assert store.current("main").game.journal == ui.session.game.journal
         finally:
             app.close()
+
+
+def test_the_status_line_names_a_failing_part():
+    from cribpi.daemon.table import StatusListener
+
+    sent: list[str] = []
+
+    class Notifier:
+        def send(self, *fields: str) -> bool:
+            sent.extend(fields)
+            return True
+
+    with guarded_table() as (parts, ui, app, guard, wait):
+        app.subscribe(StatusListener(Notifier(), guard.problems))
+        parts.memory.unplug()
+        wait(CHECK_S)
+        assert sent[-1] == f"STATUS=game None: Red 0, Blue 0 (cut); pegboard (mock): {UNPLUGGED}"
+        parts.memory.replug()
+        wait(3 * FIRST_RETRY_S)
+        assert sent[-1] == "STATUS=game None: Red 0, Blue 0 (cut)"
