@@ -174,14 +174,19 @@ def _duplicate_message(hand: tuple[Card, ...], starter: Card) -> str:
     return "duplicate card"
 
 
-# -- itemising: only for people, so clarity over speed -----------------------------------
+# -- itemising: for people, and for the game, which shows every count's reasons ---------
 
 def _itemise(hand: tuple[Card, ...], starter: Card, crib: bool, rules: Rules) -> Iterator[ScoreItem]:
     held = tuple(sorted(hand, key=_BY_INDEX))
     cards = held + (starter,)
-    yield from _fifteens(cards)
-    yield from _pairs(cards)
-    yield from _runs(cards)
+    by_rank = _by_rank(cards)
+    pairs = list(_pairs(by_rank))
+    runs = list(_runs(by_rank))
+    # The table knows the points; what pairs and runs do not make, fifteens do (two each).
+    fifteen_points = _table()[sum(c.rank_bit for c in cards)] - sum(i.points for i in (*pairs, *runs))
+    yield from _fifteens(cards, fifteen_points // 2)
+    yield from pairs
+    yield from runs
     suit = hand[0].suit
     if all(card.suit is suit for card in hand):
         flush = _flush_points(len(hand), suit is starter.suit, crib, rules)
@@ -197,33 +202,44 @@ _BY_INDEX: Final = operator.attrgetter("index")
 _BY_RANK: Final = operator.attrgetter("rank")
 
 
-def _fifteens(cards: tuple[Card, ...]) -> Iterator[ScoreItem]:
+def _fifteens(cards: tuple[Card, ...], wanted: int) -> Iterator[ScoreItem]:
+    """The first ``wanted`` combinations worth fifteen, smallest first (all of them when
+    ``wanted`` is at least their number)."""
+    if wanted <= 0:
+        return
     values = [card.value for card in cards]
     for k in range(2, len(cards) + 1):
         for combo_values, combo in zip(itertools.combinations(values, k), itertools.combinations(cards, k)):
             if sum(combo_values) == 15:
                 yield ScoreItem("fifteen", combo, 2)
+                wanted -= 1
+                if not wanted:
+                    return
+
+
+def _by_rank(cards: tuple[Card, ...]) -> dict[int, list[Card]]:
+    """The cards of each rank, ranks ascending, each rank's cards in their order in ``cards``."""
+    by_rank: dict[int, list[Card]] = {}
+    for card in sorted(cards, key=_BY_RANK):
+        by_rank.setdefault(card.rank, []).append(card)
+    return by_rank
 
 
 _PAIR_NAMES: Final = {2: "pair", 3: "pair royal", 4: "double pair royal"}
 
 
-def _pairs(cards: tuple[Card, ...]) -> Iterator[ScoreItem]:
-    for _, group in itertools.groupby(sorted(cards, key=_BY_RANK), key=_BY_RANK):
-        same = tuple(group)
+def _pairs(by_rank: dict[int, list[Card]]) -> Iterator[ScoreItem]:
+    for same in by_rank.values():
         if len(same) >= 2:
-            yield ScoreItem(_PAIR_NAMES[len(same)], same, len(same) * (len(same) - 1))
+            yield ScoreItem(_PAIR_NAMES[len(same)], tuple(same), len(same) * (len(same) - 1))
 
 
-def _runs(cards: tuple[Card, ...]) -> Iterator[ScoreItem]:
+def _runs(by_rank: dict[int, list[Card]]) -> Iterator[ScoreItem]:
     """Every run of the longest length: one card of each rank of the longest stretch of
     consecutive ranks (five cards hold at most one stretch of three or more)."""
-    by_rank: dict[int, list[Card]] = {}
-    for card in sorted(cards, key=_BY_RANK):
-        by_rank.setdefault(card.rank, []).append(card)
     stretch: list[int] = []
     best: list[int] = []
-    for rank in sorted(by_rank):
+    for rank in by_rank:
         stretch = stretch + [rank] if stretch and rank == stretch[-1] + 1 else [rank]
         if len(stretch) > len(best):
             best = stretch

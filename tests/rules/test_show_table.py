@@ -42,7 +42,9 @@ def representatives(ranks: tuple[int, ...]) -> tuple[Card, ...]:
 
 
 def itemised(cards: tuple[Card, ...]) -> int:
-    items: list[ScoreItem] = [*show._fifteens(cards), *show._pairs(cards), *show._runs(cards)]
+    by_rank = show._by_rank(cards)
+    every_fifteen = show._fifteens(cards, wanted=len(cards) ** 2)  # more than five cards can hold
+    items: list[ScoreItem] = [*every_fifteen, *show._pairs(by_rank), *show._runs(by_rank)]
     return sum(i.points for i in items)
 
 
