@@ -8,7 +8,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Protocol
 
-from cribpi.game import Effect, Event, Misdeal, Penalty
+from cribpi.game import Alert, AlertKind, Effect, Event, Misdeal, Penalty
 from cribpi.game.review import reviewable_seats
 from cribpi.app.parts import Table
 from cribpi.app.review import review_screen
@@ -72,6 +72,13 @@ class PenaltyDraft:
     def event(self) -> Penalty:
         return Penalty(self.seat, self.points, PENALTY_REASONS[self.reason])
 
+    @classmethod
+    def renege(cls, alert: Alert) -> PenaltyDraft | None:
+        """The penalty a renege alert names (its opponent pegs its points), if it names one."""
+        if alert.kind is not AlertKind.RENEGE or alert.other is None or alert.points not in PENALTY_POINTS:
+            return None
+        return cls(alert.other, alert.points, PENALTY_REASONS.index("renege"))
+
 
 class MenuHost(Table, Protocol):
     """What the menus do to the table besides reading it."""
@@ -96,6 +103,7 @@ class TableMenus:
         self.host = host
         self.current: Menu | None = None
         self.penalty = PenaltyDraft()
+        self.suggested: PenaltyDraft | None = None  # a renege just reported: its penalty, ready to peg
 
     def press(self, kind: Kind) -> None:
         """MENU opens or closes; in a menu GO moves down, UNDO up and OK chooses."""
@@ -165,7 +173,7 @@ class TableMenus:
         ]
 
     def _open_penalty(self) -> None:
-        self.penalty = PenaltyDraft()
+        self.penalty, self.suggested = self.suggested or PenaltyDraft(), None
         self.current = Menu(self._penalty, title="Judge's penalty")
 
     def _draft(self, draft: PenaltyDraft) -> None:

@@ -14,12 +14,12 @@ from typing import TypeVar
 
 from cribpi.exc import CribpiError, RulesError
 from cribpi.game import (
-    Claim, CutForDeal, Effect, EndDeal, Event, Go, Lay, Mode, NextGame, Phase, Starter, State, Undo,
+    Alert, Claim, CutForDeal, Effect, EndDeal, Event, Go, Lay, Mode, NextGame, Phase, Starter, State, Undo,
     describe_expected, expected, random_cut,
 )
 from cribpi.app.claims import ClaimTally, muggins_track
 from cribpi.app.entry import CardEntry, turn_of
-from cribpi.app.menus import Menu, TableMenus
+from cribpi.app.menus import Menu, PenaltyDraft, TableMenus
 from cribpi.app.session import Journal, Session
 from cribpi.app.settings import TableSettings
 from cribpi.hal import Action, Kind
@@ -112,6 +112,8 @@ class TableUI:
         state = self.state
         self.flash = flash_from(state, effects)
         self.muggins_track = muggins_track(state, effects)
+        self.menus.suggested = next((draft for e in effects if isinstance(e, Alert)
+                                     if (draft := PenaltyDraft.renege(e)) is not None), self.menus.suggested)
         self.screens = list(effect_screens(state, effects))
         if isinstance(event, CutForDeal) and state.mode is Mode.BOARD:  # no starter prompt will name the dealer
             self.screens = [cut_screen(state, event.cards, effects)]

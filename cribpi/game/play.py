@@ -85,15 +85,31 @@ def _check_card(state: State, deal: DealState, seat: int, card: Card) -> None:
                          f"lay a card worth {MAX_COUNT - running} or less, or say go")
 
 
+RENEGE_RULE = "ACC rule 7.3"
+RENEGE_POINTS = 2  # ACC rule 7.3: to the non-offender, for each card that could have been played
+
+
 def check_renege(tx: Tx, seat: int, cards: tuple[Card, ...]) -> None:
-    """A card that fitted when its holder said go is a renege (ACC: 2 a card, on the
-    opponent's call): the table is told, and the judge's penalty does the rest."""
+    """A card that fitted when its holder said go is a renege. The table cannot see hands, so
+    it finds out when the card is laid later (or the hand is entered): the table is told what
+    ACC rule 7.3 allows, and the judge's penalty pegs it if the opponent claims it."""
     state = tx.state
     for card in cards:
         at = next((count for s, count in tx.deal.gone_at if s == seat and count + card.value <= MAX_COUNT), None)
         if at is not None:
-            tx.alert(AlertKind.RENEGE, f"renege: {state.names[seat]} said go at {at} holding {card}, "
-                     f"which fitted (ACC: a 2-point penalty per card)", seat)
+            claimer = _opponent(state, seat)
+            by = state.names[claimer] if claimer is not None else "an opponent"
+            tx.alert(AlertKind.RENEGE, f"renege: {state.names[seat]} said go at {at} holding {card}, which fitted. "
+                     f"{RENEGE_RULE}: {by} may claim it before playing another card, and pegs {RENEGE_POINTS} "
+                     f"for each card that could have been played", seat,
+                     items=(ScoreItem("renege", (card,), RENEGE_POINTS),), points=RENEGE_POINTS, other=claimer)
+
+
+def _opponent(state: State, seat: int) -> int | None:
+    """The one side that may claim a renege: two hands, or partners (the next seat's side)."""
+    if state.seats == 2 or state.rules.partnerships:
+        return (seat + 1) % state.seats
+    return None
 
 
 def _go_item(state: State) -> ScoreItem:
@@ -111,8 +127,8 @@ def go(tx: Tx, event: ev.Go) -> None:
     if declared is not None:
         fits = [c for c in declared if c not in deal.cards_of(seat) and running + c.value <= MAX_COUNT]
         if fits:
-            raise RulesError(f"{who(state, seat)} holds {fits[0]}, which fits at {running}: "
-                             f"a player who can lay a card must lay it")
+            raise RulesError(f"{who(state, seat)} holds {fits[0]}, which fits at {running}: a player who can lay "
+                             f"a card must lay it (a go said anyway is a renege, {RENEGE_RULE})")
     tx.set_deal(gone=tx.deal.gone | {seat}, gone_at=tx.deal.gone_at + ((seat, running),))
     active = active_seats(tx.state, tx.deal)
     if active:

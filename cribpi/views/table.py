@@ -212,6 +212,8 @@ ALERT_TITLES = {
 def alert_lines(state: State, alert: Alert) -> tuple[str, ...]:
     """What an alert screen says. A claim's alert is told from its data (who, the points, what
     was claimed) with the items under it; the others as the engine said them."""
+    if alert.kind is AlertKind.RENEGE:  # the rule's words, then how the table pegs the penalty
+        return (alert.text, "MENU, Penalty... pegs it if claimed")
     compose = _CLAIM_SENTENCES.get(alert.kind)
     if compose is None or alert.seat is None:
         return (alert.text, *map(_item_line, alert.items))

@@ -4,7 +4,7 @@ import pytest
 
 from cribpi.exc import RulesError
 from cribpi.game import (
-    Alert, AlertKind, Claim, Crib, CutForDeal, EndDeal, Go, Lay, Misdeal, Mode, Muggins, NewGame, NextGame, Peg,
+    Alert, AlertKind, Claim, Crib, CutForDeal, EndDeal, Go, HandCards, Lay, Misdeal, Mode, Muggins, NewGame, NextGame, Peg,
     Pegged, Penalty, Phase, Reason, Starter, Undo, Where,
 )
 from cribpi.rules import ACC, HOYLE, LEAFLET, MugginsScope, ResultKind, count_total
@@ -226,6 +226,17 @@ def test_a_renege_is_reported():
     s(Lay(1, C("AD")))  # ...holding an ace
     alert = next(e for e in s.effects if getattr(e, "kind", "") == "renege")
     assert "go at 30" in alert.text and "AD" in alert.text
+    # what the rules allow: A may claim it, 2 points a card (ACC rule 7.3)
+    assert "ACC rule 7.3" in alert.text and "A may claim it" in alert.text
+    assert (alert.seat, alert.other, alert.points) == (1, 0, 2)
+    assert [(i.kind, i.cards, i.points) for i in alert.items] == [("renege", (C("AD"),), 2)]
+
+
+def test_a_go_refused_when_the_hand_is_known_names_the_renege_rule():
+    s = Script(NewGame(("A", "B"), ACC, Mode.COUNT, first_dealer=1))
+    s(HandCards(1, cards("KD 5H 7H 8H")), Starter(C("2S")), Lay(0, C("TC")), Lay(1, C("KD")), Lay(0, C("5C")))
+    with pytest.raises(RulesError, match=r"holds 5H, which fits at 25: .*renege, ACC rule 7.3"):
+        s.game.apply(Go(1))  # known at once: the go never happens
 
 
 def test_misdeal_cancels_heels_and_the_same_dealer_deals_again():
