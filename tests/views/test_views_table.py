@@ -15,7 +15,7 @@ from cribpi.rules import ACC, HOYLE, Card, MugginsScope, Rules, ScoreItem
 from cribpi.views import pages, show_pages
 from cribpi.views.board import Animation, DEFAULT_COLOURS
 from cribpi.views.model import (
-    AlertScreen, MessageScreen, PlayScreen, PromptScreen, ScoreLine, ScoreRow, ScoreScreen, ScoresScreen,
+    AlertScreen, MessageScreen, PlayScreen, PromptScreen, ScoreLine, ScoreScreen,
     ShowScreen,
 )
 from cribpi.views.table import (
