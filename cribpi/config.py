@@ -371,6 +371,9 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     except ConfigError as exc:
         raise ConfigError(f"{path}: layout = {data.get('layout')!r}: {exc}") from None
     oled = _oled(reader, data.get("oled", {}))
+    db = _relative(reader, "db", data.get("db"), "game journal")
+    if db is not None and db.is_dir():
+        raise reader.fail("db", data["db"], "a folder: expected the journal's file in it (e.g. games.db)")
     return Config(
         path=path,
         backend=backend,
@@ -380,7 +383,7 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         leds=_leds(reader, data.get("leds", {})),
         layout=layout,
         board_layout=board_layout,
-        db=_relative(reader, "db", data.get("db"), "game journal") or default_db_path(),
+        db=db or default_db_path(),
         controller_port=data.get("controller", {}).get("port"),
         controller_timing=_controller_timing(reader, data.get("controller", {})),
         card_reader_port=data.get("card_reader", {}).get("port"),

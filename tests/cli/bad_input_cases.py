@@ -49,6 +49,7 @@ CONFIGS = [
     ("db-blank", "db = \" \"", r"db = ' ': expected the path of a game journal"),
     ("db-nul", "db = \"a\\u0000b\"", r"db = .*NUL byte"),
     ("db-user", "db = \"~nosuchuser_cribpi/x.db\"", r"db = .*no user 'nosuchuser_cribpi'"),
+    ("db-folder", "db = \".\"", r"db = '.' is not valid: a folder"),
     ("layout-user", "layout = \"~nosuchuser_cribpi/l.toml\"", r"layout = .*no user"),
     ("pin-number", "[pins]\n40 = \"ok\"", r"pins.40 .*BCM pin number 0-27"),
     ("pin-action", "[pins]\n17 = \"jump\"", r"pins.17 = 'jump'"),
