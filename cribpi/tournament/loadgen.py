@@ -1,0 +1,44 @@
+"""Tables without players: random complete games through the real engine, told to a
+:class:`~cribpi.tournament.publisher.TablePublisher` exactly as the app tells its listeners.
+For ``cribpi loadgen``, the benchmarks and the tests."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+
+from cribpi.app.listeners import Listener, Update
+from cribpi.game import Effect, Event, NewGame, State, apply
+from cribpi.game.simulate import random_game_events
+from cribpi.rules import ACC
+from cribpi.views.table import board_model, scores_screen
+
+__all__ = ["update_for", "play_match", "start_next"]
+
+
+def update_for(state: State, event: Event, effects: tuple[Effect, ...], game_id: int) -> Update:
+    """What the app tells its listeners after ``event`` (the onlookers' page on its screen)."""
+    page = scores_screen(state)
+    return Update(screen=page, scores=page, board=board_model(state), state=state, events=(event,),
+                  effects=effects, game_id=game_id)
+
+
+def play_match(names: Sequence[str], rng: random.Random, listener: Listener, game_id: int,
+               match_games: int = 1) -> Iterator[State]:
+    """Play one random match between ``names`` at a table, one event per step (yielding the
+    state after it, so the caller sets the pace). The driver's own names are replaced by
+    ``names``: they change nothing it chooses."""
+    state = State()
+    for event, _ in random_game_events(rng, ACC.replace(players=len(names)), match_games=match_games):
+        if isinstance(event, NewGame):
+            event = NewGame(tuple(names), event.rules, event.mode, event.match_games)
+        state, effects = apply(state, event)
+        listener(update_for(state, event, effects, game_id))
+        yield state
+
+
+def start_next(names: Sequence[str], listener: Listener, game_id: int) -> None:
+    """The table starts a new match: this confirms the last game of the one before."""
+    event = NewGame(tuple(names), ACC.replace(players=len(names)))
+    state, effects = apply(State(), event)
+    listener(update_for(state, event, effects, game_id))

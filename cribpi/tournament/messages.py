@@ -1,0 +1,175 @@
+"""The topics and messages of a tournament room (documented in ``docs/tournament.md``).
+
+Under ``cribpi/<event>/tables/<table>/``: ``state`` (retained JSON: the board now),
+``events`` (one message per game event, with the table's monotonic ``id``), ``result`` (QoS 1:
+a finished game, confirmed or disputed) and ``status`` (``online``, or the last will
+``offline``; both retained). Building a message lives here beside checking one: the director
+treats every message as untrusted, and :func:`parse` is the only way one gets in.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from cribpi.exc import CribpiError
+from cribpi.game import Pegged, State
+
+__all__ = ["MAX_PAYLOAD", "NAME", "KINDS", "BadMessage", "Message", "topic", "subscription", "parse",
+           "state_body", "result_body", "last_score"]
+
+MAX_PAYLOAD = 8192  # bytes; a table's largest message (a 4-player state) is well under 1 KiB
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")  # an event or table id (also an MQTT username)
+KINDS = ("state", "events", "result", "status")
+RESULT_STATUSES = ("confirmed", "disputed")
+RESULT_KINDS = ("win", "skunk", "double_skunk", "lurch")
+MAX_ID = 2**53
+
+
+class BadMessage(CribpiError, ValueError):
+    """A message the director will not take: it is counted under ``reason`` and logged."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Message:
+    table: str
+    kind: str
+    body: dict[str, Any]  # checked against the kind's schema; empty for a status
+
+
+def topic(event: str, table: str, kind: str) -> str:
+    return f"cribpi/{event}/tables/{table}/{kind}"
+
+
+def subscription(event: str) -> str:
+    """Everything every table of ``event`` publishes."""
+    return f"cribpi/{event}/tables/+/+"
+
+
+# -- building (the table) ---------------------------------------------------------------
+
+
+def state_body(state: State, game: int, status: str, last: dict[str, Any] | None, at: float) -> dict[str, Any]:
+    """The board now: players, front and rear pegs, dealer, game of the match, the last score."""
+    deal = state.deal
+    return {
+        "game": game, "players": [state.team_name(t) for t in range(len(state.scores))],
+        "scores": list(state.scores), "rear": list(state.rear),
+        "dealer": deal.dealer if deal is not None else None,
+        "game_number": state.game_number, "match_games": state.match_games,
+        "games_won": list(state.games_won()), "last": last, "phase": state.phase.value,
+        "status": status, "at": at,
+    }
+
+
+def last_score(effects: tuple[Any, ...]) -> dict[str, Any] | None:
+    """The last points pegged among ``effects``, with their reason, as the state shows it."""
+    pegs = [e for e in effects if isinstance(e, Pegged)]
+    if not pegs:
+        return None
+    peg = pegs[-1]
+    return {"seat": peg.seat, "points": peg.points, "reason": peg.reason.value, "text": peg.explain}
+
+
+def result_body(state: State, game: int, winner: int, scores: tuple[int, ...], kind: str,
+                game_points: int, margin: int, at: float) -> dict[str, Any]:
+    return {
+        "game": game, "game_number": state.game_number,
+        "players": [state.team_name(t) for t in range(len(scores))], "scores": list(scores),
+        "winner": winner, "kind": kind, "game_points": game_points, "margin": margin,
+        "status": "confirmed", "at": at,
+    }
+
+
+# -- checking (the director) ------------------------------------------------------------
+
+
+def _int(v: Any, lo: int = 0, hi: int = MAX_ID) -> bool:
+    return type(v) is int and lo <= v <= hi
+
+
+def _num(v: Any) -> bool:
+    return type(v) in (int, float) and math.isfinite(v) and v >= 0
+
+
+def _ints(v: Any, lo: int = 0, hi: int = 10_000) -> bool:
+    return type(v) is list and 2 <= len(v) <= 4 and all(_int(x, lo, hi) for x in v)
+
+
+def _names(v: Any) -> bool:
+    return type(v) is list and 2 <= len(v) <= 4 and all(type(x) is str and 0 < len(x) <= 64 for x in v)
+
+
+def _opt(check: Any) -> Any:
+    return lambda v: v is None or check(v)
+
+
+def _last(v: Any) -> bool:
+    return type(v) is dict and set(v) == {"seat", "points", "reason", "text"} and _int(v["seat"], 0, 3) \
+        and _int(v["points"], 0, 200) and type(v["reason"]) is str and len(v["reason"]) <= 32 \
+        and type(v["text"]) is str and len(v["text"]) <= 200
+
+
+def _event(v: Any) -> bool:
+    return type(v) is dict and type(v.get("type")) is str and len(v) <= 8
+
+
+def _str(*allowed: str) -> Any:
+    return lambda v: type(v) is str and v in allowed
+
+
+_PHASES = ("new", "cut", "starter", "play", "show", "done", "board", "game_over", "match_over")
+_SCHEMAS: dict[str, Mapping[str, Any]] = {
+    "state": {"game": _int, "players": _names, "scores": _ints, "rear": _ints, "dealer": _opt(lambda v: _int(v, 0, 3)),
+              "game_number": _int, "match_games": lambda v: _int(v, 1, 99), "games_won": _ints, "last": _opt(_last),
+              "phase": _str(*_PHASES), "status": lambda v: type(v) is str and len(v) <= 40, "at": _num},
+    "events": {"id": lambda v: _int(v, 1), "game": _int, "event": _event, "at": _num},
+    "result": {"id": lambda v: _int(v, 1), "game": _int, "game_number": _int, "players": _names, "scores": _ints,
+               "winner": lambda v: _int(v, 0, 3), "kind": _str(*RESULT_KINDS), "game_points": lambda v: _int(v, 0, 4),
+               "margin": lambda v: _int(v, 0, 10_000), "status": _str(*RESULT_STATUSES), "at": _num},
+}
+
+
+def parse(event: str, topic_name: str, payload: bytes) -> Message:
+    """The message on ``topic_name``, checked; :class:`BadMessage` says why not."""
+    if len(payload) > MAX_PAYLOAD:
+        raise BadMessage("too_large", f"{len(payload)} bytes on {topic_name} (limit {MAX_PAYLOAD})")
+    parts = topic_name.split("/")
+    if len(parts) != 5 or parts[:3] != ["cribpi", event, "tables"] or not NAME.fullmatch(parts[3]) \
+            or parts[4] not in KINDS:
+        raise BadMessage("bad_topic", f"{topic_name[:120]!r} is not cribpi/{event}/tables/<table>/<{'|'.join(KINDS)}>")
+    table, kind = parts[3], parts[4]
+    if kind == "status":
+        if payload not in (b"online", b"offline"):
+            raise BadMessage("bad_status", f"{table}: {payload[:40]!r} (online or offline)")
+        return Message(table, kind, {"online": payload == b"online"})
+    try:
+        body = json.loads(payload)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise BadMessage("bad_json", f"{table}/{kind}: {exc}") from None
+    if type(body) is not dict:
+        raise BadMessage("bad_type", f"{table}/{kind}: a JSON object is expected, not {type(body).__name__}")
+    schema = _SCHEMAS[kind]
+    unknown = set(body) - set(schema)
+    if unknown:
+        raise BadMessage("unknown_field", f"{table}/{kind}: {', '.join(sorted(unknown))[:80]}")
+    for key, check in schema.items():
+        if key not in body or not check(body[key]):
+            raise BadMessage("bad_field", f"{table}/{kind}: {key} = {str(body.get(key))[:40]!r}")
+    if kind == "result" and not _result_consistent(body):
+        raise BadMessage("bad_field", f"{table}/result: winner, scores and players disagree")
+    return Message(table, kind, body)
+
+
+def _result_consistent(body: dict[str, Any]) -> bool:
+    scores, winner = body["scores"], body["winner"]
+    return len(scores) == len(body["players"]) and winner < len(scores) and scores[winner] == max(scores) \
+        and len(set(body["players"])) == len(body["players"])

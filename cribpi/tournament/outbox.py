@@ -1,0 +1,81 @@
+"""The table's outbox: every event and result waits here, on disk, until the broker has
+acknowledged it (QoS 1 PUBACK), so a broker that is down, restarted or unreachable for a
+whole game loses nothing. Each row's id is the table's monotonic message id, which the director
+deduplicates on, so a message sent twice (acknowledged, but the ack lost) is counted once.
+
+It is its own SQLite file beside the game journal (``cribpi-outbox.db``): the journal keeps
+one writer, and the outbox is written from the table's thread and the MQTT thread.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Outbox", "outbox_path"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tournament_outbox (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind TEXT NOT NULL,          -- events or result
+    body TEXT NOT NULL,          -- the JSON message without its id
+    held INTEGER NOT NULL DEFAULT 0,  -- a result waiting for the players' confirmation
+    sent INTEGER NOT NULL DEFAULT 0   -- acknowledged by the broker
+)"""
+
+
+def outbox_path(journal: Path) -> Path:
+    return journal.with_name(f"{journal.stem}-outbox.db")
+
+
+class Outbox:
+    def __init__(self, path: Path | str) -> None:
+        self.lock = threading.Lock()
+        self.db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")  # survives a crash of cribpi; the journal is FULL
+        self.db.execute(_SCHEMA)
+
+    def add(self, kind: str, body: dict[str, Any], *, held: bool = False) -> int:
+        with self.lock:
+            cur = self.db.execute("INSERT INTO tournament_outbox (kind, body, held) VALUES (?, ?, ?)",
+                                  (kind, json.dumps(body, separators=(",", ":")), int(held)))
+            return int(cur.lastrowid or 0)
+
+    def release(self, status: str) -> int:
+        """Let every held result go, marked ``status`` (confirmed or disputed); how many."""
+        with self.lock:
+            rows = self.db.execute("SELECT id, body FROM tournament_outbox WHERE held = 1").fetchall()
+            for row_id, body in rows:
+                data = json.loads(body)
+                data["status"] = status
+                self.db.execute("UPDATE tournament_outbox SET held = 0, body = ? WHERE id = ?",
+                                (json.dumps(data, separators=(",", ":")), row_id))
+            return len(rows)
+
+    def held(self) -> bool:
+        with self.lock:
+            return self.db.execute("SELECT 1 FROM tournament_outbox WHERE held = 1").fetchone() is not None
+
+    def pending(self, after: int, limit: int = 200) -> list[tuple[int, str, bytes]]:
+        """Unsent, unheld messages with id > ``after``: (id, kind, payload with its id)."""
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT id, kind, body FROM tournament_outbox WHERE sent = 0 AND held = 0 AND id > ? ORDER BY id LIMIT ?",
+                (after, limit)).fetchall()
+        return [(i, kind, ('{"id":%d,' % i + body[1:]).encode()) for i, kind, body in rows]
+
+    def mark_sent(self, ids: list[int]) -> None:
+        with self.lock:
+            self.db.executemany("UPDATE tournament_outbox SET sent = 1 WHERE id = ?", [(i,) for i in ids])
+
+    def unsent(self) -> int:
+        with self.lock:
+            return int(self.db.execute("SELECT count(*) FROM tournament_outbox WHERE sent = 0").fetchone()[0])
+
+    def close(self) -> None:
+        with self.lock:
+            self.db.close()

@@ -1,0 +1,176 @@
+"""The table's publisher: a listener on :class:`~cribpi.app.loop.TableApp` that puts the
+board, its events and its results on the room's broker.
+
+The table's thread only writes the outbox and hands paho a message; the network is paho's
+own thread (``loop_start``), which reconnects by itself. So a broker that is down never blocks
+or slows the table: events wait in the outbox and go, in id order, once it is back.
+
+A finished game's result is held until the players confirm it: the press that starts the next
+game (``NextGame``), or a new match after the last game, confirms it; taking the game's end
+back (``Undo``) publishes it as disputed, and the game then ends again with a fresh result.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from cribpi.app.listeners import Update
+from cribpi.config import Config
+from cribpi.exc import ConfigError
+from cribpi.game import GameOver, NextGame, Undo
+from cribpi.tournament.broker import Broker, new_client, parse_broker
+from cribpi.tournament.messages import last_score, result_body, state_body, topic
+from cribpi.tournament.outbox import Outbox, outbox_path
+
+__all__ = ["TablePublisher"]
+
+log = logging.getLogger(__name__)
+
+
+class TablePublisher:
+    def __init__(self, broker: Broker, event: str, table: str, outbox: Outbox, *,
+                 clock: Callable[[], float] = time.time, max_delay: int = 5) -> None:
+        self.event, self.table, self.outbox, self.clock = event, table, outbox, clock
+        self.client = new_client(broker, f"cribpi-{event}-{table}", max_delay=max_delay)
+        self.client.will_set(self.topic("status"), b"offline", qos=1, retain=True)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_publish = self._on_publish
+        self.broker = broker
+        # Nothing here holds a lock of ours while calling paho, whose callbacks hold paho's own.
+        self.wake = threading.Condition()
+        self.connected = self.fresh = self.stopping = False  # fresh: connected, nothing sent yet
+        self.ids = threading.Lock()
+        self.inflight: dict[int, int] = {}  # paho mid -> outbox id
+        self.acked: set[int] = set()  # mids acknowledged before publish() returned their row
+        self.state: bytes | None = None
+        self.state_dirty = False
+        self.last: dict[str, Any] | None = None
+        self.game: int | None = None
+        self.sender = threading.Thread(target=self._send, name=f"cribpi-publish-{table}", daemon=True)
+
+    @classmethod
+    def from_config(cls, config: Config) -> TablePublisher:
+        """The publisher ``[tournament]`` asks for, its outbox beside the game journal."""
+        t = config.tournament
+        if not t.enabled or t.broker is None:
+            raise ConfigError("[tournament] has no broker: the table does not publish")
+        broker = parse_broker(t.broker, username=t.username or t.table, password=t.password,
+                              password_file=t.password_file, ca=t.ca)
+        return cls(broker, t.event, t.table, Outbox(outbox_path(Path(config.db))))
+
+    def topic(self, kind: str) -> str:
+        return topic(self.event, self.table, kind)
+
+    def start(self) -> None:
+        self.sender.start()
+        self.client.connect_async(self.broker.host, self.broker.port, keepalive=15)
+        self.client.loop_start()
+
+    def stop(self) -> None:
+        """Say ``offline`` and disconnect (unsent messages stay in the outbox for next time)."""
+        if self.connected:
+            self.client.publish(self.topic("status"), b"offline", qos=1, retain=True).wait_for_publish(2)
+        with self.wake:
+            self.stopping = True
+            self.wake.notify()
+        if self.sender.is_alive():
+            self.sender.join(5)
+        self.client.disconnect()
+        self.client.loop_stop()
+        self.outbox.close()
+
+    # -- the listener (the table's thread) ------------------------------------------------
+
+    def __call__(self, update: Update) -> None:
+        now, game = self.clock(), update.game_id or 0
+        if self.game is not None and game != self.game and self.outbox.held():
+            self.outbox.release("confirmed")  # a new match started after the last game
+        self.game = game
+        for event in update.events:
+            if isinstance(event, (NextGame, Undo)) and self.outbox.held():
+                self.outbox.release("confirmed" if isinstance(event, NextGame) else "disputed")
+            self.outbox.add("events", {"game": game, "event": event.to_dict(), "at": now})
+        state = update.state
+        for effect in update.effects:
+            if isinstance(effect, GameOver):
+                result = effect.result
+                self.outbox.add("result", result_body(
+                    state, game, effect.winner, effect.scores, result.kind.value, result.game_points,
+                    result.margin, now), held=True)
+        self.last = last_score(update.effects) or self.last
+        status = "awaiting confirmation" if self.outbox.held() else "playing"
+        body = state_body(state, game, status, self.last, now)
+        with self.wake:
+            self.state, self.state_dirty = json.dumps(body, separators=(",", ":")).encode(), True
+            self.wake.notify()
+
+    # -- paho's thread ----------------------------------------------------------------------
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        if reason.is_failure:
+            log.warning("broker refused table %s: %s", self.table, reason)
+            return
+        with self.wake:
+            self.connected = self.fresh = True
+            self.wake.notify()
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        with self.wake:
+            self.connected = False
+
+    def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason: Any, props: Any) -> None:
+        with self.ids:
+            row = self.inflight.pop(mid, None)
+            if row is None:
+                self.acked.add(mid)
+        if row is not None:
+            self._sent(row)
+
+    def _sent(self, row: int) -> None:
+        self.outbox.mark_sent([row])
+        with self.wake:
+            self.wake.notify()
+
+    # -- the sender's thread ----------------------------------------------------------------
+
+    def _send(self) -> None:
+        """Hand paho what waits, in id order, whenever connected; one batch in flight at a time."""
+        cursor = 0  # the highest outbox id handed to paho (which resends its own after a reconnect)
+        while True:
+            with self.wake:
+                self.wake.wait(0.5)
+                if self.stopping:
+                    return
+                if not self.connected:
+                    continue
+                if self.fresh:  # the board and "online" again on every connect
+                    self.fresh, self.state_dirty = False, True
+                    self.client.publish(self.topic("status"), b"online", qos=1, retain=True)
+                state, self.state_dirty = (self.state if self.state_dirty else None), False
+            if state is not None:
+                self.client.publish(self.topic("state"), state, qos=1, retain=True)
+            with self.ids:
+                busy = len(self.inflight) >= 100
+            if busy:
+                continue
+            for row, kind, payload in self.outbox.pending(cursor, 100):
+                info = self.client.publish(self.topic(kind), payload, qos=1)
+                if info.rc not in (mqtt.MQTT_ERR_SUCCESS, mqtt.MQTT_ERR_NO_CONN):  # NO_CONN: queued by paho
+                    break
+                cursor = row
+                with self.ids:
+                    early = info.mid in self.acked
+                    self.acked.discard(info.mid)
+                    if not early:
+                        self.inflight[info.mid] = row
+                if early:
+                    self._sent(row)

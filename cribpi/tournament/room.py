@@ -1,0 +1,75 @@
+"""``cribpi director init``: the broker's configuration for one room.
+
+Each table gets its own MQTT user (the table id) and password; the ACL lets a table write
+only under ``cribpi/<event>/tables/<its id>/`` (``pattern write ... %u``), so one table cannot
+speak for another: the broker drops it. The director reads everything. Persistence keeps the
+director's session (and the QoS 1 messages queued for it) across a broker restart.
+"""
+
+from __future__ import annotations
+
+import secrets
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from cribpi.exc import ConfigError, HardwareError
+
+__all__ = ["DIRECTOR", "Room", "write_room", "table_ids"]
+
+DIRECTOR = "director"  # the director's MQTT username
+
+
+@dataclass(frozen=True)
+class Room:
+    folder: Path
+    port: int
+    credentials: dict[str, str]  # MQTT username -> password (the tables and the director)
+
+    @property
+    def conf(self) -> Path:
+        return self.folder / "mosquitto.conf"
+
+
+def table_ids(count: int) -> list[str]:
+    return [f"t{n}" for n in range(1, count + 1)]
+
+
+def write_room(folder: Path, event: str, tables: int, *, port: int = 1883, bind: str = "0.0.0.0",
+               run_as: str | None = None) -> Room:
+    """Write ``mosquitto.conf``, ``passwd`` (hashed by ``mosquitto_passwd``) and ``acl`` into ``folder``.
+
+    ``run_as``: the user mosquitto runs as once started by root (it must read ``passwd``); by
+    default mosquitto's own, so the folder must then be readable by it."""
+    if not 1 <= tables <= 999:
+        raise ConfigError(f"--tables {tables} is not valid: 1-999")
+    tool = shutil.which("mosquitto_passwd")
+    if tool is None:
+        raise HardwareError("mosquitto_passwd is not installed (apt install mosquitto)")
+    folder.mkdir(parents=True, exist_ok=True)
+    creds = {name: secrets.token_urlsafe(12) for name in [DIRECTOR, *table_ids(tables)]}
+    passwd = folder / "passwd"
+    passwd.write_text("".join(f"{u}:{p}\n" for u, p in creds.items()), encoding="utf-8")
+    passwd.chmod(0o600)
+    subprocess.run([tool, "-U", str(passwd)], check=True, capture_output=True)  # hash in place
+    (folder / "acl").write_text(
+        f"# each table writes only under its own id; the director reads the whole event\n"
+        f"pattern write cribpi/{event}/tables/%u/#\n\n"
+        f"user {DIRECTOR}\ntopic read cribpi/{event}/#\n", encoding="utf-8")
+    data = folder / "data"
+    data.mkdir(exist_ok=True)
+    (folder / "mosquitto.conf").write_text(
+        f"# cribpi room for event {event}: {tables} tables\n"
+        f"listener {port} {bind}\n"
+        + (f"user {run_as}\n" if run_as else "")
+        + "allow_anonymous false\n"
+        + f"password_file {passwd.resolve()}\n"
+        f"acl_file {(folder / 'acl').resolve()}\n"
+        "persistence true\n"
+        f"persistence_location {data.resolve()}/\n"
+        "autosave_interval 5\n"
+        "max_queued_messages 1000000\n"
+        "max_inflight_messages 0\n"
+        f"max_packet_size {16 * 1024}\n", encoding="utf-8")
+    return Room(folder, port, creds)

@@ -1,0 +1,74 @@
+"""The real parts of a tournament room: Debian's mosquitto, started on a free loopback port
+with the configuration ``cribpi director init`` writes. Without it a test skips on a developer
+machine and fails under ``CI=true``."""
+
+from __future__ import annotations
+
+import getpass
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cribpi.tournament.room import Room, write_room
+from tests.sim.conftest import require
+
+EVENT = "open"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_port(port: int, up: bool = True, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            if up:
+                return
+        except OSError:
+            if not up:
+                return
+        time.sleep(0.02)
+    raise TimeoutError(f"port {port} never went {'up' if up else 'down'}")
+
+
+class Mosquitto:
+    """A running broker for one room; ``stop``/``start`` restart it on the same port."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.room.port}"
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen([require("mosquitto"), "-c", str(self.room.conf)],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        wait_port(self.room.port)
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()  # SIGTERM: mosquitto saves its persistence file
+            self.proc.wait(5)
+            self.proc = None
+            wait_port(self.room.port, up=False)
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Mosquitto]:
+    require("mosquitto")
+    require("mosquitto_passwd")
+    room = write_room(tmp_path / "room", EVENT, 4, port=free_port(), bind="127.0.0.1", run_as=getpass.getuser())
+    server = Mosquitto(room)
+    server.start()
+    yield server
+    server.stop()

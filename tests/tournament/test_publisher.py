@@ -1,0 +1,168 @@
+"""The table's publisher against a real mosquitto: what reaches the broker, what waits in the
+outbox while it is down, and what the room's ACL refuses."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from cribpi.app.listeners import Update
+from cribpi.tournament.broker import parse_broker
+from cribpi.tournament.loadgen import play_match, start_next
+from cribpi.tournament.outbox import Outbox
+from cribpi.tournament.publisher import TablePublisher
+from tests.tournament.conftest import EVENT, Mosquitto
+
+pytestmark = pytest.mark.mqtt
+
+
+class Listener:
+    """A plain MQTT client on the director's account, collecting what it receives."""
+
+    def __init__(self, broker: Mosquitto, user: str = "director") -> None:
+        self.messages: list[tuple[str, bytes, bool]] = []
+        self.ready = threading.Event()
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2)
+        self.client.username_pw_set(user, broker.room.credentials[user])
+        self.client.on_connect = lambda c, u, f, rc, p: (c.subscribe(f"cribpi/{EVENT}/#", qos=1), self.ready.set())
+        self.client.on_message = lambda c, u, m: self.messages.append((m.topic, m.payload, m.retain))
+        self.client.connect("127.0.0.1", broker.room.port)
+        self.client.loop_start()
+        assert self.ready.wait(5)
+        time.sleep(0.1)
+
+    def of(self, kind: str) -> list[dict[str, object]]:
+        return [json.loads(p) for t, p, _ in self.messages if t.endswith("/" + kind)]
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def publisher(broker: Mosquitto, tmp_path: Path, table: str = "t1", password: str | None = None) -> TablePublisher:
+    creds = broker.room.credentials
+    url = parse_broker(broker.url, username=table, password=password or creds[table])
+    return TablePublisher(url, EVENT, table, Outbox(tmp_path / f"{table}-outbox.db"), max_delay=1)
+
+
+def play(pub: TablePublisher, seed: int, game_id: int = 1, match_games: int = 1) -> None:
+    for _ in play_match(("Ann", "Ben"), random.Random(seed), pub, game_id, match_games):
+        pass
+
+
+def wait_for(check: Callable[[], bool], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def test_a_game_reaches_the_broker_with_ids_in_order_and_a_confirmed_result(broker: Mosquitto, tmp_path: Path) -> None:
+    seen = Listener(broker)
+    pub = publisher(broker, tmp_path)
+    pub.start()
+    try:
+        play(pub, seed=3)
+        assert pub.outbox.held()  # the last game waits for the players
+        start_next(("Ann", "Ben"), pub, game_id=2)
+        wait_for(lambda: pub.outbox.unsent() == 0 and len(seen.of("result")) == 1)
+    finally:
+        pub.stop()
+    events = seen.of("events")
+    ids = [e["id"] for e in events]
+    assert ids == sorted(ids) and len(set(ids)) == len(ids)
+    assert events[0]["event"]["type"] == "new_game"
+    (result,) = seen.of("result")
+    assert result["status"] == "confirmed" and result["game"] == 1 and result["players"] == ["Ann", "Ben"]
+    assert max(result["scores"]) >= 121 and result["scores"][result["winner"]] == max(result["scores"])
+    state = seen.of("state")[-1]
+    assert state["game"] == 2 and state["status"] == "playing" and state["players"] == ["Ann", "Ben"]
+    statuses = [p for t, p, _ in seen.messages if t.endswith("/status")]
+    assert statuses[0] == b"online" and statuses[-1] == b"offline"
+    seen.close()
+
+
+def test_broker_down_for_a_whole_game_then_everything_arrives_once(broker: Mosquitto, tmp_path: Path) -> None:
+    pub = publisher(broker, tmp_path)
+    pub.start()
+    wait_for(lambda: pub.connected)
+    broker.stop()
+    wait_for(lambda: not pub.connected)
+    timer = _Timer(pub)
+    for _ in play_match(("Ann", "Ben"), random.Random(5), timer, 1):
+        pass
+    start_next(("Ann", "Ben"), pub, game_id=2)
+    queued = pub.outbox.unsent()
+    assert queued > 50
+    broker.start()
+    seen = Listener(broker)
+    try:
+        wait_for(lambda: pub.outbox.unsent() == 0, timeout=15)
+        wait_for(lambda: len(seen.of("result")) == 1)
+    finally:
+        pub.stop()
+    ids = [e["id"] for e in seen.of("events")] + [r["id"] for r in seen.of("result")]
+    assert sorted(ids) == list(range(1, queued + 1))  # every queued message, each once
+    assert timer.slowest < 0.05, f"a listener call took {timer.slowest * 1000:.1f} ms with the broker down"
+    seen.close()
+
+
+class _Timer:
+    """Wraps the publisher to time each listener call (the table's thread)."""
+
+    def __init__(self, pub: TablePublisher) -> None:
+        self.pub, self.slowest = pub, 0.0
+
+    def __call__(self, update: Update) -> None:
+        start = time.perf_counter()
+        self.pub(update)
+        self.slowest = max(self.slowest, time.perf_counter() - start)
+
+
+def test_undoing_the_end_of_a_game_publishes_it_as_disputed(broker: Mosquitto, tmp_path: Path) -> None:
+    from cribpi.game import Undo
+    from cribpi.tournament.loadgen import update_for
+
+    seen = Listener(broker)
+    pub = publisher(broker, tmp_path)
+    pub.start()
+    states = list(play_match(("Ann", "Ben"), random.Random(7), pub, 1))
+    pub(update_for(states[-2], Undo(1), (), 1))  # the state the undo goes back to
+    assert not pub.outbox.held()
+    wait_for(lambda: len(seen.of("result")) == 1)
+    pub.stop()
+    assert seen.of("result")[0]["status"] == "disputed"
+    seen.close()
+
+
+def test_wrong_credentials_are_refused(broker: Mosquitto, tmp_path: Path) -> None:
+    pub = publisher(broker, tmp_path, password="not-the-password")
+    pub.start()
+    time.sleep(0.5)
+    assert not pub.connected
+    play(pub, seed=1)
+    assert pub.outbox.unsent() > 0  # kept for when the right password is configured
+    pub.stop()
+
+
+def test_a_table_cannot_publish_under_another_tables_topic(broker: Mosquitto, tmp_path: Path) -> None:
+    seen = Listener(broker)
+    pub = publisher(broker, tmp_path, table="t2")
+    pub.start()
+    wait_for(lambda: pub.connected)
+    info = pub.client.publish(f"cribpi/{EVENT}/tables/t1/state", b'{"spoof": 1}', qos=1)
+    info.wait_for_publish(5)  # mosquitto acknowledges and drops it (MQTT 3.1.1 has no refusal)
+    pub.client.publish(f"cribpi/{EVENT}/tables/t2/status", b"online", qos=1).wait_for_publish(5)
+    time.sleep(0.3)
+    pub.stop()
+    assert not [t for t, _, _ in seen.messages if "/t1/" in t]
+    assert [t for t, _, _ in seen.messages if "/t2/" in t]
+    seen.close()
