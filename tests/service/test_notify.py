@@ -93,7 +93,7 @@ def test_the_daemon_is_ready_pings_the_watchdog_from_its_loop_and_stops_cleanly(
     assert "STATUS=game 1: Red 0, Blue 0 (cut)" in got, got
 
     pings = received(sock, 2.0).count("WATCHDOG=1")
-    assert 7 <= pings <= 12, pings  # every 0.2 s: about 10 in 2 s
+    assert 6 <= pings <= 12, pings  # every 0.2 s: about 10 in 2 s (a loaded machine may be late)
 
     daemon.proc.send_signal(signal.SIGSTOP)  # the loop hangs: the pings must stop
     try:
