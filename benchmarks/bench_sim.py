@@ -12,7 +12,15 @@ kept here only to measure against.
 from __future__ import annotations
 
 import argparse
+import fcntl
+import os
+import pty
 import random
+import select
+import struct
+import subprocess
+import sys
+import termios
 import timeit
 from collections.abc import Callable
 
@@ -60,6 +68,49 @@ def played_terminal(players: int) -> Terminal:
     return terminal
 
 
+_DRAW = """
+import curses, sys, timeit
+sys.path.insert(0, {here!r})
+from bench_sim import played_terminal
+from cribpi.sim.terminal import Palette
+from cribpi.views.model import ScoreScreen
+from cribpi.views.oled import render_screen
+terminal = played_terminal(3)
+images = [render_screen(ScoreScreen("Ann", n, ("fifteen two",))) for n in range(1, 9)]  # more than are cached
+def frames(screen):
+    curses.use_default_colors()
+    terminal.screen, terminal._palette = screen, Palette()
+    step = iter(range(10 ** 9))
+    def frame():
+        n = next(step)
+        terminal.mapper.notice = str(n)  # what a key changes: the prompt line...
+        if {oled}:
+            terminal.display.image = images[n % len(images)]  # ...and the OLED
+        terminal.draw()
+    return min(timeit.repeat(frame, number={repeat} // 5, repeat=5)) / ({repeat} // 5) * 1000
+sys.stderr.write(str(curses.wrapper(frames)))
+"""
+
+
+def curses_frame_ms(columns: int, rows: int, repeat: int, oled: bool) -> float:
+    """A whole frame drawn by curses on a real pty of ``columns`` x ``rows`` (what a key costs);
+    ``oled``: the key changes the OLED's image too."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    code = _DRAW.format(here=os.path.dirname(os.path.abspath(__file__)), repeat=repeat, oled=oled)
+    child = subprocess.Popen([sys.executable, "-c", code], stdin=slave, stdout=slave, stderr=subprocess.PIPE,
+                             env={**os.environ, "TERM": "xterm-256color"}, text=True)
+    os.close(slave)
+    while child.poll() is None:  # drain the terminal's output, as a terminal would
+        if select.select([master], [], [], 0.1)[0]:
+            try:
+                os.read(master, 65536)
+            except OSError:
+                break
+    os.close(master)
+    return float(child.stderr.read() if child.stderr else "nan")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=300)
@@ -79,7 +130,13 @@ def main() -> None:
     for name, fn in figures.items():
         ms = best_ms(fn, repeat)
         anchor = anchor or ms
-        print(f"{name:<46} {ms:8.3f} ms   {ms / anchor:6.2f}x anchor")
+        print(f"{name:<56} {ms:8.3f} ms   {ms / anchor:6.2f}x anchor")
+    assert anchor is not None
+    for columns, rows in ((80, 24), (140, 60)):
+        for oled, what in ((False, "a key"), (True, "a key and a new OLED image")):
+            ms = curses_frame_ms(columns, rows, repeat, oled)
+            name = f"curses frame on a pty, {columns}x{rows}, {what}"
+            print(f"{name:<56} {ms:8.3f} ms   {ms / anchor:6.2f}x anchor")
     print("target: a frame <= 1.5 ms")
 
 

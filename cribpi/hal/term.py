@@ -20,12 +20,14 @@ from cribpi.views.board import RGB
 
 __all__ = [
     "image_to_text", "image_to_braille", "Segment", "Line", "frame_peak", "led", "led_pair", "compact_track",
-    "game_counters", "track_rows", "line_text", "visible_colour", "xterm256", "frame_to_ansi", "RESET",
+    "game_counters", "track_rows", "TRACK_LABEL", "GAMES_LABEL", "line_text", "visible_colour", "xterm256", "frame_to_ansi", "RESET",
 ]
 
 RESET = "\x1b[0m"
 OFF_DOT = "·"
 OFF: RGB = (0, 0, 0)
+TRACK_LABEL = "T1 121 "  # as wide as every row's label on the full board
+GAMES_LABEL = "  games "
 _HALVES = " ▀▄█"  # by (top lit) + 2 * (bottom lit)
 _BRAILLE = " " + "".join(chr(0x2800 + bits) for bits in range(1, 256))  # blank as a plain space
 # Braille dot bits by (row, column) inside a 2x4 cell (Unicode's dot numbering 1-8).
@@ -133,7 +135,7 @@ def track_rows(frame: LedFrame, per_row: int = 30) -> list[Line]:
         for first in range(0, len(track), per_row):
             label = f"T{number + 1} {first + 1:>3} " if first == 0 else f"   {first + 1:>3} "
             holes = tuple(led(c, peak) for c in track[first : first + per_row])
-            games = (Segment("  games "), *game_counters(frame, number, peak)) if first == 0 else ()
+            games = (Segment(GAMES_LABEL), *game_counters(frame, number, peak)) if first == 0 else ()
             lines.append((Segment(label), *holes, *games))
     return lines
 

@@ -10,18 +10,23 @@ even the smallest arrangement gets one line naming the size it needs.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 from dataclasses import dataclass
 
 from PIL import Image
 
 from cribpi.hal.term import (
-    Line, Segment, compact_track, frame_peak, game_counters, image_to_braille, image_to_text, line_text, track_rows,
+    GAMES_LABEL, TRACK_LABEL, Line, Segment, compact_track, frame_peak, game_counters, image_to_braille,
+    image_to_text, track_rows,
 )
+from cribpi.views.board import RGB
 from cribpi.views.leds import LedFrame
 
-__all__ = ["View", "fit", "too_small", "minimum_size", "ARRANGEMENTS"]
+__all__ = ["View", "Section", "fit", "too_small", "minimum_size", "ARRANGEMENTS"]
 
+FULL_ROW = 30  # holes a row on the full board, as the real tracks run
 LABEL_WIDTH = 10  # a compact track's label: the name and score ("Green 121 ")
 TITLE = "cribpi sim"
 MAX_WORDS = 12  # lines of the OLED's words at most (a menu, a show of many items)
@@ -41,11 +46,34 @@ class View:
     legend: tuple[str, ...]  # the keys, a few words each
 
 
-Section = Callable[[View], list[Line]]
+class Section(NamedTuple):
+    """A part of the screen: its size (columns, rows) known before it is drawn, and its drawing."""
+
+    size: Callable[[View], tuple[int, int]]
+    draw: Callable[[View], list[Line]]
+
+
+def _tracks(view: View) -> tuple[tuple[RGB, ...], ...]:
+    return view.frame.tracks if view.frame else ()
+
+
+def _counters(view: View) -> int:
+    return max((len(g) for g in view.frame.games), default=0) if view.frame else 0
+
+
+def _full_size(view: View) -> tuple[int, int]:
+    rows = sum(-(-len(track) // FULL_ROW) for track in _tracks(view))
+    return (len(TRACK_LABEL) + FULL_ROW + len(GAMES_LABEL) + _counters(view), rows) if rows else (0, 0)
 
 
 def _full_tracks(view: View) -> list[Line]:
-    return track_rows(view.frame) if view.frame else []
+    return track_rows(view.frame, FULL_ROW) if view.frame else []
+
+
+def _compact_size(view: View) -> tuple[int, int]:
+    tracks = _tracks(view)
+    holes = max((len(t) for t in tracks), default=0)
+    return (LABEL_WIDTH + -(-holes // 2) + 1 + _counters(view), len(tracks)) if tracks else (0, 0)
 
 
 def _compact_tracks(view: View) -> list[Line]:
@@ -58,28 +86,49 @@ def _compact_tracks(view: View) -> list[Line]:
              *game_counters(frame, n, peak)) for n, track in enumerate(frame.tracks)]
 
 
-def _boxed(rows: list[str]) -> list[Line]:
-    width = max((len(r) for r in rows), default=0)
-    edge = (Segment("+" + "-" * width + "+"),)
-    return [edge, *((Segment(f"|{r}|"),) for r in rows), edge]
+def _image_size(view: View) -> tuple[int, int]:
+    return (view.image.width + 2, -(-view.image.height // 2) + 2) if view.image else (0, 0)
 
 
 def _oled_image(view: View) -> list[Line]:
-    return _boxed(image_to_text(view.image).split("\n")) if view.image else []
+    if view.image is None:
+        return []
+    edge = (Segment("+" + "-" * view.image.width + "+"),)
+    return [edge, *((Segment(f"|{row}|"),) for row in _as_text(*_key(view.image)).split("\n")), edge]
+
+
+def _braille_size(view: View) -> tuple[int, int]:
+    return (-(-view.image.width // 2) + 2, -(-view.image.height // 4)) if view.image else (0, 0)
 
 
 def _oled_braille(view: View) -> list[Line]:
-    return [(Segment(f"|{row}|"),) for row in image_to_braille(view.image).split("\n")] if view.image else []
+    return [(Segment(f"|{row}|"),) for row in _as_braille(*_key(view.image)).split("\n")] if view.image else []
 
 
-def _no_oled(view: View) -> list[Line]:
-    return []
+def _key(image: Image.Image) -> tuple[str, tuple[int, int], bytes]:
+    """An image by its contents: a key press that leaves the OLED as it was converts nothing."""
+    return image.mode, image.size, image.tobytes()
 
+
+@functools.lru_cache(maxsize=4)
+def _as_text(mode: str, size: tuple[int, int], data: bytes) -> str:
+    return image_to_text(Image.frombytes(mode, size, data))
+
+
+@functools.lru_cache(maxsize=4)
+def _as_braille(mode: str, size: tuple[int, int], data: bytes) -> str:
+    return image_to_braille(Image.frombytes(mode, size, data))
+
+
+FULL = Section(_full_size, _full_tracks)
+COMPACT = Section(_compact_size, _compact_tracks)
+IMAGE = Section(_image_size, _oled_image)
+BRAILLE = Section(_braille_size, _oled_braille)
+NO_OLED = Section(lambda view: (0, 0), lambda view: [])
 
 #: From the largest to the smallest: the board's tracks, then the OLED.
 ARRANGEMENTS: tuple[tuple[Section, Section], ...] = (
-    (_full_tracks, _oled_image), (_compact_tracks, _oled_image), (_full_tracks, _oled_braille),
-    (_compact_tracks, _oled_braille), (_compact_tracks, _no_oled),
+    (FULL, IMAGE), (COMPACT, IMAGE), (FULL, BRAILLE), (COMPACT, BRAILLE), (COMPACT, NO_OLED),
 )
 
 
@@ -87,16 +136,17 @@ def fit(view: View, columns: int, rows: int) -> list[Line] | None:
     """The largest arrangement of ``view`` within ``columns`` x ``rows``; None if none fits.
 
     An arrangement with the OLED's picture must leave room for every key of the legend and
-    two lines of words; the smallest one makes do with a line of each."""
+    two lines of words; the smallest one makes do with a line of each. Only the arrangement
+    chosen is drawn."""
     legend = _packed(view.legend, columns)
     words = _wrapped(view.words, columns)
-    drawn: dict[Section, list[Line]] = {}  # each section drawn once, and only while it may fit
-    for tracks, oled in ARRANGEMENTS:
-        least_words, least_legend = (1, 1) if oled is _no_oled else (min(len(words), 2), len(legend))
+    for sections in ARRANGEMENTS:
+        least_words, least_legend = (1, 1) if sections[1] is NO_OLED else (min(len(words), 2), len(legend))
         room = rows - 3 - least_words - least_legend  # and the header, status and prompt lines
-        body = _body(view, (tracks, oled), drawn, columns, room)
-        if body is None:
+        sizes = [section.size(view) for section in sections]
+        if max(width for width, _ in sizes) > columns or sum(height for _, height in sizes) > room:
             continue
+        body = [line for section in sections for line in section.draw(view)]
         spare = room - len(body)
         more_words = min(spare, MAX_WORDS - least_words, len(words) - least_words)
         more_legend = min(spare - more_words, len(legend) - least_legend)
@@ -108,24 +158,10 @@ def fit(view: View, columns: int, rows: int) -> list[Line] | None:
     return None
 
 
-def _body(view: View, sections: tuple[Section, ...], drawn: dict[Section, list[Line]],
-          columns: int, rows: int) -> list[Line] | None:
-    """The sections one under the other, if they fit in ``columns`` x ``rows``."""
-    body: list[Line] = []
-    for section in sections:
-        if section not in drawn:
-            drawn[section] = section(view)
-        body += drawn[section]
-        if _width(drawn[section]) > columns or len(body) > rows:
-            return None
-    return body
-
-
 def minimum_size(view: View) -> tuple[int, int]:
     """The smallest terminal that holds ``view`` (its smallest arrangement, one line of words and keys)."""
-    tracks, oled = ARRANGEMENTS[-1]
-    body = [*tracks(view), *oled(view)]
-    return max(_width(body), 40), len(body) + 5
+    sizes = [section.size(view) for section in ARRANGEMENTS[-1]]
+    return max(40, *(width for width, _ in sizes)), sum(height for _, height in sizes) + 5
 
 
 def too_small(view: View, columns: int, rows: int) -> str:
@@ -144,10 +180,6 @@ def _header(journal: str, columns: int) -> str:
     if room < 12:
         return _cut(f"{head}{journal}", columns)
     return head + (journal if len(journal) <= room else "…" + journal[len(journal) - room + 1:])
-
-
-def _width(lines: Sequence[Line]) -> int:
-    return max((len(line_text(line)) for line in lines), default=0)
 
 
 def _cut(text: str, columns: int) -> str:

@@ -8,6 +8,7 @@ terminal is redrawn to the arrangement its new size holds (:mod:`cribpi.sim.layo
 from __future__ import annotations
 
 import curses
+import itertools
 import os
 import select
 import signal
@@ -58,6 +59,8 @@ class Terminal:
         self._palette: Palette | None = None
         self._batching = False
         self._dirty = False
+        self._shown: list[Line] = []  # the lines on the screen now
+        self._shown_size = (0, 0)
         app.subscribe(self._updated)
 
     # -- what is shown --------------------------------------------------------------------
@@ -71,30 +74,37 @@ class Terminal:
                     tuple(screen_text(ui.screen()).split("\n")), prompt, LEGEND)
 
     def draw(self) -> None:
-        """One frame, in place."""
+        """One frame, in place: only the lines that changed since the last one are written."""
         if self.screen is None:
             return
-        rows, columns = self._size()
+        size = self._size()
+        rows, columns = size
         view = self.view()
-        lines = fit(view, columns, rows)
-        self.screen.erase()
-        if lines is None:
-            self._put(0, (Segment(too_small(view, columns, rows)),), rows, columns)
-        else:
-            for y, line in enumerate(lines):
-                self._put(y, line, rows, columns)
+        lines = fit(view, columns, rows) or [(Segment(too_small(view, columns, rows)),)]
+        if size != self._shown_size:
+            self.screen.erase()
+            self._shown, self._shown_size = [], size
+        for y, line in enumerate(lines):
+            if y >= len(self._shown) or self._shown[y] != line:
+                self.screen.move(y, 0)
+                self.screen.clrtoeol()
+                self._put(y, line)
+        if len(lines) < len(self._shown):
+            self.screen.move(len(lines), 0)
+            self.screen.clrtobot()
+        self._shown = lines
         self.screen.refresh()
         self.frames += 1
 
-    def _put(self, y: int, line: Line, rows: int, columns: int) -> None:
+    def _put(self, y: int, line: Line) -> None:
         x = 0
-        for segment in line:
-            attr = self._palette.attr(segment.fg, segment.bg) if self._palette else 0
+        for (fg, bg), run in itertools.groupby(line, key=lambda segment: (segment.fg, segment.bg)):
+            text = "".join(segment.text for segment in run)  # one call for a run of one colour
             try:
-                self.screen.addstr(y, x, segment.text, attr)
+                self.screen.addstr(y, x, text, self._palette.attr(fg, bg) if self._palette else 0)
             except curses.error:
                 pass  # the bottom-right cell: written, but the cursor cannot move past it
-            x += len(segment.text)
+            x += len(text)
 
     def _updated(self, _update: Update) -> None:
         """The table changed: draw now, or once at the end of a batch of keys."""
@@ -203,7 +213,10 @@ class Palette:
         if key not in self.pairs:
             if len(self.pairs) + 1 >= curses.COLOR_PAIRS:
                 return 0
-            curses.init_pair(len(self.pairs) + 1, *key)
+            try:
+                curses.init_pair(len(self.pairs) + 1, *key)
+            except curses.error:  # no default colours (-1) on this terminal, or no room
+                return 0
             self.pairs[key] = len(self.pairs) + 1
         return curses.color_pair(self.pairs[key])
 
@@ -263,7 +276,10 @@ def _curses() -> Iterator[Any]:
             pass  # a terminal that cannot hide its cursor
         if curses.has_colors():
             curses.start_color()
-            curses.use_default_colors()
+            try:
+                curses.use_default_colors()  # the terminal's own colours behind the LEDs
+            except curses.error:
+                pass  # the Palette then draws the LEDs in colour on what it can
         yield screen
     finally:
         curses.endwin()

@@ -7,7 +7,7 @@ import pytest
 
 from cribpi.hal import Action
 from cribpi.hal.term import line_text
-from cribpi.sim.layout import View, fit, minimum_size, too_small
+from cribpi.sim.layout import ARRANGEMENTS, View, fit, minimum_size, too_small
 from tests.sim.conftest import sim_table
 
 SIZES = [(80, 24), (120, 50), (100, 30), (132, 43), (200, 80)]
@@ -97,3 +97,13 @@ def test_a_long_journal_path_keeps_its_file_name():
     assert len(header) == 80 and header.startswith("cribpi sim   journal: …") and header.endswith("/cribpi.db")
     short = dataclasses.replace(view, journal="/tmp/x.db")
     assert line_text((fit(short, 80, 24) or [])[0]) == "cribpi sim   journal: /tmp/x.db"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_each_section_is_the_size_it_says_before_it_is_drawn(players):
+    """fit() chooses by the sizes alone and draws only what it chose: they must be exact."""
+    view = played(players)
+    for section in {s for arrangement in ARRANGEMENTS for s in arrangement}:
+        lines = section.draw(view)
+        texts = [line_text(line) for line in lines]
+        assert section.size(view) == (max(map(len, texts), default=0), len(lines)), section
