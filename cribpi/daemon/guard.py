@@ -32,6 +32,7 @@ __all__ = ["Guard", "GuardedPart", "GuardedPegboard", "GuardedDisplay"]
 
 log = logging.getLogger(__name__)
 
+
 class Checked(Protocol):
     """What the guard asks of each guarded part on every check."""
 
@@ -122,7 +123,6 @@ class Guard:
     guarded; ``check()`` (from a timer) retries and reports whether to redraw."""
 
     def __init__(self, parts: Parts, clock: Callable[[], float]) -> None:
-        self.raw = parts
         self.pegboard = GuardedPegboard(_name(parts, "pegboard"), parts.pegboard, clock)
         several = len(parts.displays) > 1
         self.displays = tuple(GuardedDisplay(_name(parts, "display") + (f" {i + 1}" if several else ""), d, clock)
