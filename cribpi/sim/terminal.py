@@ -57,8 +57,7 @@ class Terminal:
         self.frames = 0  # frames drawn: one for each change
         self.screen: Any = None  # the curses window while running
         self._palette: Palette | None = None
-        self._batching = False
-        self._dirty = False
+        self._batching = False  # keys being handled: their frame is drawn once, after them
         self._shown: list[Line] = []  # the lines on the screen now
         self._shown_size = (0, 0)
         app.subscribe(self._updated)
@@ -108,16 +107,14 @@ class Terminal:
 
     def _updated(self, _update: Update) -> None:
         """The table changed: draw now, or once at the end of a batch of keys."""
-        if self._batching:
-            self._dirty = True
-        else:
+        if not self._batching:
             self.draw()
 
     # -- keys -----------------------------------------------------------------------------
 
     def on_keys(self) -> None:
         """Every key waiting: each to its action; the screen is drawn once afterwards."""
-        self._batching, self._dirty, keys = True, False, 0
+        self._batching, keys = True, 0
         try:
             while not self.quit:
                 key = self._next_key()
