@@ -28,6 +28,8 @@ TABLE = "sim"
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from cribpi.config import default_db_path
+
     p = sub.add_parser("sim", help="play the whole table in the terminal (simulated hardware)",
                        description=__doc__)
     p.add_argument("--players", choices=["2", "3", "4", "4p"],
@@ -36,7 +38,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--rules", help="rule preset (acc, the default; hoyle, leaflet, acc-tournament, five-card)")
     p.add_argument("--names", help="comma-separated player names, seat 1 first")
     p.add_argument("--match", type=int, default=1, choices=[1, 3, 5, 7], help="best of N games (default 1)")
-    p.add_argument("--db", type=Path, help="journal file (default: the cribpi database)")
+    p.add_argument("--db", type=Path, help=f"journal file (default: $CRIBPI_DB, else the XDG state folder; "
+                   f"here and now {default_db_path()})")
     p.add_argument("--new", action="store_true", help="start a new game instead of resuming")
     p.add_argument("--seed", type=int, help="seed for random cuts (reproducible sessions)")
     p.set_defaults(run=run)

@@ -72,3 +72,15 @@ def test_settings_default_when_not_given():
     settings = settings_from(args())
     assert (settings.players, settings.mode, settings.rules) == (2, Mode.COUNT, "acc")
     assert settings_from(args(players="4p")).partnerships
+
+
+def test_help_names_the_journal(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    cribpi = Path(sys.executable).with_name("cribpi")
+    db = tmp_path / "mine.db"
+    done = subprocess.run([str(cribpi), "sim", "--help"], capture_output=True, text=True,
+                          env={"CRIBPI_DB": str(db), "PATH": "/usr/bin:/bin", "COLUMNS": "200"})
+    assert done.returncode == 0 and f"here and now {db}" in done.stdout
