@@ -1,6 +1,9 @@
 """``cribpi sim --mode claim`` on a journal with a count game open asks before starting anew."""
 
 import argparse
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -75,10 +78,6 @@ def test_settings_default_when_not_given():
 
 
 def test_help_names_the_journal(tmp_path):
-    import subprocess
-    import sys
-    from pathlib import Path
-
     cribpi = Path(sys.executable).with_name("cribpi")
     db = tmp_path / "mine.db"
     done = subprocess.run([str(cribpi), "sim", "--help"], capture_output=True, text=True,
