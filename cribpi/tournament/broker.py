@@ -48,9 +48,10 @@ def parse_broker(url: str, *, username: str | None = None, password: str | None 
     return Broker(host, number, tls, username, password, ca)
 
 
-def new_client(broker: Broker, client_id: str = "", *, max_delay: int = 5) -> mqtt.Client:
-    """A client for ``broker`` that reconnects by itself (1 s, doubling up to ``max_delay``)."""
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id)
+def new_client(broker: Broker, client_id: str = "", *, max_delay: int = 5, clean_session: bool = True) -> mqtt.Client:
+    """A client for ``broker`` that reconnects by itself (1 s, doubling up to ``max_delay``);
+    ``clean_session=False`` keeps its subscriptions and queued messages at the broker."""
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=clean_session)
     if broker.username is not None:
         client.username_pw_set(broker.username, broker.password)
     if broker.tls:

@@ -15,10 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cribpi.exc import ConfigError, HardwareError
+from cribpi.tournament.eventdb import EventDB, hash_password
+from cribpi.tournament.messages import NAME
 
-__all__ = ["DIRECTOR", "Room", "write_room", "table_ids"]
+__all__ = ["DIRECTOR", "Room", "write_room", "table_ids", "init_event", "EVENT_DB"]
 
 DIRECTOR = "director"  # the director's MQTT username
+EVENT_DB = "event.db"
 
 
 @dataclass(frozen=True)
@@ -73,3 +76,25 @@ def write_room(folder: Path, event: str, tables: int, *, port: int = 1883, bind:
         "max_inflight_messages 0\n"
         f"max_packet_size {16 * 1024}\n", encoding="utf-8")
     return Room(folder, port, creds)
+
+
+def init_event(folder: Path, event: str, tables: int, admin_password: str, *, best_of: int = 3,
+               final_best_of: int = 5, port: int = 1883, bind: str = "0.0.0.0", run_as: str | None = None) -> Room:
+    """A new event in ``folder``: its database (the admin password hashed) and its room."""
+    if not NAME.fullmatch(event):
+        raise ConfigError(f"event {event!r} is not valid: 1-32 letters, digits, - or _")
+    if len(admin_password) < 8:
+        raise ConfigError("the admin password is too short: at least 8 characters")
+    for n, name in ((best_of, "--best-of"), (final_best_of, "--final-best-of")):
+        if n < 1 or n % 2 == 0 or n > 15:
+            raise ConfigError(f"{name} {n} is not valid: an odd number of games, 1-15")
+    if (folder / EVENT_DB).exists():
+        raise ConfigError(f"{folder / EVENT_DB} exists already: one folder per event")
+    made = write_room(folder, event, tables, port=port, bind=bind, run_as=run_as)
+    db = EventDB(folder / EVENT_DB, create=True)
+    for key, value in (("event", event), ("admin", hash_password(admin_password)), ("best_of", str(best_of)),
+                       ("final_best_of", str(final_best_of))):
+        db.put(key, value)
+    db.add_tables(table_ids(tables))
+    db.close()
+    return made

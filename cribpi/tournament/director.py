@@ -1,0 +1,209 @@
+"""The director: every table's messages in, the event's standings, bracket and live boards out.
+
+Every message is untrusted. :func:`~cribpi.tournament.messages.parse` refuses anything
+malformed; here a replay (a (table, id) already seen, or a game already resulted), an id
+older than the table's newest, a player who is not registered or not seated at that table,
+are refused too. Each refusal is counted by its reason and logged, and none reaches a
+standing. Only a confirmed result counts; a disputed one waits for the director's correction.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from cribpi.exc import ConfigError
+from cribpi.tournament.broker import Broker, new_client
+from cribpi.tournament.eventdb import EventDB
+from cribpi.tournament.messages import BadMessage, Message, parse, subscription
+from cribpi.tournament.standings import Outcome, Standings, bracket, cut
+
+__all__ = ["Director"]
+
+log = logging.getLogger(__name__)
+
+Notify = Callable[[str, dict[str, Any]], None]  # (what changed: "table" or "standings", its data)
+
+
+class Director:
+    def __init__(self, db: EventDB) -> None:
+        self.db = db
+        self.event = db.get("event")
+        self.lock = threading.RLock()
+        self.refused: Counter[str] = Counter()
+        self.accepted: Counter[str] = Counter()
+        self.live: dict[str, dict[str, Any]] = {t: {"table": t, "online": False, "state": None} for t in db.tables()}
+        self.newest: dict[str, int] = {}  # table -> newest event id
+        self.seen: dict[str, set[int]] = {}
+        self.listeners: list[Notify] = []
+        self.standings = Standings(db.players())
+        self.playoff_games: dict[frozenset[str], Counter[str]] = {}
+        self.client: mqtt.Client | None = None
+        kinds = db.round_kinds()
+        for row in db.results("status = 'confirmed'"):
+            self._count(row, kinds.get(row["round"], "qualifying"))
+
+    # -- messages in ------------------------------------------------------------------------
+
+    def handle(self, topic: str, payload: bytes) -> bool:
+        """Take one message from the broker; False (counted and logged) if it was refused."""
+        try:
+            message = parse(self.event, topic, payload)
+            with self.lock:
+                getattr(self, f"_on_{message.kind}")(message)
+        except BadMessage as exc:
+            self.refused[exc.reason] += 1
+            log.warning("refused: %s", exc)
+            return False
+        self.accepted[message.kind] += 1
+        return True
+
+    def _table(self, message: Message) -> dict[str, Any]:
+        live = self.live.get(message.table)
+        if live is None:
+            raise BadMessage("unknown_table", f"{message.table} is not a table of this event")
+        return live
+
+    def _on_status(self, message: Message) -> None:
+        live = self._table(message)
+        live["online"] = message.body["online"]
+        self._notify("table", live)
+
+    def _on_state(self, message: Message) -> None:
+        live = self._table(message)
+        old = live["state"]
+        if old is not None and old["at"] > message.body["at"]:
+            raise BadMessage("out_of_order", f"{message.table}/state older than the one shown")
+        live["state"], live["online"] = message.body, True
+        self._notify("table", live)
+
+    def _on_events(self, message: Message) -> None:
+        self._table(message)
+        table, msg_id = message.table, message.body["id"]
+        seen = self.seen.setdefault(table, set())
+        if msg_id in seen:
+            raise BadMessage("replay", f"{table}/events id {msg_id} seen before")
+        newest = self.newest.get(table, 0)
+        seen.add(msg_id)
+        if msg_id < newest:
+            raise BadMessage("out_of_order", f"{table}/events id {msg_id} after {newest}")
+        self.newest[table] = msg_id
+
+    def _on_result(self, message: Message) -> None:
+        self._table(message)
+        body, table = message.body, message.table
+        number, kind = self.db.current_round()
+        players = body["players"]
+        unknown = [p for p in players if p not in self.standings.lines]
+        if unknown:
+            raise BadMessage("unknown_player", f"{table}/result: {', '.join(unknown)[:80]} not registered")
+        seated = self.db.seating(number).get(table)
+        if seated is not None and sorted(seated) != sorted(players):
+            raise BadMessage("not_seated", f"{table}/result: {players} are not the players seated there")
+        known = self.db.result_for_game(table, body["game"], body["game_number"])
+        if known is not None:
+            if known["status"] == "confirmed" or body["status"] == "disputed" or known["msg_id"] >= body["id"]:
+                raise BadMessage("replay", f"{table}/result for game {body['game']}.{body['game_number']} known")
+            self.db.update_result(known["id"], {**body, "msg_id": body["id"]}, by=table, why="confirmed at the table")
+            self._count(self.db.result(known["id"]) or {}, kind)
+            return
+        try:
+            row_id = self.db.insert_result(table, body, number)
+        except sqlite3.IntegrityError:
+            raise BadMessage("replay", f"{table}/result id {body['id']} seen before") from None
+        if body["status"] == "confirmed":
+            self._count(self.db.result(row_id) or {}, kind)
+        else:
+            self._notify("result", {"table": table, "status": "disputed"})
+
+    # -- standings ---------------------------------------------------------------------------
+
+    def _count(self, row: dict[str, Any], kind: str, sign: int = 1) -> None:
+        """One confirmed result into the standings (or the bracket, in a playoff round)."""
+        players, winner = row["players"], row["players"][row["winner"]]
+        if kind == "playoff":
+            pair = self.playoff_games.setdefault(frozenset(players), Counter())
+            pair[winner] += sign
+        else:
+            losers = tuple(p for p in players if p != winner)
+            self.standings.add(Outcome(winner, losers, row["kind"], row["margin"]), sign)
+        self._notify("standings", {})
+
+    def register(self, name: str) -> bool:
+        with self.lock:
+            added = self.db.add_player(name)
+            self.standings.register(name)
+        self._notify("standings", {})
+        return added
+
+    def correct(self, result_id: int, scores: list[int], winner: int, kind: str, margin: int, *, by: str,
+                why: str) -> None:
+        """The director's ruling on a result: it is confirmed with these figures (audited)."""
+        with self.lock:
+            row = self.db.result(result_id)
+            if row is None:
+                raise ConfigError(f"result {result_id} does not exist")
+            if not 0 <= winner < len(row["players"]) or len(scores) != len(row["players"]):
+                raise ConfigError(f"result {result_id}: winner and scores must match its {len(row['players'])} players")
+            kinds = self.db.round_kinds()
+            if row["status"] == "confirmed":
+                self._count(row, kinds.get(row["round"], "qualifying"), -1)
+            self.db.update_result(result_id, {"scores": scores, "winner": winner, "kind": kind, "margin": margin,
+                                              "status": "confirmed"}, by=by, why=why)
+            self._count(self.db.result(result_id) or {}, kinds.get(row["round"], "qualifying"))
+
+    def ranked(self) -> list[dict[str, Any]]:
+        with self.lock:
+            return [{"rank": n, **line.as_dict()} for n, line in enumerate(self.standings.ranked(), 1)]
+
+    def bracket(self) -> dict[str, Any]:
+        with self.lock:
+            ranked = [line.name for line in self.standings.ranked()]
+            qualifiers = cut(len(ranked))
+            rounds = bracket(ranked[:qualifiers], self.playoff_games, best_of=int(self.db.get("best_of", "3")),
+                             final_best_of=int(self.db.get("final_best_of", "5")))
+        return {"qualifiers": qualifiers, "rounds": [[m.as_dict() for m in r] for r in rounds]}
+
+    def player(self, name: str) -> dict[str, Any] | None:
+        with self.lock:
+            line = self.standings.lines.get(name)
+            if line is None:
+                return None
+            rank = next(n for n, x in enumerate(self.standings.ranked(), 1) if x.name == name)
+        games = [r for r in self.db.results() if name in r["players"]]
+        return {"rank": rank, **line.as_dict(), "results": games}
+
+    def health(self) -> dict[str, Any]:
+        return {"accepted": dict(self.accepted), "refused": dict(self.refused)}
+
+    # -- listeners (the pages) and the broker ---------------------------------------------------
+
+    def _notify(self, what: str, data: dict[str, Any]) -> None:
+        for listener in self.listeners:
+            listener(what, data)
+
+    def connect(self, broker: Broker) -> None:
+        """Follow the event on ``broker``: a persistent session, so nothing sent while the
+        director or the broker was away is missed (the broker keeps it, QoS 1)."""
+        client = new_client(broker, f"cribpi-director-{self.event}", max_delay=2, clean_session=False)
+        client.on_connect = lambda c, u, f, rc, p: c.subscribe(subscription(self.event), qos=1) \
+            if not rc.is_failure else log.error("broker refused the director: %s", rc)
+        client.on_message = self._on_message
+        client.connect_async(broker.host, broker.port, keepalive=15)
+        client.loop_start()
+        self.client = client
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        self.handle(message.topic, bytes(message.payload))
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.disconnect()
+            self.client.loop_stop()
+

@@ -1,0 +1,177 @@
+"""The director's database of one event (SQLite): players, rounds and their seating, tables,
+results, and an audit trail of every correction. Written by the director only."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from cribpi.exc import StoreError
+
+__all__ = ["EventDB", "hash_password", "check_password"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS players (name TEXT PRIMARY KEY, registered REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS rounds (number INTEGER PRIMARY KEY, kind TEXT NOT NULL, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS seats (round INTEGER NOT NULL, table_id TEXT NOT NULL, player TEXT NOT NULL,
+                                  PRIMARY KEY (round, player));
+CREATE TABLE IF NOT EXISTS results (
+    id INTEGER PRIMARY KEY, table_id TEXT NOT NULL, msg_id INTEGER NOT NULL, game INTEGER NOT NULL,
+    game_number INTEGER NOT NULL, round INTEGER NOT NULL, players TEXT NOT NULL, scores TEXT NOT NULL,
+    winner INTEGER NOT NULL, kind TEXT NOT NULL, margin INTEGER NOT NULL, status TEXT NOT NULL,
+    received REAL NOT NULL, UNIQUE (table_id, msg_id), UNIQUE (table_id, game, game_number));
+CREATE TABLE IF NOT EXISTS corrections (
+    id INTEGER PRIMARY KEY, result INTEGER NOT NULL, at REAL NOT NULL, by TEXT NOT NULL, why TEXT NOT NULL,
+    before TEXT NOT NULL, after TEXT NOT NULL);
+"""
+
+RESULT_COLUMNS = ("id", "table_id", "msg_id", "game", "game_number", "round", "players", "scores", "winner",
+                  "kind", "margin", "status", "received")
+
+
+def hash_password(password: str) -> str:
+    salt = secrets.token_bytes(16)
+    digest = hashlib.scrypt(password.encode(), salt=salt, n=2**14, r=8, p=1)
+    return f"scrypt${salt.hex()}${digest.hex()}"
+
+
+def check_password(password: str, stored: str) -> bool:
+    try:
+        _, salt, digest = stored.split("$")
+        mine = hashlib.scrypt(password.encode(), salt=bytes.fromhex(salt), n=2**14, r=8, p=1)
+    except ValueError:
+        return False
+    return hmac.compare_digest(mine.hex(), digest)
+
+
+class EventDB:
+    def __init__(self, path: Path | str, *, create: bool = False) -> None:
+        if not create and not Path(path).is_file():
+            raise StoreError(f"there is no event database at {path}: make one with `cribpi director init`")
+        self.lock = threading.RLock()
+        self.db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- meta -----------------------------------------------------------------------------
+
+    def get(self, key: str, default: str = "") -> str:
+        with self.lock:
+            row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return str(row[0]) if row else default
+
+    def put(self, key: str, value: str) -> None:
+        with self.lock:
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    # -- players, tables, rounds ------------------------------------------------------------
+
+    def add_player(self, name: str) -> bool:
+        with self.lock:
+            cur = self.db.execute("INSERT OR IGNORE INTO players VALUES (?, ?)", (name, time.time()))
+        return cur.rowcount == 1
+
+    def players(self) -> list[str]:
+        with self.lock:
+            return [r[0] for r in self.db.execute("SELECT name FROM players ORDER BY registered, name")]
+
+    def add_tables(self, ids: list[str]) -> None:
+        with self.lock:
+            self.db.executemany("INSERT OR IGNORE INTO tables VALUES (?)", [(t,) for t in ids])
+
+    def tables(self) -> list[str]:
+        with self.lock:
+            return [r[0] for r in self.db.execute("SELECT id FROM tables ORDER BY length(id), id")]
+
+    def add_round(self, kind: str, seating: dict[str, list[str]]) -> int:
+        with self.lock:
+            self.db.execute("BEGIN")
+            number = int(self.db.execute("SELECT coalesce(max(number), 0) + 1 FROM rounds").fetchone()[0])
+            self.db.execute("INSERT INTO rounds VALUES (?, ?, ?)", (number, kind, time.time()))
+            self.db.executemany("INSERT INTO seats VALUES (?, ?, ?)",
+                                [(number, t, p) for t, names in seating.items() for p in names])
+            self.db.execute("COMMIT")
+        return number
+
+    def current_round(self) -> tuple[int, str]:
+        with self.lock:
+            row = self.db.execute("SELECT number, kind FROM rounds ORDER BY number DESC LIMIT 1").fetchone()
+        return (int(row[0]), str(row[1])) if row else (0, "qualifying")
+
+    def seating(self, number: int) -> dict[str, list[str]]:
+        seats: dict[str, list[str]] = {}
+        with self.lock:
+            for table, player in self.db.execute("SELECT table_id, player FROM seats WHERE round = ?", (number,)):
+                seats.setdefault(table, []).append(player)
+        return seats
+
+    def round_kinds(self) -> dict[int, str]:
+        with self.lock:
+            return {int(n): str(k) for n, k in self.db.execute("SELECT number, kind FROM rounds")}
+
+    # -- results ------------------------------------------------------------------------------
+
+    def insert_result(self, table: str, body: dict[str, Any], round_number: int) -> int:
+        """Store a new result; ``sqlite3.IntegrityError`` if its (table, id) or game is known."""
+        with self.lock:
+            cur = self.db.execute(
+                "INSERT INTO results (table_id, msg_id, game, game_number, round, players, scores, winner, kind,"
+                " margin, status, received) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (table, body["id"], body["game"], body["game_number"], round_number, json.dumps(body["players"]),
+                 json.dumps(body["scores"]), body["winner"], body["kind"], body["margin"], body["status"], time.time()))
+        return int(cur.lastrowid or 0)
+
+    def result_for_game(self, table: str, game: int, game_number: int) -> dict[str, Any] | None:
+        return self._one("table_id = ? AND game = ? AND game_number = ?", (table, game, game_number))
+
+    def result(self, result_id: int) -> dict[str, Any] | None:
+        return self._one("id = ?", (result_id,))
+
+    def _one(self, where: str, args: tuple[Any, ...]) -> dict[str, Any] | None:
+        rows = self.results(where, args)
+        return rows[0] if rows else None
+
+    def results(self, where: str = "1", args: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+        with self.lock:
+            rows = self.db.execute(f"SELECT {', '.join(RESULT_COLUMNS)} FROM results WHERE {where} ORDER BY id",
+                                   args).fetchall()
+        out = []
+        for row in rows:
+            item = dict(zip(RESULT_COLUMNS, row))
+            item["players"], item["scores"] = json.loads(item["players"]), json.loads(item["scores"])
+            out.append(item)
+        return out
+
+    def update_result(self, result_id: int, changes: dict[str, Any], *, by: str, why: str) -> None:
+        """Change a result, writing its before and after to the audit trail in the same transaction."""
+        before = self.result(result_id)
+        if before is None:
+            raise StoreError(f"result {result_id} does not exist")
+        after = {**before, **changes}
+        with self.lock:
+            self.db.execute("BEGIN")
+            self.db.execute("UPDATE results SET scores = ?, winner = ?, kind = ?, margin = ?, status = ?,"
+                            " msg_id = ? WHERE id = ?",
+                            (json.dumps(after["scores"]), after["winner"], after["kind"], after["margin"],
+                             after["status"], after["msg_id"], result_id))
+            self.db.execute("INSERT INTO corrections (result, at, by, why, before, after) VALUES (?, ?, ?, ?, ?, ?)",
+                            (result_id, time.time(), by, why, json.dumps(before), json.dumps(after)))
+            self.db.execute("COMMIT")
+
+    def corrections(self) -> list[dict[str, Any]]:
+        with self.lock:
+            rows = self.db.execute("SELECT id, result, at, by, why, before, after FROM corrections ORDER BY id").fetchall()
+        return [{"id": i, "result": r, "at": at, "by": by, "why": why, "before": json.loads(b), "after": json.loads(a)}
+                for i, r, at, by, why, b, a in rows]

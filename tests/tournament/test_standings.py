@@ -1,0 +1,190 @@
+"""ACC standings and the bracket for a scripted 16-player event, checked against a table
+worked out by hand; and every kind of bad message refused, counted, and changing nothing."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cribpi.tournament.director import Director
+from cribpi.tournament.eventdb import EventDB
+from cribpi.tournament.messages import MAX_PAYLOAD
+from cribpi.tournament.standings import bracket, cut, seed_order
+
+PLAYERS = [f"P{n:02}" for n in range(1, 17)]
+# (winner, loser, loser's score): 91+ a win (2), 61-90 a skunk (3), 60 or less a double skunk (3)
+ROUND_1 = [("P01", "P16", 80), ("P02", "P15", 100), ("P03", "P14", 110), ("P04", "P13", 50),
+           ("P05", "P12", 119), ("P06", "P11", 95), ("P07", "P10", 90), ("P08", "P09", 120)]
+ROUND_2 = [("P01", "P02", 105), ("P04", "P03", 100), ("P06", "P05", 70), ("P07", "P08", 115),
+           ("P16", "P15", 111), ("P14", "P13", 60), ("P12", "P11", 101), ("P10", "P09", 99)]
+# Worked out by hand: (name, game points, games won, spread), in rank order.
+EXPECTED = [
+    ("P04", 5, 2, 92),    # double skunk by 71, win by 21
+    ("P06", 5, 2, 77),    # win by 26, skunk by 51
+    ("P01", 5, 2, 57),    # skunk by 41, win by 16
+    ("P07", 5, 2, 37),    # skunk by 31, win by 6
+    ("P14", 3, 1, 50),    # lost by 11, double skunk by 61
+    ("P12", 2, 1, 18),    # lost by 2, won by 20
+    ("P02", 2, 1, 5),     # won by 21, lost by 16
+    ("P08", 2, 1, -5),    # won by 1, lost by 6
+    ("P10", 2, 1, -9),    # lost by 31, won by 22
+    ("P03", 2, 1, -10),   # won by 11, lost by 21
+    ("P16", 2, 1, -31),   # lost by 41, won by 10
+    ("P05", 2, 1, -49),   # won by 2, lost by 51
+    ("P09", 0, 0, -23),   # lost by 1 and by 22
+    ("P15", 0, 0, -31),   # lost by 21 and by 10
+    ("P11", 0, 0, -46),   # lost by 26 and by 20
+    ("P13", 0, 0, -132),  # lost by 71 and by 61
+]
+
+
+def kind(loser: int) -> str:
+    return "win" if loser >= 91 else "skunk" if loser >= 61 else "double_skunk"
+
+
+class Room:
+    """A director on a fresh event database, fed messages as the broker would deliver them."""
+
+    def __init__(self, tmp_path: Path, tables: int = 8) -> None:
+        db = EventDB(tmp_path / "event.db", create=True)
+        db.put("event", "open")
+        db.add_tables([f"t{n}" for n in range(1, tables + 1)])
+        self.director = Director(db)
+        self.ids: Counter[str] = Counter()
+
+    def send(self, table: str, kind_: str, body: Any) -> bool:
+        payload = body if isinstance(body, bytes) else json.dumps(body).encode()
+        return self.director.handle(f"cribpi/open/tables/{table}/{kind_}", payload)
+
+    def result(self, table: str, winner: str, loser: str, loser_score: int, game: int = 1, game_number: int = 1,
+               status: str = "confirmed") -> dict[str, Any]:
+        self.ids[table] += 1
+        return {"id": self.ids[table], "game": game, "game_number": game_number, "players": [winner, loser],
+                "scores": [121, loser_score], "winner": 0, "kind": kind(loser_score), "game_points": 2,
+                "margin": 121 - loser_score, "status": status, "at": 1.0}
+
+    def play_round(self, games: list[tuple[str, str, int]], kind_: str = "qualifying", game: int = 1) -> None:
+        seating = {f"t{n}": [w, lo] for n, (w, lo, _) in enumerate(games, 1)}
+        self.director.db.add_round(kind_, seating)
+        for n, (w, lo, score) in enumerate(games, 1):
+            assert self.send(f"t{n}", "result", self.result(f"t{n}", w, lo, score, game=game))
+
+
+@pytest.fixture
+def room(tmp_path: Path) -> Room:
+    made = Room(tmp_path)
+    for name in PLAYERS:
+        made.director.register(name)
+    return made
+
+
+def table(director: Director) -> list[tuple[str, int, int, int]]:
+    return [(x["name"], x["points"], x["won"], x["spread"]) for x in director.ranked()]
+
+
+def test_sixteen_players_two_rounds_match_the_hand_worked_table(room: Room) -> None:
+    room.play_round(ROUND_1)
+    room.play_round(ROUND_2, game=2)
+    assert table(room.director) == EXPECTED
+    # a restarted director counts the same standings from its database
+    assert table(Director(room.director.db)) == EXPECTED
+
+
+def test_the_bracket_seeds_the_top_quarter_and_fills_from_playoff_results(room: Room) -> None:
+    room.play_round(ROUND_1)
+    room.play_round(ROUND_2, game=2)
+    b = room.director.bracket()
+    assert b["qualifiers"] == 4
+    first = b["rounds"][0]
+    assert [(m["a"], m["b"], m["best_of"]) for m in first] == [("P04", "P07", 3), ("P06", "P01", 3)]
+    semis = [("P04", "P07", 120), ("P07", "P04", 100), ("P04", "P07", 90), ("P01", "P06", 110), ("P01", "P06", 95)]
+    room.director.db.add_round("playoff", {"t1": ["P04", "P07"], "t2": ["P06", "P01"]})
+    for n, (w, lo, s) in enumerate(semis):
+        t = "t1" if "P04" in (w, lo) else "t2"
+        assert room.send(t, "result", room.result(t, w, lo, s, game=10, game_number=n + 1))
+    b = room.director.bracket()
+    assert [m["winner"] for m in b["rounds"][0]] == ["P04", "P01"]
+    assert b["rounds"][0][0]["wins"] == [2, 1]
+    final = b["rounds"][1][0]
+    assert (final["a"], final["b"], final["best_of"], final["winner"]) == ("P04", "P01", 5, None)
+    assert table(room.director) == EXPECTED  # playoff games are not qualifying standings
+
+
+def test_cut_and_byes() -> None:
+    assert [cut(n) for n in (16, 17, 20, 21, 3)] == [4, 5, 5, 6, 1]
+    assert seed_order(8) == [1, 8, 4, 5, 2, 7, 3, 6]
+    rounds = bracket([f"S{n}" for n in range(1, 6)], {})  # 5 qualifiers: 8 places, 3 byes to seeds 1-3
+    byes = [m.a for m in rounds[0] if m.bye]
+    assert byes == ["S1", "S2", "S3"]
+    assert [(m.a, m.b) for m in rounds[0] if not m.bye] == [("S4", "S5")]
+    assert [(m.a, m.b) for m in rounds[1]] == [("S1", None), ("S2", "S3")]
+
+
+def test_games_won_breaks_a_tie_on_points_before_spread(tmp_path: Path) -> None:
+    r = Room(tmp_path, tables=2)
+    for name in ("X", "Y", "Z"):
+        r.director.register(name)
+    for n, (w, lo, s) in enumerate([("X", "Z", 70), ("X", "Z", 65), ("Y", "Z", 120), ("Y", "Z", 119), ("Y", "Z", 118)]):
+        assert r.send("t1", "result", r.result("t1", w, lo, s, game=n))
+    assert [(x["name"], x["points"], x["won"]) for x in r.director.ranked()] == [("Y", 6, 3), ("X", 6, 2), ("Z", 0, 0)]
+
+
+def test_a_correction_changes_the_standings_and_is_audited(room: Room) -> None:
+    room.play_round(ROUND_1)
+    first = room.director.db.results()[0]  # P01 beat P16 with a skunk (80)
+    room.director.correct(first["id"], [121, 100], 0, "win", 21, by="admin", why="scorecard shows 100")
+    p01 = next(x for x in room.director.ranked() if x["name"] == "P01")
+    assert (p01["points"], p01["spread"]) == (2, 21)
+    (audit,) = room.director.db.corrections()
+    assert audit["before"]["kind"] == "skunk" and audit["after"]["kind"] == "win" and audit["by"] == "admin"
+
+
+BAD: list[tuple[str, str, bytes | dict[str, Any]]] = [
+    ("bad_json", "result", b"{not json"),
+    ("bad_json", "state", b"\xff\xfe"),
+    ("bad_type", "result", b"[1, 2]"),
+    ("bad_field", "result", {"id": "1", "game": 1}),
+    ("too_large", "events", b"{" + b" " * (MAX_PAYLOAD + 1) + b"}"),
+    ("bad_topic", "nonsense", b"{}"),
+    ("bad_status", "status", b"maybe"),
+]
+
+
+@pytest.mark.parametrize("reason, kind_, body", BAD)
+def test_bad_messages_are_counted_and_change_nothing(room: Room, reason: str, kind_: str, body: Any) -> None:
+    room.play_round(ROUND_1)
+    before = table(room.director)
+    assert not room.send("t1", kind_, body)
+    assert room.director.refused[reason] == 1
+    assert table(room.director) == before
+
+
+def test_unknown_fields_replays_unseated_and_out_of_order_are_refused(room: Room) -> None:
+    room.play_round(ROUND_1)
+    before = table(room.director)
+    good = room.result("t1", "P01", "P16", 50, game=1)
+    assert not room.send("t1", "result", {**good, "bonus": 99})  # unknown field
+    again = room.result("t1", "P01", "P16", 80)  # the same game again, a fresh id: a replay
+    assert not room.send("t1", "result", again)
+    assert not room.send("t2", "result", room.result("t2", "P01", "P16", 10, game=5))  # not seated at t2
+    assert not room.send("t1", "result", room.result("t1", "P01", "Nobody", 10, game=6))
+    assert not room.send("t9", "result", room.result("t9", "P01", "P16", 10, game=6))  # no such table
+    ev = {"id": 5, "game": 1, "event": {"type": "go", "seat": 0}, "at": 1.0}
+    assert room.send("t1", "events", ev)
+    assert not room.send("t1", "events", ev)  # replayed
+    assert not room.send("t1", "events", {**ev, "id": 3})  # older than the newest
+    assert dict(room.director.refused) == {"unknown_field": 1, "replay": 2, "not_seated": 1, "unknown_player": 1,
+                                           "unknown_table": 1, "out_of_order": 1}
+    assert table(room.director) == before
+
+
+def test_a_disputed_result_counts_only_once_confirmed(room: Room) -> None:
+    room.director.db.add_round("qualifying", {"t1": ["P01", "P16"]})
+    assert room.send("t1", "result", room.result("t1", "P01", "P16", 80, status="disputed"))
+    assert all(x["games"] == 0 for x in room.director.ranked())
+    assert room.send("t1", "result", room.result("t1", "P01", "P16", 85))
+    assert table(room.director)[0] == ("P01", 3, 1, 36)
