@@ -41,18 +41,19 @@ def user_path(text: str | os.PathLike[str], what: str, error: ErrorType = Config
     than the system takes raises ``error`` naming it."""
     raw = os.fspath(text)
     if "\0" in raw:
-        raise error(f"{raw!r}: a path cannot hold a NUL byte; expected the path of a {what}")
+        raise error(f"{shown(raw)}: a path cannot hold a NUL byte; expected the path of a {what}")
     if not raw.strip():
         raise error(f"{raw!r}: expected the path of a {what}")
     if len(raw) > MAX_PATH_CHARS:
-        raise error(f"{raw[:40]!r}...: a path of {len(raw)} characters; a {what} path has at most {MAX_PATH_CHARS}")
+        raise error(f"{shown(raw)}: a path of {len(raw)} characters; a {what} path has at most {MAX_PATH_CHARS}")
     path = Path(raw)
     if raw.startswith("~"):
         try:
             path = path.expanduser()
         except RuntimeError:  # Path.expanduser raises it for a ~user with no home
             user = raw[1:].split("/", 1)[0]
-            raise error(f"{raw!r}: there is no user {user!r} on this machine; expected the path of a {what}") from None
+            whose = f"there is no user {user!r} on this machine" if user else "this user has no home folder"
+            raise error(f"{shown(raw)}: {whose}; expected the path of a {what}") from None
     return path
 
 
