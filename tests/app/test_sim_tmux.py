@@ -199,7 +199,7 @@ def play_game(tmux: Tmux, players: int, seed: int) -> dict[str, int]:
         else:  # the winning score gives way to who won
             assert f"{DEFAULT_NAMES[state.winner]} wins" in screen, screen
         figures["events"] += 1
-        assert all(len(line) <= tmux.columns for line in screen.splitlines())
+        assert len(tmux.screen(joined=True).splitlines()) == len(tmux.screen().splitlines())  # nothing wrapped
         assert screen.splitlines()[0].startswith("cribpi sim   journal: ")  # nothing scrolled
         previous = state
         if state.phase in (Phase.GAME_OVER, Phase.MATCH_OVER):
