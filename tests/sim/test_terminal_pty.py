@@ -222,3 +222,12 @@ def test_an_unknown_terminal_is_one_line_and_exit_2(tmp_path):
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert "TERM='no-such-terminal'" in done.stderr and "cannot draw on this terminal" in done.stderr
+
+
+def test_sigterm_stops_cleanly_and_says_where_the_game_is(run_sim, tmp_path):
+    term = run_sim(80, 24)
+    term.wait_for("[count, acc, cut]")
+    term.process.terminate()
+    assert term.process.wait(10) == 0
+    term.pump(0.3)
+    assert "the game is kept in" in "".join(term.screen.display)
