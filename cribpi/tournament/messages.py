@@ -115,7 +115,7 @@ def _opt(check: Any) -> Any:
 def _last(v: Any) -> bool:
     return type(v) is dict and set(v) == {"seat", "points", "reason", "text"} and _int(v["seat"], 0, 3) \
         and _int(v["points"], 0, 200) and type(v["reason"]) is str and len(v["reason"]) <= 32 \
-        and type(v["text"]) is str and len(v["text"]) <= 200
+        and type(v["text"]) is str and len(v["text"]) <= 600
 
 
 def _event(v: Any) -> bool:

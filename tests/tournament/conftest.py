@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from cribpi.tournament.room import Room, write_room
+from cribpi.tournament.room import Room, init_event
 from tests.sim.conftest import require
 
 EVENT = "open"
+ADMIN_PASSWORD = "correct horse"
 
 
 def free_port() -> int:
@@ -67,7 +68,8 @@ class Mosquitto:
 def broker(tmp_path: Path) -> Iterator[Mosquitto]:
     require("mosquitto")
     require("mosquitto_passwd")
-    room = write_room(tmp_path / "room", EVENT, 4, port=free_port(), bind="127.0.0.1", run_as=getpass.getuser())
+    room = init_event(tmp_path / "room", EVENT, 4, ADMIN_PASSWORD, port=free_port(), bind="127.0.0.1",
+                      run_as=getpass.getuser())
     server = Mosquitto(room)
     server.start()
     yield server

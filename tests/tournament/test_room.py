@@ -1,0 +1,105 @@
+"""A table and the director through a real mosquitto with the room's generated config: a game
+reaching the standings, a broker restart mid-game, a table offline for a whole game, a table
+spoofing another's topic."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from cribpi.tournament.broker import parse_broker
+from cribpi.tournament.director import Director
+from cribpi.tournament.eventdb import EventDB
+from cribpi.tournament.loadgen import play_match, start_next
+from cribpi.tournament.room import DIRECTOR, EVENT_DB
+from tests.tournament.conftest import Mosquitto
+from tests.tournament.test_publisher import publisher, wait_for
+
+pytestmark = pytest.mark.mqtt
+NAMES = ("Ann", "Ben")
+
+
+def director(broker: Mosquitto) -> Director:
+    d = Director(EventDB(broker.room.folder / EVENT_DB))
+    for name in NAMES:
+        d.register(name)
+    d.connect(parse_broker(broker.url, username=DIRECTOR, password=broker.room.credentials[DIRECTOR]))
+    wait_for(lambda: d.client is not None and d.client.is_connected())
+    return d
+
+
+def winner(d: Director) -> dict[str, object]:
+    return d.ranked()[0]
+
+
+def test_a_tables_game_reaches_the_standings(broker: Mosquitto, tmp_path: Path) -> None:
+    d = director(broker)
+    pub = publisher(broker, tmp_path)
+    pub.start()
+    states = list(play_match(NAMES, random.Random(11), pub, 1))
+    start_next(NAMES, pub, 2)
+    wait_for(lambda: d.accepted["result"] == 1)
+    pub.stop()
+    final = states[-1]
+    won = final.games[0]
+    top = winner(d)
+    assert top["name"] == NAMES[won.winner] and top["points"] == won.result.game_points
+    assert top["spread"] == won.result.margin
+    assert d.live["t1"]["state"]["game"] == 2 and d.live["t1"]["online"] is False  # the last will / goodbye
+    assert d.refused == {}
+    d.close()
+
+
+def test_broker_restarted_mid_game_nothing_lost_nothing_doubled(broker: Mosquitto, tmp_path: Path) -> None:
+    d = director(broker)
+    pub = publisher(broker, tmp_path)
+    pub.start()
+    game = play_match(NAMES, random.Random(12), pub, 1)
+    for _ in range(40):
+        next(game)
+    wait_for(lambda: pub.outbox.unsent() == 0)
+    broker.stop()
+    for _ in game:  # the rest of the game while the broker is down
+        pass
+    start_next(NAMES, pub, 2)
+    total = int(pub.outbox.db.execute("SELECT max(id) FROM tournament_outbox").fetchone()[0])
+    broker.start()
+    wait_for(lambda: d.accepted["result"] == 1 and d.newest.get("t1") == total, timeout=20)
+    pub.stop()
+    assert d.seen["t1"] == set(range(1, total + 1)) - {r["msg_id"] for r in d.db.results()}
+    assert [x["games"] for x in d.ranked()] == [1, 1]
+    assert set(d.refused) <= {"replay"}  # a resend whose ack was lost, dropped by (table, id)
+    d.close()
+
+
+def test_a_table_offline_for_a_whole_game_then_reconnecting(broker: Mosquitto, tmp_path: Path) -> None:
+    d = director(broker)
+    pub = publisher(broker, tmp_path)
+    for _ in play_match(NAMES, random.Random(13), pub, 1):  # never started: no network at all
+        pass
+    start_next(NAMES, pub, 2)
+    assert d.accepted["result"] == 0
+    pub.start()
+    wait_for(lambda: d.accepted["result"] == 1)
+    pub.stop()
+    assert [x["games"] for x in d.ranked()] == [1, 1]
+    d.close()
+
+
+def test_a_spoofed_table_is_dropped_by_the_broker_and_never_shown(broker: Mosquitto, tmp_path: Path) -> None:
+    d = director(broker)
+    t2 = publisher(broker, tmp_path, table="t2")
+    t2.start()
+    wait_for(lambda: t2.connected)
+    fake = b'{"id":1,"game":1,"game_number":1,"players":["Ann","Ben"],"scores":[121,0],"winner":0,' \
+           b'"kind":"double_skunk","game_points":3,"margin":121,"status":"confirmed","at":1.0}'
+    t2.client.publish("cribpi/open/tables/t1/result", fake, qos=1).wait_for_publish(5)
+    t2.client.publish("cribpi/open/tables/t1/status", b"online", qos=1).wait_for_publish(5)
+    t2.client.publish("cribpi/open/tables/t2/status", b"online", qos=1).wait_for_publish(5)
+    wait_for(lambda: d.live["t2"]["online"])
+    t2.stop()
+    assert d.live["t1"]["online"] is False and d.live["t1"]["state"] is None
+    assert all(x["games"] == 0 for x in d.ranked())
+    d.close()
