@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, Final
 
 from cribpi.game import events as ev
 from cribpi.game.events import Mode
@@ -47,8 +48,8 @@ class Where(enum.StrEnum):
 
     @property
     def reason(self) -> Reason:
-        """The reason its points are pegged for."""
-        return Reason(self.value)
+        """The reason its points are pegged for (looked up: calling an enum is slow)."""
+        return _REASON_OF[self]
 
 
 class Reason(enum.StrEnum):
@@ -68,6 +69,9 @@ class Reason(enum.StrEnum):
     @property
     def in_show(self) -> bool:
         return self is Reason.HAND or self is Reason.CRIB
+
+
+_REASON_OF: Final = {where: Reason(where.value) for where in Where}
 
 
 class AlertKind(enum.StrEnum):
@@ -154,13 +158,25 @@ class DealState:
 
     def seen(self) -> set[Card]:
         seen = {card for _, card in self.played}
-        seen.update(self.crib)
+        for cards in self._shown():
+            seen.update(cards)
+        return seen
+
+    def has_seen(self, card: Card) -> bool:
+        """``card in self.seen()``, without building the set (asked for every card laid)."""
+        for _, laid in self.played:
+            if laid is card:
+                return True
+        return any(card in cards for cards in self._shown())
+
+    def _shown(self) -> Iterator[tuple[Card, ...]]:
+        """The cards seen outside the play: the crib, the starter, hands and discards entered."""
+        yield self.crib
         if self.starter is not None:
-            seen.add(self.starter)
+            yield (self.starter,)
         for cards in (*self.declared, *self.discards):
             if cards:
-                seen.update(cards)
-        return seen
+                yield cards
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

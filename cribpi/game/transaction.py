@@ -140,7 +140,6 @@ def check_unseen(deal: DealState, cards: tuple[Card, ...], what: str,
     if len(set(cards)) != len(cards):
         dup = next(c for c in cards if cards.count(c) > 1)
         raise RulesError(f"{dup} appears twice in the {what}: every card must be different")
-    seen = deal.seen() - allowed
     for card in cards:
-        if card in seen:
+        if card not in allowed and deal.has_seen(card):
             raise RulesError(f"{card} has already been seen this deal: the {what} must be cards not yet shown")
