@@ -13,14 +13,15 @@ the crib) and :mod:`~cribpi.game.claims`; :mod:`~cribpi.game.transaction` holds 
 from __future__ import annotations
 
 from collections.abc import Callable
+import typing
 from typing import Any
 
 from cribpi.exc import RulesError
-from cribpi.game import claims, dealing, entry, play, setup
+from cribpi.game import claims, dealing, entry, moves, play, setup
 from cribpi.game import events as ev
 from cribpi.game.claims import MAX_CLAIM
 from cribpi.game.queries import cards_left, claimable, known_hand, show_order
-from cribpi.game.state import Effect, State
+from cribpi.game.state import Effect, PlayInput, State
 from cribpi.game.transaction import GameEnded, Tx
 
 __all__ = ["apply", "show_order", "cards_left", "claimable", "known_hand", "INITIAL", "MAX_CLAIM"]
@@ -38,7 +39,13 @@ def apply(state: State, event: ev.Event) -> tuple[State, tuple[Effect, ...]]:
         handler(tx, event)
     except GameEnded:
         pass
+    deal = tx.state.deal
+    if isinstance(event, _LOGGED) and deal is not None and deal.base is not None:
+        tx.set_deal(log=deal.log + (event,))  # what a moved card's replay goes through again
     return tx.state, tuple(tx.effects)
+
+
+_LOGGED: tuple[type[ev.Event], ...] = typing.get_args(PlayInput)
 
 
 _HANDLERS: dict[type[ev.Event], Callable[[Tx, Any], None]] = {
@@ -58,4 +65,5 @@ _HANDLERS: dict[type[ev.Event], Callable[[Tx, Any], None]] = {
     ev.Misdeal: dealing.misdeal,
     ev.EndDeal: dealing.end_deal,
     ev.NextGame: dealing.next_game,
+    ev.MoveCard: lambda tx, event: moves.move_card(tx, event, apply),
 }

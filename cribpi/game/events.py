@@ -18,7 +18,7 @@ from cribpi.rules.presets import rules_from_dict, rules_to_dict
 
 __all__ = [
     "Mode", "Event", "NewGame", "Setup", "CutForDeal", "Starter", "HandCards", "Discard", "Lay", "Go", "Claim",
-    "Muggins", "Crib", "Peg", "Penalty", "Misdeal", "EndDeal", "NextGame", "Undo",
+    "Muggins", "Crib", "Peg", "Penalty", "Misdeal", "EndDeal", "NextGame", "Undo", "MoveCard",
     "EVENT_TYPES", "event_from_dict", "random_cut",
 ]
 
@@ -150,6 +150,16 @@ class Go(Event):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class MoveCard(Event):
+    """A card of this deal's play was laid by ``seat``, not by the seat it was entered for: the
+    play is scored again from it (:mod:`cribpi.game.moves`)."""
+
+    kind: ClassVar[str] = "move_card"
+    card: Card
+    seat: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Claim(Event):
     """Claim mode: the points a seat says it scored at the pending scoring moment."""
 
@@ -222,7 +232,7 @@ class Undo(Event):
 EVENT_TYPES: Final[dict[str, type[Event]]] = {
     cls.kind: cls
     for cls in (NewGame, Setup, CutForDeal, Starter, HandCards, Discard, Lay, Go, Claim, Muggins, Crib, Peg,
-                Penalty, Misdeal, EndDeal, NextGame, Undo)
+                Penalty, Misdeal, EndDeal, NextGame, Undo, MoveCard)
 }
 
 

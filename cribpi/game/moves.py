@@ -1,0 +1,108 @@
+"""A card laid for the wrong seat, moved to the seat that laid it: the play is scored again.
+
+Entering cards, the table credits each one to whoever's turn it is, so a go nobody entered, or
+a card keyed for the wrong player, gives its points to the wrong seat. ``MoveCard`` says whose
+the card was. The deal keeps the table as it was just after the starter (``DealState.base``)
+and every input since, as entered (``DealState.log``); a move plays those inputs again from
+the base, each card and go credited to the seat whose turn it is, the moved cards
+(``DealState.moved``) to the seats named, each seat passed over to reach one saying go. The
+corrected play is the engine's own: a card that could not have been laid there, or an input
+after it that no longer fits, refuses the move and nothing changes. Undo takes a move back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from cribpi.exc import RulesError
+from cribpi.game import events as ev
+from cribpi.game.queries import cards_left
+from cribpi.game.state import AlertKind, Effect, GameOver, MatchOver, Phase, PlayInput, State, evolve
+from cribpi.game.transaction import Tx, check_seat, need_phase, who
+from cribpi.rules import Card
+
+__all__ = ["move_card", "Apply"]
+
+Apply = Callable[[State, ev.Event], tuple[State, tuple[Effect, ...]]]
+
+
+def move_card(tx: Tx, event: ev.MoveCard, apply: Apply) -> None:
+    state = tx.state
+    need_phase(state, event, Phase.PLAY, Phase.SHOW, Phase.DONE)
+    seat = check_seat(state, event.seat)
+    deal = tx.deal
+    laid = {card: s for s, card in deal.played}
+    if event.card not in laid or deal.base is None:
+        shown = " ".join(f"{c}" for _, c in deal.played) or "none yet"
+        raise RulesError(f"{event.card} was not laid in this deal's play: move one of the cards laid ({shown})")
+    if laid[event.card] == seat:
+        raise RulesError(f"{event.card} is already {who(state, seat)}'s card: name another seat")
+    moved = tuple((c, s) for c, s in deal.moved if c != event.card) + ((event.card, seat),)
+    after, effects = replay(deal.base, deal.log, dict(moved), apply)
+    tx.state = evolve(after, deal=evolve(after.deal, base=deal.base, log=deal.log, moved=moved))
+    changes = ", ".join(f"{state.team_name(t)} {old}->{new}"
+                        for t, (old, new) in enumerate(zip(state.scores, after.scores)) if old != new)
+    tx.alert(AlertKind.MOVED, f"{event.card} moved from {state.names[laid[event.card]]} to {state.names[seat]}: "
+             f"the play scored again ({changes or 'no score changes'})", seat, other=laid[event.card])
+    tx.effects.extend(e for e in effects if isinstance(e, (GameOver, MatchOver)))
+
+
+def replay(base: State, log: Iterable[PlayInput], moved: dict[Card, int], apply: Apply) -> tuple[State, list[Effect]]:
+    """The deal's inputs applied again from ``base``, each card and go credited to the seat
+    whose turn it is, a moved card to its seat after a go from each seat passed over."""
+    state, effects = base, list[Effect]()
+    for raw in log:
+        owner = _owner(state, raw, moved)
+        while owner is not None and (turn := _turn(state)) is not None and turn != owner:
+            state = _step(state, ev.Go(turn), base, moved, apply, effects)  # the go nobody entered
+        state = _step(state, _credited(state, raw), base, moved, apply, effects)
+        if state.phase in (Phase.GAME_OVER, Phase.MATCH_OVER):
+            break  # nothing after the winning instant counts
+    return state, effects
+
+
+def _step(state: State, event: ev.Event, base: State, moved: dict[Card, int], apply: Apply,
+          effects: list[Effect]) -> State:
+    try:
+        state, out = apply(state, event)
+    except RulesError as exc:
+        raise RulesError(f"the play cannot be scored again with {_moves(base, moved)}: {_said(base, event)} "
+                         f"is refused ({exc}); undo back to the card instead") from None
+    effects.extend(out)
+    return state
+
+
+def _turn(state: State) -> int | None:
+    return state.deal.turn if state.deal is not None else None
+
+
+def _credited(state: State, raw: PlayInput) -> ev.Event:
+    """A card or a go is the turn's (a moved card's seat has the turn by now); the rest as entered."""
+    turn = _turn(state)
+    if turn is None or not isinstance(raw, (ev.Lay, ev.Go)):
+        return raw  # the engine says what is wrong with it, if anything
+    return ev.Lay(turn, raw.card) if isinstance(raw, ev.Lay) else ev.Go(turn)
+
+
+def _owner(state: State, raw: PlayInput, moved: dict[Card, int]) -> int | None:
+    """The seat a moved card was laid by, when that seat can have laid it here."""
+    if not isinstance(raw, ev.Lay) or raw.card not in moved or _turn(state) is None:
+        return None
+    seat = moved[raw.card]
+    deal = state.deal
+    assert deal is not None
+    if seat in deal.gone or cards_left(state, seat) <= 0:
+        why = "had said go on this count" if seat in deal.gone else "had no card left"
+        raise RulesError(f"{who(state, seat)} cannot have laid {raw.card}: {why}")
+    return seat
+
+
+def _moves(state: State, moved: dict[Card, int]) -> str:
+    return ", ".join(f"{card} laid by {state.names[seat]}" for card, seat in moved.items())
+
+
+def _said(state: State, event: ev.Event) -> str:
+    seat = getattr(event, "seat", None)
+    name = state.names[seat] if isinstance(seat, int) and 0 <= seat < state.seats else "the table"
+    card = getattr(event, "card", None)
+    return f"{name}'s {event.kind}" + (f" of {card}" if card is not None else "")
