@@ -9,22 +9,25 @@ A part may also report its own trouble in a ``problem`` attribute (``None`` when
 convention of the hal backends, e.g. the controller's link): it is shown the same way, and the
 table redrawn when it clears.
 
-A serial card reader that vanishes is reopened (:mod:`cribpi.daemon.inputs`). :class:`Guard`
+A serial card reader that vanishes is reopened (:mod:`cribpi.daemon.inputs`), and a button
+stuck down is reported once and ignored until released (:mod:`cribpi.daemon.stuck`). :class:`Guard`
 holds every guarded part and is checked from the loop's timer (:meth:`cribpi.app.TableApp.every`).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from PIL import Image
 
 from cribpi.daemon.backoff import Backoff
 from cribpi.daemon.inputs import ReopeningReader
+from cribpi.daemon.stuck import FilteredInputs, StuckButtons
 from cribpi.hal import Display, InputSource, Parts, Pegboard
 from cribpi.hal.base import CombinedInputs
+from cribpi.hal.buttons import PinBinding
 from cribpi.hal.serial_cards import SerialCardReader
 from cribpi.views.board import BoardModel
 
@@ -122,7 +125,8 @@ class Guard:
     """Every guarded part of a table. ``parts`` is the table's :class:`Parts` with the outputs
     guarded; ``check()`` (from a timer) retries and reports whether to redraw."""
 
-    def __init__(self, parts: Parts, clock: Callable[[], float]) -> None:
+    def __init__(self, parts: Parts, clock: Callable[[], float],
+                 buttons: tuple[Mapping[int, PinBinding], Any] | None = None) -> None:
         self.pegboard = GuardedPegboard(_name(parts, "pegboard"), parts.pegboard, clock)
         several = len(parts.displays) > 1
         self.displays = tuple(GuardedDisplay(_name(parts, "display") + (f" {i + 1}" if several else ""), d, clock)
@@ -135,6 +139,10 @@ class Guard:
             self.checked += [r for r in readers if isinstance(r, ReopeningReader)]
             sources: list[InputSource] = list(readers)
             inputs = CombinedInputs(sources)
+        if buttons is not None:
+            stuck = StuckButtons(*buttons, clock)
+            self.checked.append(stuck)
+            inputs = FilteredInputs(inputs, stuck.ignored)
         guarded_peg: Pegboard = self.pegboard
         guarded_displays: tuple[Display, ...] = self.displays
         self.parts = Parts(inputs, guarded_peg, guarded_displays, parts.pages, parts.backends)

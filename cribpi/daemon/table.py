@@ -20,15 +20,17 @@ import shlex
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 from cribpi.app import TableApp, TableSettings, TableUI, Update, open_table
-from cribpi.config import Config, load_config
+from cribpi.config import DEFAULT_PINS, Config, load_config
 from cribpi.daemon.guard import Guard
+from cribpi.daemon.stuck import button_pins
 from cribpi.exc import ConfigError
 from cribpi.hal import Parts
+from cribpi.hal.buttons import PinBinding
 from cribpi.service.logs import configure_logging
 from cribpi.service.notify import Notifier
 from cribpi.store import Store
@@ -129,10 +131,12 @@ def pause(app: TableApp) -> None:
 
 
 def guarded_app(parts: Parts, table: TableUI, *, led_settings: LedSettings | None = None,
-                clock: Callable[[], float] = time.monotonic) -> tuple[TableApp, Guard]:
-    """The table on guarded ``parts``; its loop checks them every ``CHECK_S`` and redraws when
-    a part comes back or a problem opens or clears."""
-    guard = Guard(parts, clock)
+                clock: Callable[[], float] = time.monotonic,
+                pins: Mapping[int, PinBinding] = DEFAULT_PINS) -> tuple[TableApp, Guard]:
+    """The table on guarded ``parts`` (``pins``: the GPIO buttons, watched for one stuck down);
+    its loop checks them every ``CHECK_S`` and redraws when a part comes back or a problem
+    opens or clears."""
+    guard = Guard(parts, clock, button_pins(pins, parts))
     app = TableApp(guard.parts, table, led_settings=led_settings, clock=clock, problems=guard.problems)
 
     def check_parts() -> None:
@@ -157,7 +161,7 @@ def play(config: Config, parts: Parts, settings: TableSettings, *, new: bool = F
             if store.notice:  # a damaged journal was moved aside: say so before anything else
                 log.warning("%s", store.notice)
                 table.show(MessageScreen((store.notice,), "Journal"))
-            app, guard = guarded_app(parts, table, led_settings=config.leds, clock=clock)
+            app, guard = guarded_app(parts, table, led_settings=config.leds, clock=clock, pins=config.pins)
             if notifier.watchdog:  # from the loop itself: a hung loop stops the pings
                 app.every(notifier.watchdog / 2, lambda: notifier.send("WATCHDOG=1"))
             status = StatusListener(notifier, guard.problems)

@@ -13,7 +13,8 @@ Each part can be opened on its own (:func:`mock_inputs`, :class:`MemoryPegboard`
 
 Faults are injected here too, for the daemon's tests: :meth:`MemoryPegboard.unplug` (the
 controller gone: ``show`` raises and ``problem`` says so), :meth:`MockParts.fail_display` (an
-I2C error from the OLED), and :class:`KeyScript` feeds actions from a file or FIFO to a
+I2C error from the OLED), :meth:`MockParts.hold_down` (a button stuck down), and
+:class:`KeyScript` feeds actions from a file or FIFO to a
 ``cribpi run --backend mock`` process.
 """
 
@@ -122,6 +123,15 @@ class PinDriver:
         pin.drive_high()
         self.clock.advance(self.timing.debounce_s * 2)
 
+    def hold_down(self, action: Action) -> None:
+        """Press and leave the button down (a jammed key); :meth:`let_go` releases it."""
+        self.factory.pin(self.pin_for(action)).drive_low()
+        self.clock.advance(self.timing.debounce_s * 2)
+
+    def let_go(self, action: Action) -> None:
+        self.factory.pin(self.pin_for(action)).drive_high()
+        self.clock.advance(self.timing.debounce_s * 2)
+
 
 def mock_display(size: tuple[int, int] = DISPLAY_SIZE) -> OledDisplay:
     """The real OLED code on luma's ``dummy`` device (it keeps the last image), through a
@@ -205,6 +215,13 @@ class MockParts(Parts):
     def feed_card(self, card: str) -> None:
         """A whole card from the card reader."""
         self.cards.push(Action.of_card(card))
+
+    def hold_down(self, kind: str, *args: object) -> None:
+        """A button pressed and left down (stuck); :meth:`let_go` releases it."""
+        self.driver.hold_down(action_from_words(kind, *args))
+
+    def let_go(self, kind: str, *args: object) -> None:
+        self.driver.let_go(action_from_words(kind, *args))
 
     def fail_display(self, fault: OSError | None) -> None:
         """The OLED raises ``fault`` on every write from now on (None: it answers again)."""

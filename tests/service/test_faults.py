@@ -222,3 +222,71 @@ def test_the_status_line_names_a_failing_part():
         parts.memory.replug()
         wait(3 * FIRST_RETRY_S)
         assert sent[-1] == "STATUS=game None: Red 0, Blue 0 (cut)"
+
+
+def test_a_button_stuck_down_is_reported_once_and_ignored_until_released(caplog):
+    from cribpi.daemon.stuck import STUCK_S
+    from cribpi.hal.buttons import ButtonTiming
+
+    with guarded_table(open_mock(timing=ButtonTiming(repeat_s=0.5))) as (parts, ui, app, guard, wait):
+        key(parts, app, "ok")  # the cut
+        for card in ("6S", "QH", "5C"):
+            parts.feed_card(card)
+        app.pump()
+        played = len(ui.session.game.journal)
+        parts.hold_down("undo")
+        parts.clock.advance(1.0)  # a long press: one undo_long, as the player means it
+        app.pump()
+        assert len(ui.session.game.journal) == played + 1
+        wait(STUCK_S + CHECK_S)
+        assert guard.problems() == ("button undo (GPIO21) stuck down: ignored until released",)
+        assert shows(parts, problem_screen(guard.problems()))
+        parts.clock.advance(10.0)  # it would repeat every 0.5 s: 20 more undos, all dropped
+        assert app.pump() == 0 and len(ui.session.game.journal) == played + 1
+        wait(5.0)
+        assert sum("stuck down" in r.message for r in caplog.records) == 1  # reported once
+        parts.let_go("undo")
+        wait(CHECK_S)
+        assert guard.problems() == () and shows(parts, ui.screen())
+        key(parts, app, "undo")  # and it works again
+        assert len(ui.session.game.journal) == played + 2
+
+
+def test_the_pi_buttons_are_watched_through_gpiozeros_default_pin_factory(monkeypatch):
+    """The Pi backend as it runs on a Pi (no factory injected): its buttons use gpiozero's
+    default factory, which the watch reads; here that default is a MockFactory."""
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    from cribpi.config import DEFAULT_PINS, Config, DisplayConfig, PartsConfig
+    from cribpi.daemon.stuck import STUCK_S, button_pins
+    from cribpi.wiring import open_parts
+
+    factory = MockFactory()
+    monkeypatch.setattr(Device, "pin_factory", factory)
+    config = Config(parts=PartsConfig(inputs=("pi",), pegboard="sim", displays=(DisplayConfig("sim"),)))
+    with open_parts(config) as parts:
+        assert button_pins(config.pins, parts) == (config.pins, factory)
+        clock = Clock()
+        ui = TableUI(TableSettings(), rng=random.Random(1))
+        app, guard = guarded_app(parts, ui, clock=clock, pins=config.pins)
+        ok_pin = next(pin for pin, binding in DEFAULT_PINS.items() if str(binding.press) == "ok")
+        factory.pin(ok_pin).drive_low()
+        for seconds in (CHECK_S, STUCK_S):  # seen down, then still down STUCK_S later
+            clock.now += seconds
+            app.run_timers()
+        assert guard.problems() == (f"button ok (GPIO{ok_pin}) stuck down: ignored until released",)
+        factory.pin(ok_pin).drive_high()
+        clock.now += CHECK_S
+        app.run_timers()
+        assert guard.problems() == ()
+        app.queue.close()
+
+
+def test_no_gpio_buttons_no_watch():
+    from cribpi.config import Config
+    from cribpi.daemon.stuck import button_pins
+    from cribpi.hal.sim import SimDisplay, SimInputs, SimPegboard
+
+    parts = Parts(CombinedInputs([SimInputs()]), SimPegboard(), (SimDisplay(),), backends=(("inputs", "sim"),))
+    assert button_pins(Config().pins, parts) is None

@@ -1,0 +1,95 @@
+"""A button stuck down (a key jammed, a shorted wire) is reported once and ignored until it is
+released: held longer than ``STUCK_S`` (no player holds a key that long), it becomes a problem
+the displays show, and its actions (a repeating hold) are dropped until the pin is let go.
+
+The levels are read with gpiozero's own API from the pin factory the buttons use: the factory
+hands back the pin objects the buttons already hold, so reading ``state`` reserves nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from cribpi.hal import Action, InputSource, Parts
+from cribpi.hal.base import Deliver
+from cribpi.hal.buttons import PinBinding
+
+__all__ = ["StuckButtons", "FilteredInputs", "button_pins", "STUCK_S"]
+
+log = logging.getLogger(__name__)
+
+STUCK_S = 10.0
+
+
+def button_pins(pins: Mapping[int, PinBinding], parts: Parts) -> tuple[Mapping[int, PinBinding], Any] | None:
+    """The table's GPIO buttons and their pin factory; None when no input comes from GPIO."""
+    driver = getattr(parts, "driver", None)  # the mock backend: its own MockFactory
+    if driver is not None:
+        return driver.pins, driver.factory
+    if "pi" in dict(parts.backends).get("inputs", "").split("+"):
+        from gpiozero import Device
+
+        factory = Device.pin_factory  # set by the buttons when they were opened with the default
+        return (pins, factory) if factory is not None else None
+    return None
+
+
+class StuckButtons:
+    """Watches the buttons' levels (active low) from the loop's timer."""
+
+    def __init__(self, pins: Mapping[int, PinBinding], factory: Any, clock: Callable[[], float],
+                 stuck_s: float = STUCK_S) -> None:
+        self.pins = dict(pins)
+        self.factory = factory
+        self.clock = clock
+        self.stuck_s = stuck_s
+        self.name = "buttons"
+        self.down_since: dict[int, float] = {}
+        self.stuck: frozenset[int] = frozenset()  # replaced, never changed: input threads read it
+
+    @property
+    def problem(self) -> str | None:
+        if not self.stuck:
+            return None
+        keys = ", ".join(f"{self.pins[p].press} (GPIO{p})" for p in sorted(self.stuck))
+        return f"button {keys} stuck down: ignored until released"
+
+    def check(self) -> bool:
+        now = self.clock()
+        for pin, binding in self.pins.items():
+            if self.factory.pin(pin).state:  # high: up (pulled up, the button pulls it low)
+                self.down_since.pop(pin, None)
+                if pin in self.stuck:
+                    self.stuck -= {pin}
+                    log.warning("button %s (GPIO%d) released", binding.press, pin)
+                continue
+            since = self.down_since.setdefault(pin, now)
+            if pin not in self.stuck and now - since >= self.stuck_s:
+                self.stuck |= {pin}
+                log.error("button %s (GPIO%d) stuck down for %.0f s: ignored until released",
+                          binding.press, pin, now - since)
+        return False
+
+    def ignored(self, action: Action) -> bool:
+        """True for an action of a stuck button (called from the input threads)."""
+        return any(action in (self.pins[p].press, self.pins[p].hold) for p in self.stuck)
+
+
+class FilteredInputs:
+    """The table's inputs without the actions ``ignored`` drops."""
+
+    def __init__(self, inputs: InputSource, ignored: Callable[[Action], bool]) -> None:
+        self.inputs = inputs
+        self.ignored = ignored
+
+    def start(self, deliver: Deliver) -> None:
+        def filtered(action: Action) -> None:
+            if not self.ignored(action):
+                deliver(action)
+
+        self.inputs.start(filtered)
+
+    def close(self) -> None:
+        self.inputs.close()
