@@ -13,7 +13,7 @@ from typing import Final
 from cribpi.exc import RulesError
 from cribpi.game.engine import INITIAL, apply, claimable
 from cribpi.game.events import (
-    Claim, Crib, CutForDeal, Discard, EndDeal, Event, Go, HandCards, Lay, Misdeal, Muggins, NextGame, Peg,
+    Claim, Crib, CutForDeal, Discard, EndDeal, Event, Go, HandCards, Lay, Misdeal, MoveCard, Muggins, NextGame, Peg,
     Penalty, Starter,
 )
 from cribpi.game.legal import describe_expected
@@ -243,6 +243,12 @@ class _Reader:
         words.end()
         self._apply(Muggins(seat, points), words.line, f"{self._name(seat)}'s muggins for {points}")
 
+    def _move(self, words: Words) -> None:
+        card = words.card("the card moved, e.g. Move 9H Ann")
+        seat = self._seat(words)
+        words.end()
+        self._apply(MoveCard(card, seat), words.line, f"{card} moved to {self._name(seat)}")
+
     def _penalty(self, words: Words) -> None:
         seat = self._seat(words)
         points = words.integer("the points, e.g. 2 or -15", signed=True)
@@ -280,13 +286,13 @@ _STATEMENTS: Final[dict[str, Callable[[_Reader, Words], None]]] = {
     "cut": _Reader._cut, "deal": _Reader._deal, "starter": _Reader._starter, "hand": _Reader._hand,
     "discard": _Reader._discard, "crib": _Reader._crib, "play": _Reader._play, "claim": _Reader._claim,
     "show": _Reader._show, "muggins": _Reader._muggins, "penalty": _Reader._penalty, "peg": _Reader._peg,
-    "misdeal": _Reader._misdeal, "end": _Reader._end, "next": _Reader._next,
+    "misdeal": _Reader._misdeal, "end": _Reader._end, "next": _Reader._next, "move": _Reader._move,
 }
 #: Statements that need a deal under way (a record without a Cut line or Dealer tag has none).
 _IN_A_DEAL: Final = frozenset({"deal", "starter", "hand", "discard", "crib", "play", "show", "claim", "muggins",
-                               "end"})
+                               "end", "move"})
 #: Statements whose keyword may be followed by ``:`` (the others place it after a name or number).
 _COLON_AFTER_KEYWORD: Final = frozenset({"cut", "starter", "crib", "play"})
 _STATEMENT_NAMES: Final = ("Cut:", "Deal N: NAME deals", "Starter:", "Hand NAME:", "Discard NAME:", "Crib:",
                            "Play:", "Show NAME N", "Show crib N", "Claim NAME N", "Muggins NAME N",
-                           "Penalty NAME N \"reason\"", "Peg NAME N", "Misdeal", "End", "Next game")
+                           "Penalty NAME N \"reason\"", "Peg NAME N", "Misdeal", "End", "Next game", "Move CARD NAME")

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from cribpi.exc import RulesError
 from cribpi.game.engine import INITIAL, apply, claimable
 from cribpi.game.events import (
-    Claim, Crib, CutForDeal, Discard, EndDeal, Event, Go, HandCards, Lay, Misdeal, Muggins, NewGame,
+    Claim, Crib, CutForDeal, Discard, EndDeal, Event, Go, HandCards, Lay, Misdeal, MoveCard, Muggins, NewGame,
     NextGame, Peg, Penalty, Setup, Starter, Undo,
 )
 from cribpi.game.state import Effect, GameOver, MatchOver, Phase, State, Where
@@ -170,6 +170,8 @@ def _format_statement(event: Event, names: tuple[str, ...]) -> str:
         return f"Penalty {name_token(names[event.seat])} {event.points} {quote(event.reason)}"
     if isinstance(event, Misdeal):
         return "Misdeal"
+    if isinstance(event, MoveCard):
+        return f"Move {event.card} {name_token(names[event.seat])}"
     raise RecordWriteError(f"{type(event).__name__} cannot be written in a record")
 
 

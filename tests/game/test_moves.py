@@ -10,6 +10,7 @@ from game_script import C, Script, cards
 from cribpi.exc import RulesError
 from cribpi.game import AlertKind, Game, HandCards, Lay, MoveCard, NewGame, Penalty, Phase, Starter, Undo
 from cribpi.game.events import event_from_dict
+from cribpi.record import export_record, parse_record
 from cribpi.rules import ACC
 from cribpi.store.snapshot import decode_state, encode_state
 
@@ -103,3 +104,13 @@ def test_a_move_that_wins_the_game_ends_it_there():
     assert s.state.phase is Phase.MATCH_OVER and s.state.scores[ANN] == 121  # a one-game match
     with pytest.raises(RulesError, match="match_over"):
         s.game.apply(MoveCard(C("9H"), BOB))
+
+
+def test_a_move_round_trips_through_a_record():
+    s = forgotten_go()
+    s(Lay(ANN, C("5D")))
+    s.game.apply(MoveCard(C("9H"), ANN))
+    s(Lay(ANN, C("5H")))
+    text = export_record(s.game.events)
+    assert "Move 9H Ann" in text.splitlines()
+    assert parse_record(text).events == list(s.game.events)
