@@ -1,0 +1,55 @@
+// Live pages: fetch from the JSON API, then follow /events (server-sent events). EventSource
+// reconnects by itself; on every (re)connect the page refetches, so nothing missed stays missed.
+"use strict";
+
+function el(tag, attrs, ...kids) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  for (const kid of kids) node.append(kid);
+  return node;
+}
+
+async function api(path) {
+  const r = await fetch(path);
+  return r.ok ? r.json() : null;
+}
+
+function follow(refresh, onEvent) {
+  const conn = document.getElementById("conn");
+  const es = new EventSource("/events");
+  es.addEventListener("hello", () => { conn.textContent = "live"; conn.className = "live"; refresh(); });
+  es.addEventListener("table", (e) => onEvent("table", JSON.parse(e.data)));
+  es.addEventListener("standings", () => onEvent("standings", null));
+  es.onerror = () => { conn.textContent = "reconnecting…"; conn.className = ""; };
+  refresh();
+}
+
+function board(live, length) {
+  const s = live.state;
+  const box = el("div", { class: "board" + (live.online ? "" : " offline"), id: "table-" + live.table });
+  const status = s ? s.status + (s.match_games > 1 ? ` · game ${s.game_number}/${s.match_games}` : "") : "waiting";
+  box.append(el("h2", {}, live.table, el("span", { class: "status" }, live.online ? status : "offline")));
+  if (!s) return box;
+  s.players.forEach((name, i) => {
+    const side = el("div", { class: "side s" + i },
+      el("span", { class: "name" }, (s.dealer === i ? "● " : "") + name),
+      el("span", { class: "score", "data-seat": i }, String(s.scores[i])));
+    const bar = el("i", { style: `width:${Math.min(100, (100 * s.scores[i]) / (length || 121))}%` });
+    side.append(el("div", { class: "track" }, bar));
+    box.append(side);
+  });
+  const last = s.last ? `${s.players[s.last.seat] || ""} +${s.last.points} ${s.last.reason}${s.last.text ? ": " + s.last.text : ""}` : "";
+  box.append(el("div", { class: "last" }, last));
+  return box;
+}
+
+function standingsTable(rows, cut) {
+  const t = el("table", {}, el("tr", {}, ...["#", "Player", "Games", "Won", "Points", "Spread"].map((h) => el("th", {}, h))));
+  rows.forEach((r, i) => {
+    const name = el("a", { href: "/player/" + encodeURIComponent(r.name) }, r.name);
+    t.append(el("tr", { class: i + 1 === cut ? "cut" : "" }, el("td", {}, String(r.rank)), el("td", {}, name),
+      el("td", {}, String(r.games)), el("td", {}, String(r.won)), el("td", {}, String(r.points)),
+      el("td", {}, (r.spread > 0 ? "+" : "") + r.spread)));
+  });
+  return t;
+}

@@ -1,0 +1,205 @@
+"""The director's pages and JSON API (Starlette, served by uvicorn).
+
+Public: the wall (every table live), the leaderboard, a feature table, the bracket and a
+player's results, all read-only, fed by ``/api/...`` and kept live by server-sent events on
+``/events`` (the browser's EventSource reconnects by itself; the page refetches on reconnect).
+Admin actions (register players, seat a round, correct a result) need a login: the password
+set at init (stored as a scrypt hash), an HttpOnly SameSite=Strict session cookie, and a CSRF
+token the admin page sends back in a header with every change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import secrets
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from sse_starlette.sse import EventSourceResponse
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from cribpi.exc import CribpiError
+from cribpi.tournament.director import Director
+from cribpi.tournament.eventdb import check_password
+from cribpi.tournament.pairing import METHODS, seat_random, seat_swiss
+
+__all__ = ["create_app", "Hub"]
+
+STATIC = Path(__file__).parent / "static"
+PAGES = {"/": "wall.html", "/leaderboard": "leaderboard.html", "/feature/{table}": "feature.html",
+         "/bracket": "bracket.html", "/player/{name}": "player.html", "/admin": "admin.html"}
+ASSETS = ("style.css", "live.js", "admin.js")
+SESSION_SECONDS = 12 * 3600
+COOKIE = "cribpi_admin"
+
+
+class Hub:
+    """Fans the director's changes out to every open event stream (called from paho's thread)."""
+
+    def __init__(self) -> None:
+        self.streams: set[asyncio.Queue[tuple[str, str]]] = set()
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def __call__(self, what: str, data: dict[str, Any]) -> None:
+        loop = self.loop
+        if loop is None or not self.streams:
+            return
+        item = (what, json.dumps(data, separators=(",", ":")))
+        for queue in list(self.streams):
+            loop.call_soon_threadsafe(queue.put_nowait, item)
+
+    async def stream(self) -> AsyncIterator[dict[str, str]]:
+        queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue(maxsize=10_000)
+        self.streams.add(queue)
+        try:
+            yield {"event": "hello", "data": "{}"}
+            while True:
+                what, data = await queue.get()
+                yield {"event": what, "data": data}
+        finally:
+            self.streams.discard(queue)
+
+
+def create_app(director: Director, *, rng: random.Random | None = None) -> Starlette:
+    hub = Hub()
+    director.listeners.append(hub)
+    sessions: dict[str, tuple[float, str]] = {}  # cookie -> (expiry, CSRF token)
+    rng = rng or random.Random()
+
+    def page(name: str) -> Any:
+        async def serve(request: Request) -> Response:
+            return FileResponse(STATIC / name, media_type="text/html")
+        return serve
+
+    def asset(name: str) -> Any:
+        kind = "text/css" if name.endswith(".css") else "text/javascript"
+
+        async def serve(request: Request) -> Response:
+            return FileResponse(STATIC / name, media_type=kind)
+        return serve
+
+    async def standings(request: Request) -> Response:
+        return JSONResponse(director.ranked())
+
+    async def tables(request: Request) -> Response:
+        with director.lock:
+            return JSONResponse(list(director.live.values()))
+
+    async def one_table(request: Request) -> Response:
+        with director.lock:
+            live = director.live.get(request.path_params["table"])
+            return JSONResponse(live) if live else _error(404, "no such table")
+
+    async def bracket(request: Request) -> Response:
+        return JSONResponse(director.bracket())
+
+    async def player(request: Request) -> Response:
+        found = director.player(request.path_params["name"])
+        return JSONResponse(found) if found else _error(404, "no such player")
+
+    async def health(request: Request) -> Response:
+        return JSONResponse(director.health())
+
+    async def events(request: Request) -> Response:
+        hub.loop = asyncio.get_running_loop()
+        return EventSourceResponse(hub.stream(), ping=15)
+
+    # -- admin ---------------------------------------------------------------------------------
+
+    def admin(request: Request, *, csrf: bool = True) -> str | None:
+        """The session's CSRF token if the request is logged in (and, for a change, carries it)."""
+        found = sessions.get(request.cookies.get(COOKIE, ""))
+        if found is None or found[0] < time.time():
+            return None
+        if csrf and not secrets.compare_digest(request.headers.get("x-csrf-token", ""), found[1]):
+            return None
+        return found[1]
+
+    async def body(request: Request) -> dict[str, Any]:
+        try:
+            data = json.loads(await request.body())
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            raise CribpiError("the request body must be a JSON object")
+        return data
+
+    async def login(request: Request) -> Response:
+        data = await body(request)
+        if not isinstance(data.get("password"), str) or not check_password(data["password"], director.db.get("admin")):
+            return _error(403, "wrong password")
+        cookie, token = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+        sessions[cookie] = (time.time() + SESSION_SECONDS, token)
+        response = JSONResponse({"csrf": token})
+        response.set_cookie(COOKIE, cookie, max_age=SESSION_SECONDS, httponly=True, samesite="strict")
+        return response
+
+    async def session(request: Request) -> Response:
+        token = admin(request, csrf=False)
+        return JSONResponse({"csrf": token}) if token else _error(403, "not logged in")
+
+    async def register(request: Request) -> Response:
+        if admin(request) is None:
+            return _error(403, "log in as the director first")
+        name = (await body(request)).get("name")
+        if not isinstance(name, str) or not 0 < len(name.strip()) <= 64:
+            return _error(400, "name: 1-64 characters")
+        return JSONResponse({"added": director.register(name.strip())})
+
+    async def seat(request: Request) -> Response:
+        if admin(request) is None:
+            return _error(403, "log in as the director first")
+        data = await body(request)
+        method, kind = data.get("method"), data.get("kind", "qualifying")
+        if method not in METHODS or kind not in ("qualifying", "playoff"):
+            return _error(400, f"method: one of {', '.join(METHODS)}; kind: qualifying or playoff")
+        tables_ = director.db.tables()
+        if method == "random":
+            seating = seat_random(director.db.players(), tables_, rng)
+        else:
+            met = {frozenset(r["players"]) for r in director.db.results()}
+            seating = seat_swiss([x["name"] for x in director.ranked()], tables_, met)
+        number = director.db.add_round(kind, seating)
+        return JSONResponse({"round": number, "seating": seating})
+
+    async def correct(request: Request) -> Response:
+        if admin(request) is None:
+            return _error(403, "log in as the director first")
+        data = await body(request)
+        try:
+            director.correct(int(request.path_params["id"]), list(data["scores"]), int(data["winner"]),
+                             str(data["kind"]), int(data["margin"]), by="admin", why=str(data.get("why", ""))[:200])
+        except (KeyError, TypeError, ValueError) as exc:
+            return _error(400, f"scores, winner, kind and margin are needed ({exc})")
+        return JSONResponse({"ok": True})
+
+    async def results(request: Request) -> Response:
+        return JSONResponse(director.db.results()) if admin(request, csrf=False) else _error(403, "not logged in")
+
+    async def bad_input(request: Request, exc: Exception) -> Response:
+        return _error(400, str(exc))
+
+    routes = [Route(path, page(name)) for path, name in PAGES.items()]
+    routes += [Route(f"/static/{name}", asset(name)) for name in ASSETS]
+    routes += [
+        Route("/api/standings", standings), Route("/api/tables", tables), Route("/api/tables/{table}", one_table),
+        Route("/api/bracket", bracket), Route("/api/players/{name}", player), Route("/api/health", health),
+        Route("/events", events),
+        Route("/admin/login", login, methods=["POST"]), Route("/admin/session", session),
+        Route("/admin/players", register, methods=["POST"]), Route("/admin/rounds", seat, methods=["POST"]),
+        Route("/admin/results", results), Route("/admin/results/{id:int}", correct, methods=["POST"]),
+    ]
+    app = Starlette(routes=routes, exception_handlers={CribpiError: bad_input})
+    app.state.hub = hub
+    return app
+
+
+def _error(status: int, why: str) -> Response:
+    return JSONResponse({"error": why}, status_code=status)
