@@ -173,7 +173,7 @@ def play(config: Config, parts: Parts, settings: TableSettings, *, new: bool = F
             try:
                 if has_sim_keys(parts):
                     notifier.send("READY=1")
-                    terminal = Terminal(app, guard.parts, journal=config.db, resume=resume_command())
+                    terminal = Terminal(app, parts, journal=config.db, resume=resume_command())  # draws the sim parts
                     terminal.run(extra, should_stop=lambda: bool(received))
                 else:
                     app.start()  # draws the restored game on the LEDs and the OLED
