@@ -65,6 +65,10 @@ def open_guarded(path: str, *, read_only: bool, recover: bool, now: dt.datetime)
 def _checked(path: str, *, read_only: bool) -> tuple[sqlite3.Connection, int]:
     """A connection to a journal that passed integrity_check and has lost no WAL commit."""
     scan = scan_wal(path)
+    if scan is not None and not scan.header_ok:  # SQLite would ignore the whole WAL: do not open
+        lost = lost_commits(path, scan)
+        if lost is not None:
+            raise corrupt(path, sqlite3.DatabaseError(lost))
     conn, version = open_journal(path, read_only=read_only)
     lost = lost_commits(path, scan)
     if lost is not None:

@@ -40,6 +40,7 @@ from typing import Any, Final
 
 from cribpi.exc import JournalDamaged, RulesError, StoreError
 from cribpi.game import Event, Game, NewGame, Phase, State, Undo, event_from_dict
+from cribpi.store.checkpoint import Checkpointer
 from cribpi.store.guard import open_guarded
 from cribpi.store.schema import APPLICATION_ID, SCHEMA_VERSION, event_crc, store_error, transaction
 from cribpi.store.snapshot import SnapshotError, decode_state, encode_state, snapshot_format
@@ -50,6 +51,9 @@ log = logging.getLogger(__name__)
 
 #: Events between two snapshots of a game's state (a restart replays at most this many).
 SNAPSHOT_EVERY: Final = 50
+
+#: Commits between two checkpoints (run by a thread of their own, off the commit's path).
+CHECKPOINT_EVERY: Final = 100
 
 #: Snapshots kept besides the latest few: one every _SPARSE intervals of snapshot_every events.
 _RECENT: Final = 8
@@ -94,6 +98,10 @@ class Store:
         self._conn, self._version, self._lock = opened.conn, opened.version, opened.lock
         #: Why the journal this table opened is a fresh one (a damaged one moved aside); else None.
         self.notice = opened.notice
+        self._checkpointer: Checkpointer | None = None
+        if not read_only:
+            self._conn.execute("PRAGMA wal_autocheckpoint=0")  # the Checkpointer's job, off the hot path
+            self._checkpointer = Checkpointer(self.path, CHECKPOINT_EVERY)
 
     # -- the file --------------------------------------------------------------------------
 
@@ -110,7 +118,9 @@ class Store:
 
     def close(self) -> None:
         try:
-            self._conn.close()
+            if self._checkpointer is not None:
+                self._checkpointer.stop()
+            self._conn.close()  # the last connection folds the whole WAL in
         finally:
             if self._lock is not None:
                 self._lock.release()
@@ -126,7 +136,7 @@ class Store:
         """SQLite errors after opening become StoreError naming the file and the operation."""
         try:
             yield
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
             raise store_error(self.path, exc, doing) from None
 
     # -- writing -------------------------------------------------------------------------
@@ -170,6 +180,8 @@ class Store:
             if isinstance(event, Undo) or game.state.phase in _OUTCOME_PHASES:
                 self._write_outcome(game_id, game.state, now)
             self._snapshot_if_due(game_id, seq, game)
+        if self._checkpointer is not None:
+            self._checkpointer.nudge()
 
     def finish(self, game_id: int) -> str:
         """Close a game: 'finished' if its match is over, else 'abandoned'. Returns the status."""
@@ -300,13 +312,16 @@ class Store:
         with self._guard("list the games"):
             return self._decoded(self._conn.execute(sql, (status,) if status else ()))
 
-    @staticmethod
-    def _decoded(cursor: sqlite3.Cursor) -> list[dict[str, Any]]:
+    def _decoded(self, cursor: sqlite3.Cursor) -> list[dict[str, Any]]:
         names = [d[0] for d in cursor.description]
         rows = [dict(zip(names, row)) for row in cursor.fetchall()]
         for row in rows:
-            for key in ("players", "rules", "summary"):
-                row[key] = json.loads(row[key]) if row[key] is not None else None
+            try:
+                for key in ("players", "rules", "summary"):
+                    row[key] = json.loads(row[key]) if row[key] is not None else None
+            except (ValueError, TypeError) as exc:
+                raise JournalDamaged(f"{self.path} is damaged: game {row.get('id')}'s {key} cannot be read "
+                                     f"({exc}): move it aside") from None
         return rows
 
     def _status(self, game_id: int) -> str:

@@ -110,7 +110,7 @@ def open_journal(path: str, *, read_only: bool = False) -> tuple[sqlite3.Connect
                          "check that its folder exists and is writable") from None
     try:
         version = _prepare(conn, path, read_only)
-    except sqlite3.Error as exc:
+    except (sqlite3.Error, UnicodeDecodeError) as exc:  # text that is not UTF-8: a damaged page
         conn.close()
         raise store_error(path, exc, "open the game journal") from None
     except BaseException:
@@ -128,7 +128,7 @@ def connect_read_only(path: str) -> sqlite3.Connection:
 
 def corrupt(path: str, exc: BaseException) -> JournalDamaged:
     return JournalDamaged(
-        f"{path} is damaged ({exc}): move it aside (keep it: `sqlite3 FILE .recover` may save "
+        f"{path} is damaged ({_one_line(exc)}): move it aside (keep it: `sqlite3 FILE .recover` may save "
         "its games); `cribpi run` and `cribpi sim` do that themselves and start a new journal")
 
 
@@ -136,6 +136,8 @@ def store_error(path: str, exc: BaseException, doing: str) -> StoreError:
     """The typed error for an SQLite or OS error met while ``doing`` something to ``path``:
     JournalFull for a full disk, JournalDamaged for a damaged file, else StoreError."""
     code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(exc, UnicodeDecodeError) or str(exc).startswith("Could not decode to UTF-8"):
+        return corrupt(path, sqlite3.DatabaseError("text that is not UTF-8"))
     if code is not None and code & 0xFF in _DAMAGED:
         if not _is_sqlite(path):  # the wrong file given, not a journal damaged: nothing to move aside
             return StoreError(f"{path} is not a cribpi game journal (not an SQLite file): give the file "
@@ -151,7 +153,15 @@ def store_error(path: str, exc: BaseException, doing: str) -> StoreError:
                                "space on that disk; the journal is unchanged")
         return JournalFull(f"disk full: could not {doing} ({path}): free some space on that disk")
     hint = ": check that the file and its folder are writable" if "open" in doing else ""
-    return StoreError(f"{path}: could not {doing}: {exc}{hint}")
+    return StoreError(f"{path}: could not {doing}: {_one_line(exc)}{hint}")
+
+
+def _one_line(exc: BaseException) -> str:
+    """SQLite's message on one printable line; never the damaged bytes it may quote."""
+    text = str(exc)
+    if text.startswith("Could not decode to UTF-8"):
+        return "text that is not UTF-8"
+    return "".join(c if c.isprintable() else "?" for c in " ".join(text.split()))[:300]
 
 
 def _is_sqlite(path: str) -> bool:
@@ -211,7 +221,8 @@ def _check(conn: sqlite3.Connection, path: str) -> None:
     """integrity_check, not quick_check: only the full check sees index keys out of order."""
     problems = [row[0] for row in conn.execute("PRAGMA integrity_check(3)").fetchall()]
     if problems != ["ok"]:
-        raise corrupt(path, sqlite3.DatabaseError("integrity_check: " + "; ".join(problems)))
+        found = "; ".join(" ".join(str(problem).split()) for problem in problems)  # one line
+        raise corrupt(path, sqlite3.DatabaseError(f"integrity_check: {found[:300]}"))
 
 
 def _create(conn: sqlite3.Connection) -> None:

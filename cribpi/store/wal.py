@@ -18,6 +18,7 @@ one transaction is dropped, as SQLite would; damage anywhere earlier is caught.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import os
 import struct
@@ -54,12 +55,11 @@ def scan_wal(journal: str) -> WalScan | None:
             magic, version, page_size, _, _, _ = struct.unpack(">6I", header[:24])
             header_ok = (magic in _MAGIC and version == _VERSION and _checksum(header[:24], magic & 1)
                          == struct.unpack(">2I", header[24:32]) and _is_page_size(page_size))
-            if not header_ok:  # the salts and page size of a sound frame, if any, tell the WAL
-                page_size = _guess_page_size(wal, size)
-                if page_size is None:
+            if not header_ok:  # the frames tell the page size and salts a damaged header had
+                guess = _guess(wal, size, page_size)
+                if guess is None:
                     return None
-                wal.seek(_HEADER + 8)
-                salts = wal.read(8)
+                page_size, salts = guess
             else:
                 salts = header[16:24]
             frame = _FRAME_HEADER + page_size
@@ -104,19 +104,21 @@ def _is_page_size(size: int) -> bool:
     return 512 <= size <= 65536 and size & (size - 1) == 0
 
 
-def _guess_page_size(wal: BinaryIO, size: int) -> int | None:
-    """The page size at which frame 1 and frame 2 carry the same salts (a damaged header)."""
-    for page_size in (4096, 1024, 2048, 8192, 16384, 32768, 65536, 512):
-        frame = _FRAME_HEADER + page_size
-        if size < _HEADER + frame:
+def _guess(wal: BinaryIO, size: int, stated: int) -> tuple[int, bytes] | None:
+    """(page size, salts) for a WAL whose header is damaged: the size (the header's own, if
+    it is a valid one, first) at which the most frames carry the same salts, two at least."""
+    for page_size in dict.fromkeys([stated, 4096, 1024, 2048, 8192, 16384, 32768, 65536, 512]):
+        if not _is_page_size(page_size):
             continue
-        wal.seek(_HEADER + 8)
-        first = wal.read(8)
-        if size < _HEADER + 2 * frame:
-            return page_size if any(first) else None
-        wal.seek(_HEADER + frame + 8)
-        if wal.read(8) == first:
-            return page_size
+        frame = _FRAME_HEADER + page_size
+        seen: collections.Counter[bytes] = collections.Counter()
+        for number in range((size - _HEADER) // frame):
+            wal.seek(_HEADER + number * frame + 8)
+            seen[wal.read(8)] += 1
+        if seen:
+            salts, count = seen.most_common(1)[0]
+            if count >= 2 and any(salts):
+                return page_size, salts
     return None
 
 

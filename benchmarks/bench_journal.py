@@ -1,0 +1,127 @@
+"""The journal where a player waits: input -> screen with the journal on, and the checks at open.
+
+Target (issue 11): with the journal on, as ``cribpi run`` runs (WAL, ``synchronous=FULL``, each
+event durable before the screen and LEDs show it), an input reaches the LED frame and the OLED
+image in at most 4 ms at p99 on the mock backend. The same presses are timed in the same run
+without a journal (the anchor), and the disk's own ``fdatasync`` of one 4 KiB page is timed
+too: a durable event cannot be shown sooner than its fsync returns, so that p99 is the floor.
+
+Target (issue 13): the ``integrity_check`` a table runs at open, for a 10,000-event journal,
+at most 100 ms; and the whole guarded open (lock, checks, writer connection).
+
+    python benchmarks/bench_journal.py [--games N] [--dir FOLDER] [--events N]
+
+``--dir`` is where the journals go (default: the system's temporary folder; give a folder on
+the disk the Pi will use: an fsync on tmpfs costs nothing and proves nothing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+
+from cribpi.app import TableApp, TableSettings, TableUI
+from cribpi.hal.mock import open_mock
+from cribpi.store import Store
+from cribpi.store.schema import connect_read_only
+
+sys.path.insert(0, os.path.dirname(__file__))
+from bench_restore import build, match_events  # noqa: E402  (benchmarks/ is not a package)
+from bench_table import _presses, _replayable  # noqa: E402
+
+
+def latency(games: int, journal: Callable[[int], Store | None]) -> list[float]:
+    """Milliseconds from each press to frame and image at the mock backend, ``games`` seeded
+    games, each journalled to ``journal(seed)`` (None: no journal)."""
+    samples: list[float] = []
+    for seed in range(games):
+        store = journal(seed)
+        ui = TableUI(TableSettings(), store=store, rng=random.Random(seed))
+        app = TableApp(open_mock(), ui)
+        app.start()
+        for action in _presses(ui, _replayable(ui, seed)):
+            start = time.perf_counter()
+            app.queue(action)
+            app.pump()
+            samples.append((time.perf_counter() - start) * 1000)
+        app.close()
+        if store is not None:
+            store.close()
+    return samples
+
+
+def fsyncs(folder: pathlib.Path, count: int) -> list[float]:
+    """Milliseconds for one 4 KiB write and fdatasync, as a WAL commit makes, ``count`` times."""
+    path = folder / "fsync.bin"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    samples = []
+    try:
+        for i in range(count):
+            start = time.perf_counter()
+            os.pwrite(fd, os.urandom(4096), (i % 256) * 4096)
+            os.fdatasync(fd)
+            samples.append((time.perf_counter() - start) * 1000)
+    finally:
+        os.close(fd)
+        path.unlink()
+    return samples
+
+
+def _line(label: str, samples: list[float]) -> str:
+    ordered = sorted(samples)
+    p = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))]  # noqa: E731
+    return (f"  {label:<34}{statistics.median(ordered):>8.2f}{p(0.9):>8.2f}{p(0.99):>8.2f}{ordered[-1]:>8.2f}"
+            f"   ({len(ordered)})")
+
+
+def opening(folder: pathlib.Path, events: int, runs: int) -> None:
+    path = folder / "big.db"
+    build(path, match_events(events))
+    print(f"checks at open, a journal of {events} events ({path.stat().st_size // 1024} KB), median of {runs}:")
+    for label, sql in (("PRAGMA integrity_check", "PRAGMA integrity_check(3)"), ("PRAGMA quick_check", "PRAGMA quick_check")):
+        times = []
+        for _ in range(runs):
+            conn = connect_read_only(str(path))
+            start = time.perf_counter()
+            conn.execute(sql).fetchall()
+            times.append((time.perf_counter() - start) * 1000)
+            conn.close()
+        print(f"  {label:<34}{statistics.median(times):>8.1f} ms  (min {min(times):.1f})")
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        Store(path, recover=True).close()
+        times.append((time.perf_counter() - start) * 1000)
+    print(f"  {'Store(path, recover=True), whole':<34}{statistics.median(times):>8.1f} ms  (min {min(times):.1f})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=6)
+    parser.add_argument("--dir", type=pathlib.Path, default=None)
+    parser.add_argument("--events", type=int, default=10_000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(dir=args.dir) as name:
+        folder = pathlib.Path(name)
+        off: list[float] = []
+        on: list[float] = []
+        for seed in range(args.games):  # interleaved, so both meet the same load on the machine
+            off += latency(1, lambda _: None)
+            on += latency(1, lambda s: Store(folder / f"table{seed}-{s}.db"))
+        print(f"input -> LED frame + OLED image, mock backend, journal in {folder} ({os.statvfs(folder).f_bsize} B blocks)")
+        print(f"  {'':<34}{'median':>8}{'p90':>8}{'p99':>8}{'max':>8}   (presses)")
+        print(_line("no journal (anchor)", off))
+        print(_line("journal on (durable before shown)", on))
+        print(_line("the disk: 4 KiB write + fdatasync", fsyncs(folder, 300)))
+        opening(folder, args.events, 7)
+
+
+if __name__ == "__main__":
+    main()
