@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import socket
+from collections.abc import MutableMapping
 
 __all__ = ["Notifier"]
 
@@ -16,7 +17,7 @@ class Notifier:
     """The notify socket, taken from the environment once and removed from it, so processes
     started from here (a shell hook, a test) do not talk to systemd in our name."""
 
-    def __init__(self, environ: dict[str, str] | None = None) -> None:
+    def __init__(self, environ: MutableMapping[str, str] | None = None) -> None:
         env = os.environ if environ is None else environ
         address = env.pop("NOTIFY_SOCKET", "")
         usec, pid = env.pop("WATCHDOG_USEC", ""), env.pop("WATCHDOG_PID", "")
