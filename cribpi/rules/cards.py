@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from typing import Final
 
 from cribpi.exc import CardError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING would import typing (3 ms) just to be False
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = ["Rank", "Suit", "Card", "DECK", "parse_cards", "format_cards", "CardError"]
 

@@ -17,13 +17,16 @@ from __future__ import annotations
 import itertools
 import operator
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Final
 
 from cribpi.exc import RulesError
 from cribpi.rules.cards import Card, Rank, Suit, parse_cards  # noqa: F401  (doctest)
 from cribpi.rules.items import ScoreItem
 from cribpi.rules.presets import ACC, Rules
 from cribpi.rules.speech import spoken_items
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING would import typing (3 ms) just to be False
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = ["ScoreItem", "ShowScore", "score_hand", "rank_multiset_points", "rank_points_table"]
 

@@ -11,10 +11,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
 
 from cribpi.rules.cards import parse_cards  # noqa: F401  (doctest)
 from cribpi.rules.items import ScoreItem
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING would import typing (3 ms) just to be False
+if TYPE_CHECKING:
+    from typing import Final
 
 __all__ = ["number_words", "spoken_count", "spoken_items", "PHRASES"]
 

@@ -6,6 +6,7 @@ import ast
 import doctest
 import importlib
 import pkgutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -70,3 +71,11 @@ def test_the_import_check_catches_outsiders() -> None:
     assert not is_allowed("cribpi.game")
     assert not is_allowed("cribpi.hal.pi")
     assert is_allowed("itertools") and is_allowed("cribpi.exc") and is_allowed("cribpi.rules.cards")
+
+
+def test_importing_the_rules_stays_cheap() -> None:
+    """``import cribpi.rules`` neither unpacks the show table nor imports typing (3 ms on its
+    own; the rules name typing's types only for the type checker)."""
+    code = "import sys, cribpi.rules; print(sorted({'typing', 'cribpi.rules._show_table'} & set(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert done.stdout.strip() == "[]"
