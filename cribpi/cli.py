@@ -29,6 +29,8 @@ COMMANDS: dict[str, str] = {
     "run": "run the table on this machine's hardware (sim off a Pi)",
     "stats": "per-player statistics from a game journal",
     "export": "list the journal's games, or write one as a game record",
+    "director": "run a tournament: the event database, the broker's room and the pages",
+    "loadgen": "simulated tables publishing random games to a broker",
     "config": "check a configuration file (every key, and its layout)",
     "install": "install cribpi as a systemd service (root; --dry-run shows the steps)",
     "uninstall": "remove the service cribpi install put in place (keeps the journal)",

@@ -13,7 +13,7 @@ from cribpi.game.simulate import random_game_events
 from cribpi.rules import ACC
 from cribpi.views.table import board_model, scores_screen
 
-__all__ = ["update_for", "play_match", "start_next"]
+__all__ = ["update_for", "play_match", "start_next", "table_games", "player_names"]
 
 
 def update_for(state: State, event: Event, effects: tuple[Effect, ...], game_id: int) -> Update:
@@ -42,3 +42,15 @@ def start_next(names: Sequence[str], listener: Listener, game_id: int) -> None:
     event = NewGame(tuple(names), ACC.replace(players=len(names)))
     state, effects = apply(State(), event)
     listener(update_for(state, event, effects, game_id))
+
+
+def player_names(table: int) -> tuple[str, str]:
+    """The players the load generator seats at table ``t<table>``."""
+    return f"P{2 * table - 1:03}", f"P{2 * table:03}"
+
+
+def table_games(names: Sequence[str], rng: random.Random, listener: Listener, games: int) -> Iterator[State]:
+    """``games`` one-game matches at a table, then the next one started (confirming the last)."""
+    for game in range(1, games + 1):
+        yield from play_match(names, rng, listener, game)
+    start_next(names, listener, games + 1)

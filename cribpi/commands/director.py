@@ -1,0 +1,100 @@
+"""``cribpi director``: one tournament event. ``init EVENT`` makes its folder (the event
+database, a mosquitto configuration for the room with one credential per table) and prints
+each table's credentials; ``serve`` follows the broker and serves the pages (docs/tournament.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+from pathlib import Path
+
+from cribpi.exc import ConfigError
+from cribpi.inputs import int_option, path_option, read_user_text
+
+CREDENTIALS = "credentials.json"  # the tables' and the director's MQTT passwords (mode 0600)
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("director", help="run a tournament: the event database, the broker's room and the pages",
+                       description=__doc__)
+    steps = p.add_subparsers(dest="step", metavar="STEP", required=True)
+    init = steps.add_parser("init", help="make the event's folder and the broker's room")
+    init.add_argument("event", help="the event's id (1-32 letters, digits, - or _): the topics' prefix")
+    init.add_argument("--dir", type=path_option("event folder", folder=True), help="the folder (default: ./EVENT)")
+    init.add_argument("--tables", type=int_option(1, 999), default=16, help="how many tables (default 16)")
+    init.add_argument("--port", type=int_option(1, 65535), default=1883, help="the broker's port (default 1883)")
+    init.add_argument("--bind", default="0.0.0.0", help="the broker's address (default: every interface)")
+    init.add_argument("--admin-password-file", type=path_option("password file"),
+                      help="the pages' admin password (default: a new one, printed)")
+    init.add_argument("--best-of", type=int_option(1, 15), default=3, help="games in a playoff match (default 3)")
+    init.add_argument("--final-best-of", type=int_option(1, 15), default=5, help="games in the final (default 5)")
+    init.add_argument("--qr", action="store_true", help="print each table's [tournament] section as a QR code")
+    serve = steps.add_parser("serve", help="follow the event on the broker and serve its pages")
+    serve.add_argument("--dir", type=path_option("event folder"), default=Path("."), help="the event's folder")
+    serve.add_argument("--broker", default="mqtt://127.0.0.1:1883", help="mqtt://host[:port] or mqtts://host[:port]")
+    serve.add_argument("--ca", type=path_option("CA certificate"), help="the CA of an mqtts:// broker")
+    serve.add_argument("--host", default="0.0.0.0", help="the pages' address (default: every interface)")
+    serve.add_argument("--http-port", type=int_option(1, 65535), default=8080, help="the pages' port (default 8080)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    return init(args) if args.step == "init" else serve(args)
+
+
+def init(args: argparse.Namespace) -> int:
+    from cribpi.tournament.room import DIRECTOR, init_event
+
+    folder = args.dir or Path(args.event)
+    password = (read_user_text(args.admin_password_file, "password file").strip() if args.admin_password_file
+                else secrets.token_urlsafe(12))
+    room = init_event(folder, args.event, args.tables, password, best_of=args.best_of,
+                      final_best_of=args.final_best_of, port=args.port, bind=args.bind)
+    creds = folder / CREDENTIALS
+    creds.write_text(json.dumps(room.credentials, indent=1), encoding="utf-8")
+    creds.chmod(0o600)
+    print(f"event {args.event} in {folder}: start the broker with  mosquitto -c {room.conf}")
+    print(f"then the director with  cribpi director serve --dir {folder} --broker mqtt://HOST:{args.port}")
+    if not args.admin_password_file:
+        print(f"admin password (pages /admin): {password}")
+    print(f"\n{'table':<8} {'username':<10} password")
+    for user, secret in room.credentials.items():
+        if user != DIRECTOR:
+            print(f"{user:<8} {user:<10} {secret}")
+            if args.qr:
+                _qr(_section(args.event, user, secret, args.port))
+    return 0
+
+
+def _section(event: str, table: str, password: str, port: int) -> str:
+    return f'[tournament]\nbroker = "mqtt://HOST:{port}"\nevent = "{event}"\ntable = "{table}"\npassword = "{password}"\n'
+
+
+def _qr(text: str) -> None:
+    try:
+        import qrcode
+    except ImportError:
+        raise ConfigError("--qr needs the qrcode package (pip install 'cribpi[tournament]')") from None
+    code = qrcode.QRCode(border=1)
+    code.add_data(text)
+    code.print_ascii(invert=True)
+
+
+def serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from cribpi.tournament.broker import parse_broker
+    from cribpi.tournament.director import Director
+    from cribpi.tournament.eventdb import EventDB
+    from cribpi.tournament.room import DIRECTOR, EVENT_DB
+    from cribpi.tournament.web import create_app
+
+    creds = json.loads(read_user_text(args.dir / CREDENTIALS, "credentials file"))
+    director = Director(EventDB(args.dir / EVENT_DB))
+    director.connect(parse_broker(args.broker, username=DIRECTOR, password=creds.get(DIRECTOR), ca=args.ca))
+    try:
+        uvicorn.run(create_app(director), host=args.host, port=args.http_port, log_level="warning")
+    finally:
+        director.close()
+    return 0
