@@ -1,11 +1,16 @@
-"""Time the rules core: show scoring, the full hand table, and play scoring.
+"""Time the rules core: show scoring, the full hand table, and play scoring, each also as a
+ratio to an anchor timed in the same run on the same cards.
 
     python benchmarks/bench_rules.py [--hands N] [--seed S] [--no-table]
 
 Targets (one core of a desktop machine; a Raspberry Pi is several times slower):
 score_hand at least 400,000 random (hand, starter) pairs a second reading ``.total``, and
 the whole 12,994,800-combination table in under 30 s, so the reference test stays cheap.
-Each rate is the best of three runs, to keep other work on the machine out of the figure.
+Issue 11: ``score_hand(...).total`` at most 1.6x a bare table lookup (key the five ranks, look
+up, check the suits and his nobs: no checks, no result object), and ``score_play`` at least
+2.5x as fast as cribbage-scorer's play scoring (``pip install -e .[bench]``) on the same counts.
+Each rate is the best of several runs of CPU time, taken in turn, to keep other work on the
+machine out of the figure.
 """
 
 from __future__ import annotations
@@ -16,19 +21,32 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from cribpi.rules import DECK, Card, score_hand, score_play
+from cribpi.rules import DECK, Card, Rank, Suit, rank_points_table, score_hand, score_play
 
 HAND_TARGET = 400_000  # hands per second
 TABLE_TARGET = 30.0  # seconds
+SHOW_TO_LOOKUP = 1.6  # at most, score_hand against the bare lookup
+PLAY_OVER_SCORER = 2.5  # at least, score_play's speed over cribbage-scorer's
 
 
 def best_of(runs: int, call: Callable[[], object]) -> float:
     times = []
     for _ in range(runs):
-        start = time.perf_counter()
+        start = time.process_time()
         call()
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return min(times)
+
+
+def best_in_turn(runs: int, *calls: Callable[[], object]) -> list[float]:
+    """The best CPU time of each call, the calls taken in turn so that load falls on all alike."""
+    best = [float("inf")] * len(calls)
+    for _ in range(runs):
+        for i, call in enumerate(calls):
+            start = time.process_time()
+            call()
+            best[i] = min(best[i], time.process_time() - start)
+    return best
 
 
 def random_shows(rng: random.Random, n: int) -> list[tuple[list[Card], Card]]:
@@ -67,6 +85,67 @@ def score_all_counts(counts: Sequence[list[Card]]) -> int:
     return sum(score(count).total for count in counts)
 
 
+_NOBS = tuple(Card(Rank.JACK, s) for s in Suit)
+
+
+def lookup_all_hands(shows: Sequence[tuple[list[Card], Card]]) -> int:
+    """The anchor: a bare table lookup per hand, as plain as a scorer gets in Python."""
+    table = rank_points_table()
+    total = 0
+    for hand, starter in shows:
+        key = starter.rank_bit
+        for card in hand:
+            key += card.rank_bit
+        points = table[key]
+        suit = hand[0].suit
+        for card in hand:
+            if card.suit is not suit:
+                break
+        else:
+            points += 5 if starter.suit is suit else 4
+        jack = _NOBS[starter.suit]
+        for card in hand:
+            if card is jack:
+                points += 1
+                break
+        total += points
+    return total
+
+
+def scorer_counts(counts: Sequence[list[Card]]) -> Callable[[], int] | None:
+    """cribbage-scorer's play scoring over the same counts (None when it is not installed)."""
+    try:
+        from cribbage_scorer.cribbage_scorer import play_score_ongoing
+    except ImportError:
+        return None
+    theirs = [[(int(c.rank), c.suit.symbol) for c in count] for count in counts]
+
+    def run() -> int:
+        return sum(play_score_ongoing(count)[1] for count in theirs)
+
+    return run
+
+
+def ratios(shows: Sequence[tuple[list[Card], Card]], counts: Sequence[list[Card]],
+           runs: int = 7) -> dict[str, float | None]:
+    """Issue 11's rules figures, each against its anchor in the same run."""
+    assert score_all_hands(shows) == lookup_all_hands(shows)
+    ours, lookup = best_in_turn(runs, lambda: score_all_hands(shows), lambda: lookup_all_hands(shows))
+    out: dict[str, float | None] = {"show_us": ours / len(shows) * 1e6, "lookup_us": lookup / len(shows) * 1e6,
+                                    "show_to_lookup": ours / lookup}
+    scorer = scorer_counts(counts)
+    play = best_of(runs, lambda: score_all_counts(counts))
+    out["play_us"] = play / len(counts) * 1e6
+    if scorer is None:
+        out["scorer_us"] = out["play_over_scorer"] = None
+    else:
+        play, theirs = best_in_turn(runs, lambda: score_all_counts(counts), scorer)
+        out["play_us"] = play / len(counts) * 1e6
+        out["scorer_us"] = theirs / len(counts) * 1e6
+        out["play_over_scorer"] = theirs / play
+    return out
+
+
 def explain_all(shows: Sequence[tuple[list[Card], Card]]) -> int:
     return sum(len(score_hand(hand, starter).explain()) for hand, starter in shows)
 
@@ -101,10 +180,21 @@ def main() -> None:
     rows.append(("score_play(...).total", f"{rate:>12,.0f} /s", ""))
     rate = len(few) / best_of(3, lambda: explain_all(few))
     rows.append(("score_hand(...).explain()", f"{rate:>12,.0f} /s", "(itemised, for people)"))
+    some = max(1, args.hands // 4)
+    figures = ratios(shows[:some], counts[:some])
+    rows.append(("score_hand / bare lookup", f"{figures['show_to_lookup']:>12.2f} x ",
+                 _verdict(figures["show_to_lookup"] <= SHOW_TO_LOOKUP, f"<= {SHOW_TO_LOOKUP}x")
+                 + f" ({figures['show_us']:.2f} against {figures['lookup_us']:.2f} µs)"))
+    if figures["play_over_scorer"] is None:
+        rows.append(("score_play / cribbage-scorer", "not installed", "pip install -e .[bench]"))
+    else:
+        rows.append(("cribbage-scorer / score_play", f"{figures['play_over_scorer']:>12.2f} x ",
+                     _verdict(figures["play_over_scorer"] >= PLAY_OVER_SCORER, f">= {PLAY_OVER_SCORER}x")
+                     + f" ({figures['scorer_us']:.2f} against {figures['play_us']:.2f} µs)"))
     if not args.no_table:
-        start = time.perf_counter()
+        start = time.process_time()
         table = full_table()
-        seconds = time.perf_counter() - start
+        seconds = time.process_time() - start
         assert sum(table) == 12_994_800
         rows.append(("full table, 12,994,800", f"{seconds:>12.1f} s ", _verdict(seconds < TABLE_TARGET, f"< {TABLE_TARGET:.0f} s")))
 
