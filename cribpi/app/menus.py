@@ -8,7 +8,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Protocol
 
-from cribpi.game import Alert, AlertKind, Effect, Event, Misdeal, Penalty
+from cribpi.game import Alert, AlertKind, Effect, Event, Misdeal, MoveCard, Penalty, Phase, State
 from cribpi.game.review import reviewable_seats
 from cribpi.app.parts import Table
 from cribpi.app.review import review_screen
@@ -17,10 +17,11 @@ from cribpi.app.settings import (
     toggle_review,
 )
 from cribpi.hal import Kind
+from cribpi.rules import Card
 from cribpi.views.model import MenuScreen, ScreenModel
 from cribpi.views.table import scores_screen
 
-__all__ = ["Menu", "MenuItem", "MenuHost", "TableMenus", "PenaltyDraft", "PENALTY_POINTS", "PENALTY_REASONS"]
+__all__ = ["Menu", "MenuItem", "MenuHost", "TableMenus", "PenaltyDraft", "PENALTY_POINTS", "PENALTY_REASONS", "movable"]
 
 MenuItem = tuple[str, Callable[[], object]]
 PENALTY_POINTS = (2, 4, 6, 1, 3, 5, 10, -2, -15)
@@ -78,6 +79,12 @@ class PenaltyDraft:
         if alert.kind is not AlertKind.RENEGE or alert.other is None or alert.points not in PENALTY_POINTS:
             return None
         return cls(alert.other, alert.points, PENALTY_REASONS.index("renege"))
+
+
+def movable(state: State) -> bool:
+    """A card of this deal's play can be moved to another seat (until the deal or game ends)."""
+    deal = state.deal
+    return state.phase in (Phase.PLAY, Phase.SHOW, Phase.DONE) and deal is not None and bool(deal.played)
 
 
 class MenuHost(Table, Protocol):
@@ -142,6 +149,7 @@ class TableMenus:
             ("Scores", lambda: host.show(scores_screen(host.state))),
             ("Misdeal...", self._confirm_misdeal),
             ("Penalty...", self._open_penalty),
+            *([("Move a card...", self._open_moves)] if movable(host.state) else []),
         ]
         return items + [(f"Review {host.state.names[seat]}", self._reviewer(seat))
                         for seat in reviewable_seats(host.state)]
@@ -171,6 +179,23 @@ class TableMenus:
             ("Peg the penalty", lambda: self._apply(draft.event())),
             ("Back", self._open_main),
         ]
+
+    def _moves(self) -> list[MenuItem]:
+        """Each card of the deal's play, latest first, to each seat that could have laid it."""
+        state = self.host.state
+        deal = state.deal
+        played = reversed(deal.played) if deal is not None else ()
+        items: list[MenuItem] = [
+            (f"{card} {state.names[seat]} -> {state.names[other]}", self._mover(card, other))
+            for seat, card in played for other in range(state.seats) if other != seat
+        ]
+        return [*items, ("Back", self._open_main)]
+
+    def _open_moves(self) -> None:
+        self.current = Menu(self._moves, title="Whose card was it?")
+
+    def _mover(self, card: Card, seat: int) -> Callable[[], None]:
+        return lambda: self._apply(MoveCard(card, seat))
 
     def _open_penalty(self) -> None:
         self.penalty, self.suggested = self.suggested or PenaltyDraft(), None

@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from cribpi.exc import CribpiError, RulesError
 from cribpi.game import (
-    Alert, Claim, CutForDeal, Effect, EndDeal, Event, Go, Lay, Mode, NextGame, Phase, Starter, State, Undo,
+    Alert, Claim, CutForDeal, Effect, EndDeal, Event, Go, Lay, Mode, MoveCard, NextGame, Phase, Starter, State, Undo,
     describe_expected, expected, random_cut,
 )
 from cribpi.app.claims import ClaimTally, muggins_track
@@ -160,7 +160,11 @@ class TableUI:
     def _command(self, action: Action) -> tuple[Effect, ...]:
         kind = action.kind
         if kind is Kind.GO:
-            return self.apply(Go(turn_of(self.state)))
+            rank = self.entry.rank
+            effects = self.apply(Go(turn_of(self.state)))
+            if rank is not None and "lay" in expected(self.state).actions:
+                self.entry.rank = rank  # a rank keyed before GO is the next seat's card
+            return effects
         if kind is Kind.PEG:
             self.claims.add(action.seat or 0, action.points or 0)
             return ()
@@ -251,6 +255,8 @@ def describe_event(state: State, event: Event) -> str:
     who = state.names[seat] if seat is not None and seat < len(state.names) else ""
     if isinstance(event, Lay):
         return f"{who} lays {event.card}"
+    if isinstance(event, MoveCard):
+        return f"{event.card} moved to {who}"
     if isinstance(event, Starter):
         return f"the starter {event.card}"
     cards = getattr(event, "cards", None)

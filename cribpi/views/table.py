@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from cribpi.game import Alert, AlertKind, Effect, GameOver, MatchOver, Pegged, Phase, State, Where
+from cribpi.game import Alert, AlertKind, Effect, GameOver, MatchOver, Pegged, Phase, State, Where, can_go
 from cribpi.rules import Card, ScoreItem, count_total
 from cribpi.views.board import DEFAULT_COLOURS, RGB, Animation, BoardModel, TrackModel, mark_holes
 from cribpi.views.model import (
@@ -90,8 +90,9 @@ def phase_screen(state: State, entry: str = "", hint: str = "",
             return PromptScreen(f"{seat_label(state, deal.unclaimed[0].seat)} claims", entry, hint or "peg N, OK for 0")
         turn = seat_label(state, deal.turn) if deal.turn is not None else ""
         count = count_total(deal.count)
-        if entry:
-            return PromptScreen(f"{turn} lays", entry, hint or f"count {count}")
+        if entry:  # the card goes to the turn's seat; where the turn could pass, GO first passes it
+            passing = f", GO if {turn} said go" if can_go(state) else ""
+            return PromptScreen(f"{turn} lays", entry, hint or f"count {count}{passing}")
         note = ""
         if deal.unclaimed:  # claim mode: say whose score is open, never how much it is
             note = "to claim: " + ", ".join(seat_label(state, m.seat) for m in deal.unclaimed)

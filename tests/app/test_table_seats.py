@@ -54,3 +54,41 @@ def test_a_go_said_holding_a_card_that_fitted_is_a_renege_with_its_penalty_ready
     ui.handle(Action.parse("ok"))
     assert ui.state.scores == (3, 0)
     assert ui.state.phase is Phase.PLAY
+
+
+def test_where_the_turn_could_pass_a_keyed_card_offers_go_and_go_hands_the_card_on():
+    ui = table()
+    keys(ui, "2S", "TC", "QD", "2C")  # 22: Bob may be unable to lay
+    ui.handle(Action.parse("rank 9"))
+    assert ui.screen() == PromptScreen("Bob lays", "9_", "count 22, GO if Bob said go")
+    ui.handle(Action.parse("go"))  # Bob said go: the 9 keyed is Ann's
+    assert ui.screen().prompt == "Ann lays" and ui.entry.rank is not None
+    ui.handle(Action.parse("suit H"))
+    assert ui.state.deal.cards_of(0)[-1].rank.symbol == "9" and ui.state.scores == (2, 0)
+
+
+def test_a_card_is_moved_to_the_seat_that_laid_it_from_the_menu_and_undo_takes_it_back():
+    ui = table()
+    keys(ui, "2S", "TC", "QD", "2C", "9H")  # nobody entered Bob's go: the 31 went to Bob
+    assert ui.state.scores == (0, 2)
+    keys(ui, "menu")
+    ui.menus.current.selected = ui.screen().items.index("Move a card...")
+    ui.handle(Action.parse("ok"))
+    assert ui.screen().title == "Whose card was it?" and ui.screen().items[0] == "9H Bob -> Ann"
+    ui.handle(Action.parse("ok"))
+    assert ui.menu is None and ui.state.scores == (2, 0)
+    moved = ui.screens[0]
+    assert moved.title == "Card moved" and "9H moved from Bob to Ann" in moved.lines[0]
+    keys(ui, "undo")
+    assert ui.state.scores == (0, 2) and "took back: 9H moved to Ann" in ui.screen().lines[0]
+
+
+def test_a_move_the_play_cannot_have_had_is_refused_in_one_line():
+    ui = table()
+    keys(ui, "2S", "TC", "QD")
+    keys(ui, "menu")
+    ui.menus.current.selected = ui.screen().items.index("Move a card...")
+    ui.handle(Action.parse("ok"))  # QD Bob -> Ann: at 10 Bob could not have said go
+    ui.handle(Action.parse("ok"))
+    assert ui.screen().title == "Not allowed" and "every card fits" in ui.screen().lines[0]
+    assert ui.state.scores == (0, 0) and ui.state.deal.cards_of(1) == (ui.state.deal.played[1][1],)
