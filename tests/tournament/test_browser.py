@@ -1,0 +1,111 @@
+"""The director's pages in Debian's headless Chromium (driven by Playwright, no browser
+download): the wall and the leaderboard see a table's score change arrive live over a real
+mosquitto and server-sent events. Screenshots of each page go to docs/img/."""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+
+from cribpi.tournament.director import Director
+from cribpi.tournament.loadgen import play_match
+from cribpi.tournament.web import create_app
+from tests.sim.conftest import require, require_module
+from tests.tournament.conftest import Mosquitto, free_port
+from tests.tournament.test_publisher import publisher, wait_for
+from tests.tournament.test_room import director
+
+pytestmark = [pytest.mark.mqtt, pytest.mark.browser]
+IMG = Path(__file__).parents[2] / "docs" / "img"
+CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking"]
+
+
+class Server:
+    """uvicorn serving the director's pages on a free loopback port, in a thread."""
+
+    def __init__(self, d: Director) -> None:
+        self.port = free_port()
+        self.server = uvicorn.Server(uvicorn.Config(create_app(d), host="127.0.0.1", port=self.port, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        wait_for(lambda: self.server.started)
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(5)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    chromium = require("chromium")
+    sync_api = require_module("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+def test_the_wall_and_leaderboard_update_live(broker: Mosquitto, tmp_path: Path, browser: Any) -> None:
+    d = director(broker)
+    for name in ("Cat", "Dan", "Eve", "Fay", "Gus", "Hal"):
+        d.register(name)
+    server = Server(d)
+    tables = [publisher(broker, tmp_path, f"t{n}") for n in range(1, 5)]
+    for pub in tables:
+        pub.start()
+    seats = [("Ann", "Ben"), ("Cat", "Dan"), ("Eve", "Fay"), ("Gus", "Hal")]
+    games = [play_match(names, random.Random(n), pub, 1) for n, (names, pub) in enumerate(zip(seats, tables))]
+    try:
+        page = browser.new_page(viewport={"width": 1200, "height": 700})
+        page.goto(server.url("/"))
+        page.wait_for_selector("#conn.live")
+        for game in games[1:]:  # three tables part-way through their games
+            for _ in range(60):
+                next(game)
+        t1 = games[0]
+        state = next(t1)
+        while max(state.scores, default=0) == 0:
+            state = next(t1)
+        scores = "#table-t1 .score"
+        page.wait_for_function(f"[...document.querySelectorAll('{scores}')].map(e => e.textContent).join() == "
+                               f"'{','.join(map(str, state.scores))}'", timeout=5000)
+        wait_for(lambda: all(pub.outbox.unsent() == 0 for pub in tables))
+        page.wait_for_timeout(300)
+        if os.environ.get("CI") != "true":
+            page.screenshot(path=str(IMG / "tournament-wall.png"))
+        page.goto(server.url("/feature/t2"))
+        page.wait_for_selector(".feature .board .score")
+        if os.environ.get("CI") != "true":
+            page.screenshot(path=str(IMG / "tournament-feature.png"))
+        board = browser.new_page(viewport={"width": 900, "height": 560})
+        board.goto(server.url("/leaderboard"))
+        board.wait_for_selector("#conn.live")
+        assert board.locator("td:nth-child(5)").all_text_contents() == ["0"] * 8
+        for state in t1:  # the rest of table 1's game, and its result confirmed by the next game
+            pass
+        from cribpi.tournament.loadgen import start_next
+        start_next(("Ann", "Ben"), tables[0], 2)
+        winner = state.names[state.games[0].winner]
+        board.wait_for_function(f"document.querySelector('tr:nth-child(2) td:nth-child(2)').textContent == '{winner}'"
+                                f" && document.querySelector('tr:nth-child(2) td:nth-child(5)').textContent != '0'",
+                                timeout=5000)
+        if os.environ.get("CI") != "true":
+            board.screenshot(path=str(IMG / "tournament-leaderboard.png"))
+            board.goto(server.url("/bracket"))
+            board.wait_for_selector(".match")
+            board.screenshot(path=str(IMG / "tournament-bracket.png"))
+    finally:
+        for pub in tables:
+            pub.stop()
+        server.stop()
+        d.close()
