@@ -102,13 +102,14 @@ class Card:
     Ordering is by rank, then suit. ``Card(Rank.FIVE, Suit.HEARTS) is Card.parse("5H")``.
     """
 
-    __slots__ = ("rank", "suit", "index", "value", "rank_bit", "_text")
+    __slots__ = ("rank", "suit", "index", "value", "rank_bit", "bit", "_text")
 
     rank: Rank
     suit: Suit
     index: int  # 0..51, rank-major: (rank - 1) * 4 + suit
     value: int  # pip value in the count
     rank_bit: int  # 1 << 3 * (rank - 1): summing these over cards keys their rank multiset
+    bit: int  # 1 << index: or-ing these over cards sets one bit per different card
     _text: str
 
     def __new__(cls, rank: Rank | int, suit: Suit | int) -> Card:
@@ -125,6 +126,7 @@ class Card:
         set_(card, "index", (rank - 1) * 4 + suit)
         set_(card, "value", rank.value_in_count)
         set_(card, "rank_bit", 1 << 3 * (rank - 1))
+        set_(card, "bit", 1 << (rank - 1) * 4 + suit)
         set_(card, "_text", rank.symbol + suit.symbol)
         return card
 

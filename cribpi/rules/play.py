@@ -77,12 +77,12 @@ def score_play(count: Sequence[Card], *, rules: Rules = ACC) -> PlayScore:
         raise RulesError(_invalid(cards))
     rank = low = high = last.rank
     running = last.value
-    laid = 1 << last.index  # a bit per card, to catch a card laid twice
+    laid = last.bit  # a bit per card, to catch a card laid twice
     ranks = 1 << rank  # a bit per rank, while the end can still be a run (0 once it cannot)
     same = k = 1
     run = 0
     for card in cards[-2::-1]:
-        if not isinstance(card, Card) or laid & (bit := 1 << card.index):
+        if not isinstance(card, Card) or laid & (bit := card.bit):
             raise RulesError(_invalid(cards))
         laid |= bit
         running += card.value

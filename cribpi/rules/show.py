@@ -130,14 +130,14 @@ def score_hand(hand: Sequence[Card], starter: Card, *, crib: bool = False, rules
     try:
         starter_suit = starter.suit
         key = starter.rank_bit
-        laid = 1 << starter.index
+        laid = starter.bit
         jack = _NOBS[starter_suit]
         suit = hand[0].suit
         flush = True
         nobs = 0
         for card in hand:
             key += card.rank_bit
-            laid |= 1 << card.index
+            laid |= card.bit
             if card.suit is not suit:
                 flush = False
             if card is jack:

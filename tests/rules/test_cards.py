@@ -168,3 +168,9 @@ def test_ordering_against_a_non_card_is_a_type_error(other: object) -> None:
 def test_emoji_style_suits_parse() -> None:
     # Phones and macOS send ♥ as U+2665 U+FE0F.
     assert str(Card.parse("5\u2665\ufe0f")) == "5H"
+
+
+def test_each_card_has_its_own_bit() -> None:
+    from cribpi.rules import DECK
+
+    assert [card.bit for card in DECK] == [1 << i for i in range(52)]
