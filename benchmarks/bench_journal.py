@@ -25,7 +25,6 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 
 from cribpi.app import TableApp, TableSettings, TableUI
 from cribpi.hal.mock import open_mock
@@ -37,24 +36,30 @@ from bench_restore import build, match_events  # noqa: E402  (benchmarks/ is not
 from bench_table import _presses, _replayable  # noqa: E402
 
 
-def latency(games: int, journal: Callable[[int], Store | None]) -> list[float]:
-    """Milliseconds from each press to frame and image at the mock backend, ``games`` seeded
-    games, each journalled to ``journal(seed)`` (None: no journal)."""
+def latency(seed: int, store: Store | None) -> list[float]:
+    """Milliseconds from each press to frame and image at the mock backend, for the seeded
+    game, journalled to ``store`` (None: no journal)."""
     samples: list[float] = []
-    for seed in range(games):
-        store = journal(seed)
-        ui = TableUI(TableSettings(), store=store, rng=random.Random(seed))
-        app = TableApp(open_mock(), ui)
-        app.start()
-        for action in _presses(ui, _replayable(ui, seed)):
-            start = time.perf_counter()
-            app.queue(action)
-            app.pump()
-            samples.append((time.perf_counter() - start) * 1000)
-        app.close()
-        if store is not None:
-            store.close()
+    ui = TableUI(TableSettings(), store=store, rng=random.Random(seed))
+    app = TableApp(open_mock(), ui)
+    app.start()
+    for action in _presses(ui, _replayable(ui, seed)):
+        start = time.perf_counter()
+        app.queue(action)
+        app.pump()
+        samples.append((time.perf_counter() - start) * 1000)
+    app.close()
     return samples
+
+
+def inline_checkpoints(store: Store) -> Store:
+    """The journal as it was before checkpoints moved to their thread: SQLite's automatic
+    checkpoint, run inside the commit that crosses 1,000 WAL pages."""
+    assert store._checkpointer is not None
+    store._checkpointer.stop()
+    store._checkpointer = None
+    store._conn.execute("PRAGMA wal_autocheckpoint=1000")
+    return store
 
 
 def fsyncs(folder: pathlib.Path, count: int) -> list[float]:
@@ -104,21 +109,28 @@ def opening(folder: pathlib.Path, events: int, runs: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=6)
+    parser.add_argument("--games", type=int, default=12)
     parser.add_argument("--dir", type=pathlib.Path, default=None)
     parser.add_argument("--events", type=int, default=10_000)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=args.dir) as name:
         folder = pathlib.Path(name)
         off: list[float] = []
+        before: list[float] = []
         on: list[float] = []
-        for seed in range(args.games):  # interleaved, so both meet the same load on the machine
-            off += latency(1, lambda _: None)
-            on += latency(1, lambda s: Store(folder / f"table{seed}-{s}.db"))
-        print(f"input -> LED frame + OLED image, mock backend, journal in {folder} ({os.statvfs(folder).f_bsize} B blocks)")
-        print(f"  {'':<34}{'median':>8}{'p90':>8}{'p99':>8}{'max':>8}   (presses)")
+        # One journal per way, over all the games, as a table keeps one for months; the games
+        # interleaved, so that each way meets the same load on the machine.
+        with Store(folder / "before.db") as old, Store(folder / "after.db") as new:
+            inline_checkpoints(old)
+            for seed in range(args.games):
+                off += latency(seed, None)
+                before += latency(seed, old)
+                on += latency(seed, new)
+        print(f"input -> LED frame + OLED image, mock backend, {args.games} games, journals in {folder}")
+        print(f"  {'ms':<34}{'median':>8}{'p90':>8}{'p99':>8}{'max':>8}   (presses)")
         print(_line("no journal (anchor)", off))
-        print(_line("journal on (durable before shown)", on))
+        print(_line("journal, checkpoints inline (before)", before))
+        print(_line("journal, checkpoint thread (now)", on))
         print(_line("the disk: 4 KiB write + fdatasync", fsyncs(folder, 300)))
         opening(folder, args.events, 7)
 

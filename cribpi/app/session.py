@@ -66,7 +66,9 @@ class Session:
     def apply(self, event: Event) -> tuple[Effect, ...]:
         """Check (the game applies it, or raises and changes nothing), then journal it: the
         effects are returned only once the journal has committed the event. If the journal
-        fails, the game is rolled back, so the table never shows an event that was not kept."""
+        fails, the game is rolled back, so the table never shows an event that was not kept;
+        on a full disk the error is a JournalFull whose text ("disk full: this score is not
+        saved ...") is what the table shows, and the same event is taken once there is room."""
         effects = self.game.apply(event)
         if self.store is not None and self.game_id is not None:
             try:

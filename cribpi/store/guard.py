@@ -6,15 +6,14 @@ through a read-only connection (``integrity_check`` and the WAL's lost commits,
 not touched by its own check. Only a sound journal is then opened for writing. With
 ``recover`` (what ``cribpi run`` and ``cribpi sim`` ask for) a damaged journal and its
 ``-wal``/``-shm`` are moved aside to ``NAME.damaged-YYYYMMDD-HHMMSS`` and a fresh journal is
-started, and the notice saying so is returned for the OLED and the log. A *reader* takes no
-lock and changes nothing.
+started, and the notice saying so is returned for the caller to show on the OLED and log.
+A *reader* takes no lock and changes nothing.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import logging
 import os
 import sqlite3
 
@@ -24,8 +23,6 @@ from cribpi.store.schema import corrupt, open_journal
 from cribpi.store.wal import lost_commits, scan_wal
 
 __all__ = ["Opened", "open_guarded", "move_aside"]
-
-log = logging.getLogger(__name__)
 
 
 @dataclasses.dataclass(slots=True)
@@ -55,7 +52,6 @@ def open_guarded(path: str, *, read_only: bool, recover: bool, now: dt.datetime)
                 raise
             aside = move_aside(path, now)
             notice = f"journal damaged: moved aside to {os.path.basename(aside)}, a new one is started ({exc})"
-            log.warning("%s", notice)
         return Opened(*open_journal(path), lock=lock, notice=notice)
     except BaseException:
         lock.release()
