@@ -17,16 +17,16 @@ import logging
 import os
 import random
 import shlex
-import signal
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from cribpi.app import TableApp, TableSettings, TableUI, Update, open_table
 from cribpi.config import DEFAULT_PINS, Config, load_config
 from cribpi.daemon.guard import Guard
+from cribpi.daemon.signals import stop_on_signals
+from cribpi.daemon.startup import open_patiently
 from cribpi.daemon.stuck import button_pins
 from cribpi.exc import ConfigError
 from cribpi.hal import Parts
@@ -68,32 +68,6 @@ def resume_command() -> str:
 
 def resume_hint(db: Path) -> str:
     return f"the game is kept in {db}; run `{resume_command()}` again to resume it"
-
-
-@contextmanager
-def _stop_on_signals() -> Iterator[tuple[list[int], int]]:
-    """SIGTERM/SIGINT ask the loop to stop: the handler records the signal and wakes the
-    loop through a pipe. Installed before anything else starts, so an early signal is never
-    the default (abrupt) one."""
-    received: list[int] = []
-    read_fd, write_fd = os.pipe()
-    os.set_blocking(write_fd, False)
-
-    def handler(signum: int, _frame: object) -> None:
-        received.append(signum)
-        try:
-            os.write(write_fd, b"s")
-        except BlockingIOError:
-            pass
-
-    previous = {s: signal.signal(s, handler) for s in (signal.SIGTERM, signal.SIGINT)}
-    try:
-        yield received, read_fd
-    finally:
-        for signum, old in previous.items():
-            signal.signal(signum, old)
-        os.close(read_fd)
-        os.close(write_fd)
 
 
 def status_line(update: Update, problems: Sequence[str] = ()) -> str:
@@ -148,13 +122,14 @@ def guarded_app(parts: Parts, table: TableUI, *, led_settings: LedSettings | Non
 
 
 def play(config: Config, parts: Parts, settings: TableSettings, *, new: bool = False,
-         rng: random.Random | None = None, clock: Callable[[], float] = time.monotonic) -> int:
+         rng: random.Random | None = None, clock: Callable[[], float] = time.monotonic,
+         notifier: Notifier | None = None) -> int:
     """Run the table on ``parts`` with the journal ``config.db`` until a signal (or, in the
     terminal simulator, a quit key) stops it. ``parts`` are closed on the way out."""
     from cribpi.sim import Terminal, has_sim_keys
 
-    notifier = Notifier()
-    with _stop_on_signals() as (received, wake_fd), parts:
+    notifier = notifier or Notifier()
+    with stop_on_signals() as (received, wake_fd), parts:
         config.db.parent.mkdir(parents=True, exist_ok=True)
         with Store(config.db, recover=True) as store:
             table = open_table(store, settings, new=new, rng=rng)
@@ -195,7 +170,10 @@ def run(config_path: str | None = None, backend: str | None = None, inject: Inje
         keys: str | None = None) -> int:
     configure_logging()
     config = find_config(config_path)
-    parts = open_parts(config, backend, inject)
+    notifier = Notifier()
+    parts = open_patiently(lambda: open_parts(config, backend, inject), notifier)
+    if parts is None:  # stopped while waiting for a part
+        return 0
     from cribpi.sim import has_sim_keys
 
     if keys is not None:
@@ -211,4 +189,4 @@ def run(config_path: str | None = None, backend: str | None = None, inject: Inje
         raise ConfigError("no Raspberry Pi here and no terminal for the simulator: "
                           "run `cribpi run` in a terminal, or choose a backend with --backend")
     settings = TableSettings(table=TABLE, brightness=config.leds.brightness)
-    return play(config, parts, settings)
+    return play(config, parts, settings, notifier=notifier)

@@ -31,6 +31,11 @@ class Notifier:
             except OSError:
                 self.close()
 
+    @property
+    def active(self) -> bool:
+        """True under systemd: there is a socket to tell."""
+        return self._sock is not None
+
     def send(self, *fields: str) -> bool:
         """Send ``READY=1``, ``STATUS=...`` and the like in one datagram; False if unheard."""
         if self._sock is None:

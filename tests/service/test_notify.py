@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import subprocess
+import sys
 import time
 
 import pytest
@@ -117,3 +119,54 @@ def test_without_watchdog_pid_the_daemon_sends_no_pings(tmp_path, listener):
     wait_for(sock, "READY=1")
     assert "WATCHDOG=1" not in received(sock, 0.8)
     assert daemon.stop()[0] == 0
+
+
+def test_a_part_that_will_not_open_is_waited_for_with_the_watchdog_fed(listener):
+    from cribpi.daemon.startup import open_patiently
+    from cribpi.exc import HardwareError
+
+    sock, path = listener
+    attempts: list[int] = []
+
+    def open_parts():
+        attempts.append(1)
+        if len(attempts) < 3:
+            raise HardwareError("OLED ssd1306 on I2C bus 1 address 0x3c: no answer")
+        return "parts"
+
+    notifier = Notifier({"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "400000", "WATCHDOG_PID": str(os.getpid())})
+    assert open_patiently(open_parts, notifier) == "parts"
+    got = received(sock, 0.2)
+    assert got[:2] == ["READY=1", "STATUS=waiting for the parts: OLED ssd1306 on I2C bus 1 address 0x3c: no answer"]
+    assert got.count("WATCHDOG=1") >= 5  # 0.5 s then 1 s of backoff, a ping every 0.2 s
+    assert len(attempts) == 3
+
+
+def test_run_by_hand_a_part_that_will_not_open_fails_at_once():
+    from cribpi.daemon.startup import open_patiently
+    from cribpi.exc import HardwareError
+
+    def open_parts():
+        raise HardwareError("GPIO17 (ok): no pin factory")
+
+    with pytest.raises(HardwareError, match="GPIO17"):
+        open_patiently(open_parts, Notifier({}))
+
+
+@pytest.mark.service
+def test_the_service_waits_for_parts_and_stops_on_sigterm_while_waiting(tmp_path, listener):
+    """--backend pi off a Pi: the buttons cannot open. As a service it waits, and says so."""
+    sock, path = listener
+    config = tmp_path / "cribpi.toml"
+    config.write_text("")
+    env = {k: v for k, v in os.environ.items() if k not in ("CRIBPI_CONFIG", "NOTIFY_SOCKET")}
+    proc = subprocess.Popen([sys.executable, "-m", "cribpi", "run", "--backend", "pi", "--config", str(config)],
+                            env={**env, "NOTIFY_SOCKET": path, "STATE_DIRECTORY": str(tmp_path)},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    got = wait_for(sock, "READY=1")
+    assert any(line.startswith("STATUS=waiting for the parts: GPIO") for line in got), got
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0, err
+    assert "waiting for it, retrying" in err
