@@ -44,3 +44,33 @@ def test_a_damaged_journal_is_moved_aside_and_the_table_starts_afresh(tmp_path):
     assert code == 0, err
     assert "journal damaged: moved aside to cribpi.db.damaged-" in err
     assert len(list(state.glob("cribpi.db.damaged-*"))) == 1
+
+
+def test_a_key_script_drives_the_mock_backend_only(tmp_path):
+    import subprocess
+    import sys
+
+    keys = tmp_path / "keys"
+    keys.write_text("ok\n")
+    done = subprocess.run([sys.executable, "-m", "cribpi", "run", "--backend", "sim", "--keys", str(keys)],
+                          capture_output=True, text=True, timeout=60, env={"PATH": "/usr/bin:/bin",
+                                                                           "STATE_DIRECTORY": str(tmp_path)})
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"cribpi run: --keys {keys}: a key script drives the mock backend only (add --backend mock)"]
+
+
+def test_a_key_script_file_is_read_once_and_a_bad_line_is_skipped(tmp_path, caplog):
+    import queue
+
+    from cribpi.hal import Action
+    from cribpi.hal.mock import KeyScript
+
+    keys = tmp_path / "keys"
+    keys.write_text("ok\nfly away\n\ncard 5H\n")
+    got: queue.SimpleQueue = queue.SimpleQueue()
+    script = KeyScript(keys)
+    script.start(got.put)
+    assert [got.get(timeout=5), got.get(timeout=5)] == [Action.parse("ok"), Action.parse("card 5H")]
+    script.close()
+    assert "skipped 'fly away'" in caplog.text
