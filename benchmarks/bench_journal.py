@@ -54,7 +54,9 @@ def latency(seed: int, store: Store | None) -> list[float]:
 
 def inline_checkpoints(store: Store) -> Store:
     """The journal as it was before checkpoints moved to their thread: SQLite's automatic
-    checkpoint, run inside the commit that crosses 1,000 WAL pages."""
+    checkpoint, run inside the commit that crosses 1,000 WAL pages. (The presses of a game
+    come back to back here, with a pause only between games: the thread finds fewer quiet
+    moments than at a real table.)"""
     assert store._checkpointer is not None
     store._checkpointer.stop()
     store._checkpointer = None
@@ -126,6 +128,7 @@ def main() -> None:
                 off += latency(seed, None)
                 before += latency(seed, old)
                 on += latency(seed, new)
+                time.sleep(0.3)  # a pause between games, as at a table (the checkpoint thread's moment)
         print(f"input -> LED frame + OLED image, mock backend, {args.games} games, journals in {folder}")
         print(f"  {'ms':<34}{'median':>8}{'p90':>8}{'p99':>8}{'max':>8}   (presses)")
         print(_line("no journal (anchor)", off))

@@ -40,7 +40,7 @@ from typing import Any, Final
 
 from cribpi.exc import JournalDamaged, RulesError, StoreError
 from cribpi.game import Event, Game, NewGame, Phase, State, Undo, event_from_dict
-from cribpi.store.checkpoint import Checkpointer
+from cribpi.store.checkpoint import BACKSTOP_PAGES, Checkpointer
 from cribpi.store.guard import open_guarded
 from cribpi.store.schema import APPLICATION_ID, SCHEMA_VERSION, event_crc, store_error, transaction
 from cribpi.store.snapshot import SnapshotError, decode_state, encode_state, snapshot_format
@@ -100,7 +100,7 @@ class Store:
         self.notice = opened.notice
         self._checkpointer: Checkpointer | None = None
         if not read_only:
-            self._conn.execute("PRAGMA wal_autocheckpoint=0")  # the Checkpointer's job, off the hot path
+            self._conn.execute(f"PRAGMA wal_autocheckpoint={BACKSTOP_PAGES}")  # the Checkpointer's job
             self._checkpointer = Checkpointer(self.path, CHECKPOINT_EVERY)
 
     # -- the file --------------------------------------------------------------------------

@@ -344,3 +344,32 @@ def test_two_processes_creating_one_journal_at_once(tmp_path):
         assert set(p.returncode for p in procs) <= {0, 3} and 0 in [p.returncode for p in procs], errors
         with Store(path, read_only=True) as store:
             assert store.games() == []
+
+
+def test_checkpoints_run_in_the_table_s_pauses_and_keep_the_wal_small(db_path):
+    """No checkpoint inside a commit (SQLite's own only as a far backstop): the writer's thread
+    folds the WAL in during a pause after every CHECKPOINT_EVERY commits, so the WAL starts
+    again from its beginning instead of growing, and readers see every event throughout."""
+    import time
+
+    from cribpi.store.checkpoint import BACKSTOP_PAGES
+    from cribpi.store.journal import CHECKPOINT_EVERY
+
+    events = [e for e, _ in random_match(61, games=3)]
+    assert len(events) > 4 * CHECKPOINT_EVERY
+    wal = db_path.with_name(db_path.name + "-wal")
+    burst = CHECKPOINT_EVERY
+    with Store(db_path) as store:
+        assert store._conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == BACKSTOP_PAGES
+        game_id, game = journal(store, events[:1])
+        sizes = []
+        for start in range(1, len(events), burst):
+            extend(store, game_id, game, events[start:start + burst])
+            sizes.append(wal.stat().st_size)
+            time.sleep(0.3)  # the players think
+        per_burst = sizes[0]
+        assert max(sizes) <= 2 * per_burst + 65536, sizes  # bounded by the commits between pauses
+        assert sizes[-1] < sizes[0] * len(sizes) / 2, sizes  # not the whole match's frames
+        with Store(db_path, read_only=True) as reader:
+            assert reader.events(game_id) == events
+    assert not wal.exists()  # the writer's close folded the rest in
