@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cribpi.service.install import CONFIG, RULES, SYSUSERS, UNIT_DIR, UNITS, cribpi_executable
-from conftest import require
+from service_tools import require
 
 ROOT = Path(__file__).parents[2]
 SYSTEMD = ROOT / "systemd"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import require
+from service_tools import require
 
 ROOT = Path(__file__).parents[2]
 DOC = ROOT / "docs" / "install.md"
