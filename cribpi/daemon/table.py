@@ -34,6 +34,7 @@ from cribpi.hal.buttons import PinBinding
 from cribpi.service.logs import configure_logging
 from cribpi.service.notify import Notifier
 from cribpi.store import Store
+from cribpi.tournament.attach import attach
 from cribpi.views.board import Animation
 from cribpi.views.leds import LedSettings
 from cribpi.views.model import MessageScreen
@@ -141,6 +142,7 @@ def play(config: Config, parts: Parts, settings: TableSettings, *, new: bool = F
                 app.every(notifier.watchdog / 2, lambda: notifier.send("WATCHDOG=1"))
             status = StatusListener(notifier, guard.problems)
             app.subscribe(status)
+            stop_publishing = attach(app, config)  # the tournament publisher, with [tournament] only
             extra = [(wake_fd, lambda: os.read(wake_fd, 64))]
             events = len(table.session.game.journal)
             log.info("journal %s: game %s at event %d; parts %s", config.db, table.session.game_id, events,
@@ -160,6 +162,7 @@ def play(config: Config, parts: Parts, settings: TableSettings, *, new: bool = F
                     pause(app)
                 finally:
                     app.close()
+                    stop_publishing()
                     notifier.close()
     if not has_sim_keys(parts):
         log.info("stopped: %s", resume_hint(config.db))

@@ -118,7 +118,7 @@ class Director:
         except sqlite3.IntegrityError:
             raise BadMessage("replay", f"{table}/result id {body['id']} seen before") from None
         if body["status"] == "confirmed":
-            self._count(self.db.result(row_id) or {}, kind)
+            self._count(body, kind)
         else:
             self._notify("result", {"table": table, "status": "disputed"})
 

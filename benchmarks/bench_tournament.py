@@ -1,0 +1,186 @@
+"""Tournament figures: the director under a room's load, and the standings' cost per result.
+
+    python benchmarks/bench_tournament.py [--tables 200] [--seconds 30] [--players 500]
+
+1. A real mosquitto (the room ``cribpi director init`` writes) and ``cribpi director serve`` in
+   its own process; ``--tables`` publishers (the real engine and publisher) each publish one
+   event a second, spread over the second; one client follows ``/events``. Prints the
+   publish -> server-sent event latency (median, p99; target p99 <= 250 ms), the director's
+   CPU (% of one core) and its peak memory (RSS).
+2. The director taking confirmed results with ``--players`` registered: ms per result (target
+   <= 5 ms at 500 players), through ``Director.handle`` (parse, checks, SQLite, standings).
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+
+from cribpi.tournament.broker import parse_broker
+from cribpi.tournament.director import Director
+from cribpi.tournament.eventdb import EventDB
+from cribpi.tournament.loadgen import player_names, table_games
+from cribpi.tournament.outbox import Outbox
+from cribpi.tournament.publisher import TablePublisher
+from cribpi.tournament.room import EVENT_DB, init_event
+
+EVENT = "bench"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_port(port: int) -> None:
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise SystemExit(f"nothing listens on {port}")
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def peak_rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def follow(url: str, latencies: list[float], stop: threading.Event) -> None:
+    """Read the event stream: each table update's age since the table stamped it."""
+    with httpx.Client(timeout=None) as client, client.stream("GET", url) as stream:
+        kind = ""
+        for line in stream.iter_lines():
+            if stop.is_set():
+                return
+            if line.startswith("event:"):
+                kind = line[6:].strip()
+            elif line.startswith("data:") and kind == "table":
+                state = json.loads(line[5:]).get("state")
+                if state:
+                    latencies.append(time.time() - state["at"])
+
+
+def room_load(tables: int, seconds: float, folder: Path) -> None:
+    port, http = free_port(), free_port()
+    room = init_event(folder, EVENT, tables, "bench-admin-pw", port=port, bind="127.0.0.1", run_as=getpass.getuser())
+    db = EventDB(folder / EVENT_DB)
+    for n in range(1, tables + 1):
+        for name in player_names(n):
+            db.add_player(name)
+    db.close()
+    (folder / "credentials.json").write_text(json.dumps(room.credentials))
+    broker = subprocess.Popen(["mosquitto", "-c", str(room.conf)], stderr=subprocess.DEVNULL)
+    wait_port(port)
+    director = subprocess.Popen([sys.executable, "-m", "cribpi", "director", "serve", "--dir", str(folder),
+                                 "--broker", f"mqtt://127.0.0.1:{port}", "--host", "127.0.0.1",
+                                 "--http-port", str(http)])
+    wait_port(http)
+    latencies: list[float] = []
+    stop = threading.Event()
+    reader = threading.Thread(target=follow, args=(f"http://127.0.0.1:{http}/events", latencies, stop), daemon=True)
+    reader.start()
+    pubs = []
+    for n in range(1, tables + 1):
+        url = parse_broker(f"mqtt://127.0.0.1:{port}", username=f"t{n}", password=room.credentials[f"t{n}"])
+        pub = TablePublisher(url, EVENT, f"t{n}", Outbox(folder / f"t{n}-outbox.db"))
+        pub.start()
+        pubs.append(pub)
+    time.sleep(2)
+    rng = random.Random(1)
+    games = [table_games(player_names(n), random.Random(rng.getrandbits(64)), pub, 10_000)
+             for n, pub in enumerate(pubs, 1)]
+    latencies.clear()
+    cpu0, t0 = cpu_seconds(director.pid), time.monotonic()
+    events = 0
+    while time.monotonic() - t0 < seconds:
+        second = time.monotonic()
+        for k, game in enumerate(games):
+            next(game)
+            events += 1
+            lag = second + (k + 1) / tables - time.monotonic()
+            if lag > 0:
+                time.sleep(lag)
+    elapsed = time.monotonic() - t0
+    time.sleep(1)
+    cpu = (cpu_seconds(director.pid) - cpu0) / (elapsed + 1)
+    rss = peak_rss_mb(director.pid)
+    stop.set()
+    for pub in pubs:
+        pub.stop()
+    director.terminate()
+    broker.terminate()
+    director.wait(5)
+    broker.wait(5)
+    got = sorted(latencies)
+    print(f"room: {tables} tables, {events} events in {elapsed:.1f} s ({events / elapsed:.0f}/s)")
+    if got:
+        p99 = got[min(len(got) - 1, int(len(got) * 0.99))]
+        print(f"  publish -> SSE: {len(got)} updates, median {statistics.median(got) * 1000:.1f} ms,"
+              f" p99 {p99 * 1000:.1f} ms (target <= 250 ms)")
+    print(f"  director: {cpu * 100:.1f}% of one core, peak RSS {rss:.1f} MB")
+
+
+def standings_cost(players: int, results: int, folder: Path) -> None:
+    db = EventDB(folder / "standings.db", create=True)
+    db.put("event", EVENT)
+    tables = [f"t{n}" for n in range(1, players // 2 + 1)]
+    db.add_tables(tables)
+    director = Director(db)
+    names = [f"P{n:04}" for n in range(players)]
+    for name in names:
+        director.register(name)
+    rng = random.Random(2)
+    times = []
+    for n in range(results):
+        a, b = rng.sample(names, 2)
+        loser = rng.randrange(40, 121)
+        body = {"id": n + 1, "game": n, "game_number": 1, "players": [a, b], "scores": [121, loser], "winner": 0,
+                "kind": "win" if loser >= 91 else "skunk" if loser >= 61 else "double_skunk", "game_points": 2,
+                "margin": 121 - loser, "status": "confirmed", "at": time.time()}
+        payload = json.dumps(body).encode()
+        start = time.perf_counter()
+        assert director.handle(f"cribpi/{EVENT}/tables/{rng.choice(tables)}/result", payload)
+        director.ranked()
+        times.append(time.perf_counter() - start)
+    times.sort()
+    print(f"standings: {players} players, {results} results: median {statistics.median(times) * 1000:.2f} ms,"
+          f" p99 {times[int(len(times) * 0.99)] * 1000:.2f} ms per result, with the ranking (target <= 5 ms)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--players", type=int, default=500)
+    parser.add_argument("--results", type=int, default=2000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        standings_cost(args.players, args.results, Path(tmp))
+        room_load(args.tables, args.seconds, Path(tmp) / "room")
+
+
+if __name__ == "__main__":
+    main()

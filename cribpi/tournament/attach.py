@@ -1,0 +1,25 @@
+"""Putting a table on the room's broker when its configuration has a ``[tournament]`` broker.
+
+Kept apart from the publisher so a table without one never imports paho-mqtt (an optional
+dependency: ``pip install 'cribpi[tournament]'``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from cribpi.app.loop import TableApp
+from cribpi.config import Config
+
+__all__ = ["attach"]
+
+
+def attach(app: TableApp, config: Config) -> Callable[[], None]:
+    """Subscribe and start the publisher ``config`` asks for; returns what stops it."""
+    if not config.tournament.enabled:
+        return lambda: None
+    from cribpi.tournament.publisher import TablePublisher
+
+    publisher = TablePublisher.from_config(config)
+    app.subscribe(publisher)
+    publisher.start()
+    return publisher.stop
