@@ -13,7 +13,7 @@ from cribpi.rules import ACC, Card, GameResult, Rules, ScoreItem
 from cribpi.rules.speech import spoken_items
 
 __all__ = [
-    "evolve", "Phase", "Where", "Reason", "AlertKind", "Moment", "Missed", "DealState", "GameRecordResult", "State",
+    "evolve", "changed", "Phase", "Where", "Reason", "AlertKind", "Moment", "Missed", "DealState", "GameRecordResult", "State",
     "Effect", "Pegged", "Alert", "GameOver", "MatchOver", "PlayInput",
 ]
 
@@ -118,6 +118,12 @@ def evolve(obj: Any, **changes: Any) -> Any:
     changes per event, so this copies the instance dict instead (no validation to skip:
     these classes have none).
     """
+    return changed(obj, changes)
+
+
+def changed(obj: Any, changes: dict[str, Any]) -> Any:
+    """:func:`evolve` with the changes as a dict: the engine's hot path, which copies a
+    deal and the state around it for most events, skips packing keywords twice."""
     new = object.__new__(type(obj))
     fields = new.__dict__
     fields.update(obj.__dict__)

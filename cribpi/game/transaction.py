@@ -12,7 +12,7 @@ from cribpi.game.events import Mode
 from cribpi.game.legal import describe_expected
 from cribpi.game.state import (
     Alert, AlertKind, DealState, Effect, GameOver, GameRecordResult, MatchOver, Moment, Pegged, Phase,
-    Reason, State, Where, evolve,
+    Reason, State, Where, changed, evolve,
 )
 from cribpi.rules import Card, ScoreItem, classify_result
 
@@ -41,7 +41,7 @@ class Tx:
         self.state = evolve(self.state, **changes)
 
     def set_deal(self, **changes: Any) -> None:
-        self.state = evolve(self.state, deal=evolve(self.deal, **changes))
+        self.state = changed(self.state, {"deal": changed(self.deal, changes)})
 
     def alert(self, kind: AlertKind, text: str, seat: int | None = None, *, items: tuple[ScoreItem, ...] = (),
               where: Where | None = None, points: int = 0, claimed: int = 0, other: int | None = None) -> None:
