@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from cribpi.exc import RulesError
-from cribpi.game import Alert, AlertKind, Claim, Effect, Mode, Muggins, Peg, State
+from cribpi.game import Alert, AlertKind, Claim, Effect, Mode, Muggins, Peg, Phase, State
 from cribpi.game.engine import claimable
 from cribpi.app.parts import Table
 
@@ -24,6 +24,8 @@ class ClaimTally:
 
     def add(self, seat: int, points: int) -> None:
         state = self.table.state
+        if state.phase in (Phase.GAME_OVER, Phase.MATCH_OVER):
+            raise RulesError("the game is over: the board takes no more pegs (OK starts the next game)")
         if seat >= state.seats:
             raise RulesError(f"seat {seat + 1} is not at this table: seats are 1-{state.seats}")
         if state.mode is not Mode.BOARD and claimable(state, seat) is None:

@@ -90,6 +90,9 @@ def test_one_ok_starts_the_next_game_of_the_match_then_a_new_match():
             assert over.title == "GAME!" or game == 1
             assert "Ann wins" in over.lines[0] and over.lines[-1] == ("OK: next game" if game == 0 else "OK: new match")
             assert ui.board().winner_track == 0
+            ui.handle(Action.peg(1, 5))  # the board is locked: refused, and nothing is left to confirm
+            assert ui.screen().title == "Not allowed" and ui.tally is None
+            ui.screens.clear()
             if game == 0:
                 ui.handle(Action.parse("ok"))  # one press: the next game
                 assert ui.state.phase is Phase.BOARD and ui.state.winner is None and len(ui.state.games) == 1
