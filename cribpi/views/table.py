@@ -213,12 +213,23 @@ ALERT_TITLES = {
 def alert_lines(state: State, alert: Alert) -> tuple[str, ...]:
     """What an alert screen says. A claim's alert is told from its data (who, the points, what
     was claimed) with the items under it; the others as the engine said them."""
-    if alert.kind is AlertKind.RENEGE:  # the rule's words, then how the table pegs the penalty
-        return (alert.text, "MENU, Penalty... pegs it if claimed")
+    if alert.kind is AlertKind.RENEGE:
+        return _renege_lines(state, alert)
     compose = _CLAIM_SENTENCES.get(alert.kind)
     if compose is None or alert.seat is None:
         return (alert.text, *map(_item_line, alert.items))
     return (compose(state, alert, seat_label(state, alert.seat)), *map(_item_line, alert.items))
+
+
+def _renege_lines(state: State, alert: Alert) -> tuple[str, ...]:
+    """Short enough for one page of a 128x64 display: the card, what ACC rule 7.3 allows and
+    how the table pegs it (the engine's sentence, with the count of the go, is for records)."""
+    if alert.seat is None or not alert.items or not alert.items[0].cards:
+        return (alert.text,)
+    item = alert.items[0]
+    claimer = seat_label(state, alert.other) if alert.other is not None else "an opponent"
+    return (f"{seat_label(state, alert.seat)} said go holding {item.cards[0]}, which fitted",
+            f"ACC 7.3: {claimer} may claim {item.points} a card", "MENU, Penalty pegs it")
 
 
 def _muggins_open(state: State, alert: Alert, who: str) -> str:

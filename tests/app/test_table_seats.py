@@ -10,6 +10,7 @@ from cribpi.app import TableSettings, TableUI
 from cribpi.game import Phase
 from cribpi.hal import Action
 from cribpi.views.model import AlertScreen, PlayScreen, PromptScreen
+from cribpi.views.oled import pages
 
 
 def table(**settings: Any) -> TableUI:
@@ -44,8 +45,9 @@ def test_a_go_said_holding_a_card_that_fitted_is_a_renege_with_its_penalty_ready
     assert ui.state.scores == (1, 0)
     keys(ui, "AD")  # Bob leads the next count with an ace he held at 30
     alert = next(s for s in ui.screens if isinstance(s, AlertScreen) and s.title == "Renege")
-    text = " ".join(alert.lines)
-    assert "Bob said go at 30 holding AD" in text and "ACC rule 7.3" in text and "Ann may claim it" in text
+    assert alert.lines == ("Bob said go holding AD, which fitted", "ACC 7.3: Ann may claim 2 a card",
+                           "MENU, Penalty pegs it")
+    assert pages(alert) == 1  # one OK reads it
     keys(ui, "menu")
     ui.menus.current.selected = ui.screen().items.index("Penalty...")
     ui.handle(Action.parse("ok"))
