@@ -114,7 +114,7 @@ class Director:
             self._count(self.db.result(known["id"]) or {}, kind)
             return
         try:
-            row_id = self.db.insert_result(table, body, number)
+            self.db.insert_result(table, body, number)
         except sqlite3.IntegrityError:
             raise BadMessage("replay", f"{table}/result id {body['id']} seen before") from None
         if body["status"] == "confirmed":

@@ -103,3 +103,26 @@ def test_a_spoofed_table_is_dropped_by_the_broker_and_never_shown(broker: Mosqui
     assert d.live["t1"]["online"] is False and d.live["t1"]["state"] is None
     assert all(x["games"] == 0 for x in d.ranked())
     d.close()
+
+
+def test_loadgen_plays_every_table_to_a_confirmed_result(broker: Mosquitto, tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    from cribpi.tournament.loadgen import player_names
+
+    d = director(broker)
+    for n in (1, 2, 3):
+        for name in player_names(n):
+            d.register(name)
+    creds = tmp_path / "credentials.json"
+    creds.write_text(json.dumps(broker.room.credentials))
+    done = subprocess.run([sys.executable, "-m", "cribpi", "loadgen", "--broker", broker.url, "--event", "open",
+                           "--tables", "3", "--games", "2", "--seed", "4", "--pace", "0", "--credentials", str(creds),
+                           "--outbox-dir", str(tmp_path / "outboxes")], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "3 tables played 6 games" in done.stdout
+    wait_for(lambda: d.accepted["result"] == 6)
+    assert sum(x["games"] for x in d.ranked()) == 12 and d.refused == {}
+    d.close()

@@ -1,0 +1,50 @@
+"""The ``[tournament]`` section of the table's configuration: off by default, checked like the rest."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cribpi.config import load_config
+from cribpi.exc import ConfigError
+from cribpi.tournament.broker import parse_broker
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "cribpi.toml"
+    path.write_text(text)
+    return path
+
+
+def test_off_without_a_broker(tmp_path: Path) -> None:
+    assert not load_config(write(tmp_path, "")).tournament.enabled
+
+
+def test_a_full_section(tmp_path: Path) -> None:
+    (tmp_path / "t7.pw").write_text("s3cret\nignored\n")
+    t = load_config(write(tmp_path, '[tournament]\nbroker = "mqtts://room.local"\nevent = "open26"\ntable = "t7"\n'
+                                    'password_file = "t7.pw"\nca = "ca.pem"\n')).tournament
+    assert t.enabled and t.password_file == tmp_path / "t7.pw" and t.ca == tmp_path / "ca.pem"
+    broker = parse_broker(t.broker or "", username=t.table, password_file=t.password_file, ca=t.ca)
+    assert (broker.host, broker.port, broker.tls, broker.username, broker.password) == ("room.local", 8883, True, "t7", "s3cret")
+    assert parse_broker("mqtt://10.0.0.2").port == 1883
+
+
+@pytest.mark.parametrize("section, named", [
+    ('broker = "http://x"\nevent = "e"\ntable = "t"', "tournament.broker = 'http://x'"),
+    ('broker = "mqtt://x"\ntable = "t"', "tournament.event = None"),
+    ('broker = "mqtt://x"\nevent = "e"\ntable = "t 1"', "tournament.table = 't 1'"),
+    ('broker = "mqtt://x"\nevent = "e"\ntable = "t"\npassword = "a"\npassword_file = "b"', "either password"),
+    ('broker = "mqtt://x"\nevent = "e"\ntable = "t"\nqos = 2', "tournament.qos = 2 is not valid: unknown key"),
+    ('broker = 1883', "expected str"),
+])
+def test_bad_sections_name_the_key(tmp_path: Path, section: str, named: str) -> None:
+    with pytest.raises(ConfigError) as err:
+        load_config(write(tmp_path, f"[tournament]\n{section}\n"))
+    assert named in str(err.value) and "cribpi.toml" in str(err.value)
+
+
+def test_a_missing_password_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="password file .*nope.pw"):
+        parse_broker("mqtt://x", password_file=tmp_path / "nope.pw")
