@@ -35,6 +35,7 @@ class PlayScreen:
     last: ScoreLine | None = None
     note: str = ""  # shown instead of ``last``: e.g. whose play score is still open to claim
     starter: Card | None = None  # in the corner: players look back at it all through the play
+    laid: tuple[str, Card] | None = None  # the last card and who it was credited to: a wrong seat shows
 
     def __post_init__(self) -> None:
         if not 0 <= self.count <= 31:

@@ -74,10 +74,23 @@ def _play_tall(screen: PlayScreen, c: Canvas, digits: str, text: str) -> None:
     if label + SMALL.text_width("count") < x:
         c.text((label, 26 + middle), "count")
     BIG_DIGITS.draw(c.image, (x, 10 + middle), digits)
+    _laid(screen, c, x + BIG_DIGITS.text_width(digits), c.width - label, 18 + middle)
     lines = _fitting_score(screen, text, c.columns, rows=2)  # two rows below the digits
     c.dropped.extend(lines[2:])
     for row, line in enumerate(lines[:2]):
         c.centre(c.height - 7 - LINE * (min(2, len(lines)) - 1 - row), line)
+
+
+def _laid(screen: PlayScreen, c: Canvas, left: int, right: int, top: int) -> None:
+    """The last card laid and whose it was, right of the count: a card credited to the wrong
+    seat is seen at once. The name is cut to the room there (the turn line names them all)."""
+    if screen.laid is None:
+        return
+    room = (right - left - 4) // SMALL.width
+    if room >= 2:
+        who, card = screen.laid
+        c.right(top, who[:room], right=right)
+        c.right(top + LINE, card_text(card), right=right)
 
 
 def _play_compact(screen: PlayScreen, c: Canvas, digits: str, text: str) -> None:

@@ -96,8 +96,9 @@ def phase_screen(state: State, entry: str = "", hint: str = "",
         note = ""
         if deal.unclaimed:  # claim mode: say whose score is open, never how much it is
             note = "to claim: " + ", ".join(seat_label(state, m.seat) for m in deal.unclaimed)
+        laid = (seat_label(state, deal.played[-1][0]), deal.played[-1][1]) if deal.played else None
         return PlayScreen(count, turn, last if last is not None and deal.pegged else _last_play_score(state), note,
-                          deal.starter)
+                          deal.starter, laid)
     if state.phase is Phase.SHOW and deal is not None:
         return _show_prompt(state, entry, hint)
     if state.phase is Phase.DONE:

@@ -24,7 +24,8 @@ def _lines(screen: ScreenModel) -> list[str]:
     if isinstance(screen, PlayScreen):
         last = screen.note or (_score_line(screen.last) if screen.last else "")
         starter = f" | starter {screen.starter}" if screen.starter is not None else ""
-        return [f"{screen.turn} to play | count {screen.count}{starter}".strip(), *([last] if last else [])]
+        laid = f" | {screen.laid[0]} laid {screen.laid[1]}" if screen.laid is not None else ""
+        return [f"{screen.turn} to play | count {screen.count}{starter}{laid}".strip(), *([last] if last else [])]
     if isinstance(screen, ScoreScreen):
         return [f"{screen.who} {screen.points}", *screen.reasons, *([screen.footer] if screen.footer else [])]
     if isinstance(screen, ShowScreen):

@@ -30,7 +30,9 @@ MORE = {
     "play_note": PlayScreen(24, "Carol", None, "to claim: Alice, Bob"),
     "show_claimed": ShowScreen("Carol crib", (ScoreItem("fifteen", cards("5H TD"), 2),
                                               ScoreItem("pair", cards("5H 5S"), 2)), 4, claimed=2),
-    "play_starter": PlayScreen(15, "Dan & Eve", ScoreLine("Bob", 2, "fifteen two"), starter=Card.parse("QH")),
+    "play_starter": PlayScreen(15, "Dan & Eve", ScoreLine("Bob", 2, "fifteen two"), starter=Card.parse("QH"),
+                               laid=("Bob", Card.parse("5C"))),
+    "play_laid_long": PlayScreen(7, "Ann", None, starter=Card.parse("2S"), laid=("Dan & Eve", Card.parse("7D"))),
     "score_play": ScoreScreen("Bob", 2, ("fifteen two",), count=15, turn="Dan & Eve"),
     "alert_game": AlertScreen("GAME!", ("Alice wins 121-85: skunk, 2 game points",)),
     "alert_items": AlertScreen("MUGGINS!", ("Bob claimed 4 of 6: muggins for 2?", "pair 5H 5S 2", "fifteen 5H TD 2")),
@@ -149,7 +151,8 @@ def screens(draw):
         return MessageScreen(draw(BODY), draw(st.sampled_from(["", "Deal done"])))
     if kind == "play":
         return PlayScreen(draw(st.integers(0, 31)), draw(NAME), ScoreLine(draw(NAME), draw(st.integers(1, 12)), draw(SENTENCE)),
-                          starter=draw(st.sampled_from([None, *DECK[:8]])))
+                          starter=draw(st.sampled_from([None, *DECK[:8]])),
+                          laid=draw(st.sampled_from([None, *((name, DECK[9]) for name in ["Ann", "Carol", "Dan & Eve"])])))
     return PromptScreen(draw(st.sampled_from(["Crib cards", "Bob claims", "Cut:"])), draw(st.text("5HDCS 7", max_size=14)),
                         draw(SENTENCE.filter(lambda s: len(s) < 50)))
 

@@ -110,16 +110,17 @@ def test_the_starter_prompt_names_the_dealer_and_heels_are_pegged():
 def test_the_play_shows_the_count_whose_turn_the_starter_and_the_last_score_with_its_reason():
     starter = Card.parse("2S")
     table = Table()(Starter(starter), Lay(ANN, Card.parse("5C")))
-    assert phase_screen(table.state) == PlayScreen(5, "Ben", starter=starter)
+    assert phase_screen(table.state) == PlayScreen(5, "Ben", starter=starter, laid=("Ann", Card.parse("5C")))
     table(Lay(BEN, Card.parse("TD")))
     # the score covers the play screen, so it says the count and whose turn comes next
     assert table.screens() == [ScoreScreen("Ben", 2, ("fifteen two",), count=15, turn="Ann")]
     assert table.screens()[0].footer == "count 15, Ann next"
     last = last_score_line(table.state, table.effects)
     assert last == ScoreLine("Ben", 2, "fifteen two")
-    assert phase_screen(table.state, last=last) == PlayScreen(15, "Ann", last, starter=starter)
+    laid = ("Ben", Card.parse("TD"))  # the last card and whose it was
+    assert phase_screen(table.state, last=last) == PlayScreen(15, "Ann", last, starter=starter, laid=laid)
     # with no spoken line kept, the deal's last peg is shown by its reason
-    assert phase_screen(table.state) == PlayScreen(15, "Ann", ScoreLine("Ben", 2, "play"), starter=starter)
+    assert phase_screen(table.state) == PlayScreen(15, "Ann", ScoreLine("Ben", 2, "play"), starter=starter, laid=laid)
 
 
 def test_a_card_being_entered_shows_the_count_as_the_hint():
@@ -152,7 +153,8 @@ def test_claim_mode_says_whose_play_score_is_open_never_how_much():
     table = Table(mode=Mode.CLAIM)(Starter(Card.parse("2S")), Lay(ANN, Card.parse("5C")), Lay(BEN, Card.parse("TD")))
     assert table.screens() == []  # nothing pegged until claimed
     # every card laid is a moment to claim (if only 0), so the note names both, never the points
-    assert phase_screen(table.state) == PlayScreen(15, "Ann", None, "to claim: Ann, Ben", Card.parse("2S"))
+    assert phase_screen(table.state) == PlayScreen(15, "Ann", None, "to claim: Ann, Ben", Card.parse("2S"),
+                                                   ("Ben", Card.parse("TD")))
     table(Claim(BEN, 2))
     # a play score claimed later still says the count it was made at
     assert table.screens() == [ScoreScreen("Ben", 2, ("fifteen two",), count=15, turn="Ann")]
