@@ -71,6 +71,16 @@ class Tmux:
             time.sleep(0.03)
         raise AssertionError(f"the screen never changed from:\n{before}")
 
+    def stable(self) -> str:
+        """The screen once two captures in a row agree (no frame half drawn)."""
+        screen = self.screen()
+        while True:
+            time.sleep(0.05)
+            again = self.screen()
+            if again == screen:
+                return screen
+            screen = again
+
     def alive(self) -> bool:
         return subprocess.run([self.tmux, "has-session", "-t", self.name], capture_output=True).returncode == 0
 
@@ -188,7 +198,8 @@ def play_game(tmux: Tmux, players: int, seed: int) -> dict[str, int]:
             screen = tmux.screen()
             while expected not in screen:
                 tmux.send("Enter")
-                screen = tmux.wait_change(screen)
+                tmux.wait_change(screen)
+                screen = tmux.stable()
             figures["deals"] += 1
         else:
             tmux.send(*keys_for(event))
@@ -215,7 +226,7 @@ def start_players(tmux: Tmux, players: int) -> None:
     tmux.wait_for("[count, acc, cut]")
     tmux.send("m")
     choose(tmux, "Next game setup...")
-    while f"Players: {players}" not in tmux.screen():
+    while f"Players: {players}" not in tmux.stable():
         choose(tmux, "Players: ")
     choose(tmux, "Start it now...")
     choose(tmux, "Yes: new game")
@@ -224,15 +235,16 @@ def start_players(tmux: Tmux, players: int) -> None:
 
 def choose(tmux: Tmux, label: str) -> None:
     """Move the menu's selection (g) to the item starting with ``label`` and press Enter."""
-    screen = tmux.wait_for(label)
-    for _ in range(12):
-        if f"> {label}" in screen:
-            tmux.send("Enter")
-            tmux.wait_change(screen)
-            return
-        tmux.send("g")
-        screen = tmux.wait_change(screen)
-    raise AssertionError(f"no menu item {label!r}:\n{screen}")
+    tmux.wait_for(label)
+    screen = tmux.stable()
+    items = [line for line in screen.splitlines() if line.startswith(("> ", "  "))]
+    selected = next(n for n, line in enumerate(items) if line.startswith("> "))
+    target = next(n for n, line in enumerate(items) if line[2:].startswith(label))
+    tmux.send(*["g"] * ((target - selected) % len(items)))
+    tmux.wait_for(f"> {label}")
+    before = tmux.stable()
+    tmux.send("Enter")
+    tmux.wait_change(before)
 
 
 @pytest.mark.slow
@@ -287,10 +299,41 @@ def test_muggins_switched_on_from_the_menu_in_the_default_preset(claim_sim):
     tmux.send("Enter")  # Bob claims 1 of his 2
     screen = tmux.wait_for("MUGGINS!")
     assert "Bob claimed 1 of 2" in screen
-    while "to claim: Ann" not in tmux.screen():
-        screen = tmux.screen()
+    while "to claim: Ann" not in (screen := tmux.stable()):
         tmux.send("Enter")
         tmux.wait_change(screen)
     tmux.send("x", "1")  # Ann calls muggins
     screen = tmux.wait_for("muggins for 1")
     assert "Ann 1" in screen and "Ann 1  Bob 1   [claim, acc, play]" in screen
+
+
+@pytest.fixture
+def count_sim(tmp_path) -> Iterator[Tmux]:
+    session = Tmux(f"{CRIBPI} sim --db {tmp_path / 'count.db'} --seed 7 --names Ann,Bob; sleep 30", 80, 24)
+    yield session
+    session.kill()
+
+
+def test_a_refused_go_and_a_card_moved_to_its_seat(count_sim):
+    tmux = count_sim
+    tmux.wait_for("[count, acc, cut]")
+    tmux.send("Enter")  # a random cut: Bob deals, Ann leads (seed 7)
+    tmux.wait_for("[count, acc, starter], Bob deals")
+    for card in ("KS", "TD"):
+        lay(tmux, card)
+    tmux.wait_for("count 10")
+    tmux.send("g")  # Bob cannot say go at 10
+    screen = tmux.wait_for("Not allowed")
+    assert "cannot say go at 10" in screen and "Ann 0  Bob 0" in screen
+    for card in ("QD", "5C", "6C"):  # Bob said go at 25, but nobody pressed GO: 6C went to Bob
+        lay(tmux, card)
+    screen = tmux.wait_for("Ann 0  Bob 2   [count, acc, play]")
+    assert "thirty-one" in screen
+    tmux.send("m")
+    choose(tmux, "Move a card...")
+    choose(tmux, "6C Bob -> Ann")
+    screen = tmux.wait_for("Card moved")
+    assert "6C moved from Bob to Ann" in screen and "Ann 2  Bob 0   [count, acc, play]" in screen
+    tmux.send("u")  # a move is undone like any event
+    screen = tmux.wait_for("took back")
+    assert "Ann 0  Bob 2   [count, acc, play]" in screen
