@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import secrets
 from pathlib import Path
 
@@ -13,6 +14,9 @@ from cribpi.exc import ConfigError
 from cribpi.inputs import int_option, path_option, read_user_text
 
 CREDENTIALS = "credentials.json"  # the tables' and the director's MQTT passwords (mode 0600)
+SUBSCRIBE_WAIT_S = 10
+
+log = logging.getLogger(__name__)
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -95,6 +99,8 @@ def serve(args: argparse.Namespace) -> int:
     creds = json.loads(read_user_text(args.dir / CREDENTIALS, "credentials file"))
     director = Director(EventDB(args.dir / EVENT_DB))
     director.connect(parse_broker(args.broker, username=DIRECTOR, password=creds.get(DIRECTOR), ca=args.ca))
+    if not director.subscribed.wait(SUBSCRIBE_WAIT_S):  # pages first; the session follows when it can
+        log.warning("the broker at %s has not taken the director's subscription yet", args.broker)
     try:
         uvicorn.run(create_app(director), host=args.host, port=args.http_port, log_level="warning")
     finally:

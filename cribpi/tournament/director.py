@@ -40,11 +40,15 @@ class Director:
         self.accepted: Counter[str] = Counter()
         self.live: dict[str, dict[str, Any]] = {t: {"table": t, "online": False, "state": None} for t in db.tables()}
         self.newest: dict[str, int] = {}  # table -> newest event id
+        self.since: dict[str, float] = {}  # table -> the table clock of the state shown (reset on connect)
         self.seen: dict[str, set[int]] = {}
         self.listeners: list[Notify] = []
         self.standings = Standings(db.players())
         self.playoff_games: dict[frozenset[str], Counter[str]] = {}
         self.client: mqtt.Client | None = None
+        # Set once the broker holds the director's subscription: from then on its persistent
+        # session keeps every message for it. Start the director before the tables.
+        self.subscribed = threading.Event()
         kinds = db.round_kinds()
         for row in db.results("status = 'confirmed'"):
             self._count(row, kinds.get(row["round"], "qualifying"))
@@ -73,13 +77,15 @@ class Director:
     def _on_status(self, message: Message) -> None:
         live = self._table(message)
         live["online"] = message.body["online"]
+        if live["online"]:  # a table that restarted may have a clock set back (a Pi has no RTC)
+            self.since.pop(message.table, None)
         self._notify("table", live)
 
     def _on_state(self, message: Message) -> None:
         live = self._table(message)
-        old = live["state"]
-        if old is not None and old["at"] > message.body["at"]:
+        if message.body["at"] < self.since.get(message.table, 0.0):
             raise BadMessage("out_of_order", f"{message.table}/state older than the one shown")
+        self.since[message.table] = message.body["at"]
         live["state"], live["online"] = message.body, True
         self._notify("table", live)
 
@@ -195,6 +201,7 @@ class Director:
         client.on_connect = lambda c, u, f, rc, p: c.subscribe(subscription(self.event), qos=1) \
             if not rc.is_failure else log.error("broker refused the director: %s", rc)
         client.on_message = self._on_message
+        client.on_subscribe = lambda c, u, mid, codes, p: self.subscribed.set()
         client.connect_async(broker.host, broker.port, keepalive=15)
         client.loop_start()
         self.client = client

@@ -26,7 +26,7 @@ def director(broker: Mosquitto) -> Director:
     for name in NAMES:
         d.register(name)
     d.connect(parse_broker(broker.url, username=DIRECTOR, password=broker.room.credentials[DIRECTOR]))
-    wait_for(lambda: d.client is not None and d.client.is_connected())
+    wait_for(d.subscribed.is_set)
     return d
 
 
@@ -126,3 +126,46 @@ def test_loadgen_plays_every_table_to_a_confirmed_result(broker: Mosquitto, tmp_
     wait_for(lambda: d.accepted["result"] == 6)
     assert sum(x["games"] for x in d.ranked()) == 12 and d.refused == {}
     d.close()
+
+
+def test_director_serve_follows_the_broker_and_serves_the_api(broker: Mosquitto, tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    import httpx
+
+    from tests.tournament.conftest import free_port, wait_port
+
+    folder = broker.room.folder
+    (folder / "credentials.json").write_text(json.dumps(broker.room.credentials))
+    db = EventDB(folder / EVENT_DB)
+    for name in NAMES:
+        db.add_player(name)
+    db.close()
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "cribpi", "director", "serve", "--dir", str(folder), "--broker",
+                             broker.url, "--host", "127.0.0.1", "--http-port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    pub = publisher(broker, tmp_path)
+    try:
+        wait_port(port, timeout=20)  # serve answers once the broker holds its subscription
+        pub.start()
+        for _ in play_match(NAMES, random.Random(15), pub, 1):
+            pass
+        start_next(NAMES, pub, 2)
+
+        def played() -> bool:
+            try:
+                rows = httpx.get(f"http://127.0.0.1:{port}/api/standings", timeout=1).json()
+            except httpx.HTTPError:
+                return False
+            return [r["games"] for r in rows] == [1, 1]
+
+        wait_for(played, timeout=20)
+        table = httpx.get(f"http://127.0.0.1:{port}/api/tables/t1").json()
+        assert table["state"]["game"] == 2 and table["state"]["players"] == list(NAMES)
+    finally:
+        pub.stop()
+        proc.terminate()
+        proc.communicate(timeout=10)

@@ -188,3 +188,14 @@ def test_a_disputed_result_counts_only_once_confirmed(room: Room) -> None:
     assert all(x["games"] == 0 for x in room.director.ranked())
     assert room.send("t1", "result", room.result("t1", "P01", "P16", 85))
     assert table(room.director)[0] == ("P01", 3, 1, 36)
+
+
+def test_an_older_state_is_refused_until_the_table_reconnects(room: Room) -> None:
+    state = {"game": 1, "players": ["P01", "P16"], "scores": [5, 7], "rear": [0, 3], "dealer": 0, "game_number": 1,
+             "match_games": 1, "games_won": [0, 0], "last": None, "phase": "play", "status": "playing", "at": 500.0}
+    assert room.send("t1", "state", state)
+    assert not room.send("t1", "state", {**state, "scores": [99, 99], "at": 400.0})
+    assert room.director.live["t1"]["state"]["scores"] == [5, 7]
+    assert room.send("t1", "status", b"online")  # restarted: its clock may have gone back
+    assert room.send("t1", "state", {**state, "scores": [6, 7], "at": 10.0})
+    assert room.director.live["t1"]["state"]["scores"] == [6, 7]
