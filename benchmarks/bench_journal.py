@@ -27,6 +27,7 @@ import tempfile
 import time
 
 from cribpi.app import TableApp, TableSettings, TableUI
+from cribpi.hal import Action
 from cribpi.hal.mock import open_mock
 from cribpi.store import Store
 from cribpi.store.schema import connect_read_only
@@ -36,20 +37,39 @@ from bench_restore import build, match_events  # noqa: E402  (benchmarks/ is not
 from bench_table import _presses, _replayable  # noqa: E402
 
 
-def latency(seed: int, store: Store | None) -> list[float]:
-    """Milliseconds from each press to frame and image at the mock backend, for the seeded
-    game, journalled to ``store`` (None: no journal)."""
-    samples: list[float] = []
+def _app(seed: int, store: Store | None) -> tuple[TableApp, TableUI]:
     ui = TableUI(TableSettings(), store=store, rng=random.Random(seed))
     app = TableApp(open_mock(), ui)
     app.start()
-    for action in _presses(ui, _replayable(ui, seed)):
-        start = time.perf_counter()
-        app.queue(action)
-        app.pump()
-        samples.append((time.perf_counter() - start) * 1000)
-    app.close()
-    return samples
+    return app, ui
+
+
+def _press(app: TableApp, action: Action) -> float:
+    start = time.perf_counter()
+    app.queue(action)
+    app.pump()
+    return (time.perf_counter() - start) * 1000
+
+
+def _fsync(fd: int, block: int) -> float:
+    """One 4 KiB write and fdatasync, as a WAL commit makes."""
+    start = time.perf_counter()
+    os.pwrite(fd, os.urandom(4096), (block % 256) * 4096)
+    os.fdatasync(fd)
+    return (time.perf_counter() - start) * 1000
+
+
+def game(seed: int, stores: dict[str, Store | None], fd: int, samples: dict[str, list[float]]) -> None:
+    """The seeded game on one table per store, press by press in lockstep (each press timed
+    on every table, then one bare fsync), so that every way meets the same load."""
+    tables = {name: _app(seed, store) for name, store in stores.items()}
+    presses = [_presses(ui, _replayable(ui, seed)) for _, ui in tables.values()]
+    for step, actions in enumerate(zip(*presses)):
+        for (name, (app, _)), action in zip(tables.items(), actions):
+            samples[name].append(_press(app, action))
+        samples["fsync"].append(_fsync(fd, step))
+    for app, _ in tables.values():
+        app.close()
 
 
 def inline_checkpoints(store: Store) -> Store:
@@ -64,27 +84,14 @@ def inline_checkpoints(store: Store) -> Store:
     return store
 
 
-def fsyncs(folder: pathlib.Path, count: int) -> list[float]:
-    """Milliseconds for one 4 KiB write and fdatasync, as a WAL commit makes, ``count`` times."""
-    path = folder / "fsync.bin"
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    samples = []
-    try:
-        for i in range(count):
-            start = time.perf_counter()
-            os.pwrite(fd, os.urandom(4096), (i % 256) * 4096)
-            os.fdatasync(fd)
-            samples.append((time.perf_counter() - start) * 1000)
-    finally:
-        os.close(fd)
-        path.unlink()
-    return samples
+def _p99(samples: list[float]) -> float:
+    return sorted(samples)[min(len(samples) - 1, int(0.99 * len(samples)))]
 
 
 def _line(label: str, samples: list[float]) -> str:
     ordered = sorted(samples)
-    p = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))]  # noqa: E731
-    return (f"  {label:<34}{statistics.median(ordered):>8.2f}{p(0.9):>8.2f}{p(0.99):>8.2f}{ordered[-1]:>8.2f}"
+    p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+    return (f"  {label:<38}{statistics.median(ordered):>8.2f}{p90:>8.2f}{_p99(ordered):>8.2f}{ordered[-1]:>8.2f}"
             f"   ({len(ordered)})")
 
 
@@ -117,24 +124,23 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=args.dir) as name:
         folder = pathlib.Path(name)
-        off: list[float] = []
-        before: list[float] = []
-        on: list[float] = []
-        # One journal per way, over all the games, as a table keeps one for months; the games
-        # interleaved, so that each way meets the same load on the machine.
-        with Store(folder / "before.db") as old, Store(folder / "after.db") as new:
+        samples: dict[str, list[float]] = {"none": [], "before": [], "now": [], "fsync": []}
+        # One journal per way over all the games, as a table keeps one for months.
+        fd = os.open(folder / "fsync.bin", os.O_RDWR | os.O_CREAT, 0o600)
+        with Store(folder / "before.db") as old, Store(folder / "now.db") as new:
             inline_checkpoints(old)
             for seed in range(args.games):
-                off += latency(seed, None)
-                before += latency(seed, old)
-                on += latency(seed, new)
+                game(seed, {"none": None, "before": old, "now": new}, fd, samples)
                 time.sleep(0.3)  # a pause between games, as at a table (the checkpoint thread's moment)
+        os.close(fd)
         print(f"input -> LED frame + OLED image, mock backend, {args.games} games, journals in {folder}")
-        print(f"  {'ms':<34}{'median':>8}{'p90':>8}{'p99':>8}{'max':>8}   (presses)")
-        print(_line("no journal (anchor)", off))
-        print(_line("journal, checkpoints inline (before)", before))
-        print(_line("journal, checkpoint thread (now)", on))
-        print(_line("the disk: 4 KiB write + fdatasync", fsyncs(folder, 300)))
+        print(f"  {'ms':<38}{'median':>8}{'p90':>8}{'p99':>8}{'max':>8}   (presses)")
+        print(_line("no journal (the anchor)", samples["none"]))
+        print(_line("journal, checkpoints inline (before)", samples["before"]))
+        print(_line("journal, checkpoint thread (now)", samples["now"]))
+        print(_line("the disk alone: 4 KiB write + fdatasync", samples["fsync"]))
+        print(f"  p99 now minus p99 of the anchor: {_p99(samples['now']) - _p99(samples['none']):.2f} ms; "
+              f"the disk's own p99 fsync: {_p99(samples['fsync']):.2f} ms (an event is shown after its fsync)")
         opening(folder, args.events, 7)
 
 
