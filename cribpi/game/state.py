@@ -133,6 +133,8 @@ def changed(obj: Any, changes: dict[str, Any]) -> Any:
 
 @dataclasses.dataclass(frozen=True)
 class DealState:
+    """One deal: its cards as far as they are known, the play, the show and its scores."""
+
     number: int
     dealer: int
     starter: Card | None = None
@@ -197,6 +199,8 @@ class GameRecordResult:
 
 @dataclasses.dataclass(frozen=True)
 class State:
+    """The whole table: players, rules, scores, the deal in progress and the match so far."""
+
     names: tuple[str, ...] = ()
     rules: Rules = ACC
     mode: Mode = Mode.COUNT
@@ -248,11 +252,14 @@ class State:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Effect:
-    pass
+    """Something an event did that the table shows (each dataclass has a docstring: without
+    one, ``dataclass`` works out a signature with :mod:`inspect`, milliseconds at import)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Pegged(Effect):
+    """Points pegged for a seat's side, with why and the side's score after."""
+
     seat: int
     team: int
     points: int
@@ -292,6 +299,8 @@ class Alert(Effect):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class GameOver(Effect):
+    """A side reached the target: the game's result."""
+
     winner: int  # team
     scores: tuple[int, ...]
     result: GameResult
@@ -300,5 +309,7 @@ class GameOver(Effect):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class MatchOver(Effect):
+    """The match is decided: its winner and the summary of its games."""
+
     winner: int
     summary: dict[str, Any]

@@ -312,6 +312,8 @@ def _accepted(key: str) -> str:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class GameResult:
+    """How a game was won, what it is worth in game points, and the spread."""
+
     kind: ResultKind
     game_points: int
     margin: int  # the winner's point spread
