@@ -110,3 +110,28 @@ def test_a_new_journal_on_a_full_disk_is_one_clear_error(small_disk):
         journal_path = disk / "new.db"
         with Store(journal_path) as store:  # if the file was left empty, still refused
             journal(store, _EVENTS[:2])
+
+
+def test_the_table_says_disk_full_and_takes_the_score_again(small_disk):
+    """At the table (TableUI over a journal on the full disk): the refused score is shown as
+    "disk full: this score is not saved", the state stays as journalled, and the same event
+    goes in once there is room."""
+    from cribpi.app import TableSettings, TableUI
+    from cribpi.views.model import AlertScreen
+
+    disk = small_disk(8192)
+    with Store(disk / "cribpi.db") as store:
+        ui = TableUI(TableSettings(names=("Ann", "Ben"), table="main"), store=store)
+        events = [e for e, _ in random_match(43)]
+        ui.session = Session(events[0], store, table="main")
+        for event in events[1:20]:
+            ui.handle_event(event)
+        filler = fill(disk)
+        before = ui.state
+        assert ui.handle_event(events[20]) == ()
+        screen = ui.screens[0]
+        assert isinstance(screen, AlertScreen) and screen.lines[0].startswith("disk full: this score is not saved")
+        assert ui.state == before and store.current("main").game.state == before
+        filler.unlink()
+        ui.handle_event(events[20])
+        assert ui.state != before and store.events(ui.session.game_id) == events[:21]
