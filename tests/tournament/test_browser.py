@@ -23,7 +23,7 @@ from tests.tournament.test_publisher import publisher, wait_for
 from tests.tournament.test_room import director
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.browser]
-IMG = Path(__file__).parents[2] / "docs" / "img"
+DOCS_IMG = Path(__file__).parents[2] / "docs" / "img"
 CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking"]
 
 
@@ -46,6 +46,13 @@ class Server:
 
 
 @pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    """Where screenshots go: docs/img/ with CRIBPI_SCREENSHOTS=1 (to refresh the docs' pictures),
+    else a temporary folder (Chromium's anti-aliasing differs by a few pixels between runs)."""
+    return DOCS_IMG if os.environ.get("CRIBPI_SCREENSHOTS") == "1" else tmp_path
+
+
+@pytest.fixture
 def browser() -> Iterator[Any]:
     chromium = require("chromium")
     sync_api = require_module("playwright.sync_api")
@@ -55,7 +62,7 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-def test_the_wall_and_leaderboard_update_live(broker: Mosquitto, tmp_path: Path, browser: Any) -> None:
+def test_the_wall_and_leaderboard_update_live(broker: Mosquitto, tmp_path: Path, browser: Any, shots: Path) -> None:
     d = director(broker)
     for name in ("Cat", "Dan", "Eve", "Fay", "Gus", "Hal"):
         d.register(name)
@@ -81,12 +88,11 @@ def test_the_wall_and_leaderboard_update_live(broker: Mosquitto, tmp_path: Path,
                                f"'{','.join(map(str, state.scores))}'", timeout=5000)
         wait_for(lambda: all(pub.outbox.unsent() == 0 for pub in tables))
         page.wait_for_timeout(300)
-        if os.environ.get("CI") != "true":
-            page.screenshot(path=str(IMG / "tournament-wall.png"))
+        page.screenshot(path=str(shots / "tournament-wall.png"))
         page.goto(server.url("/feature/t2"))
+        page.wait_for_selector("#conn.live")
         page.wait_for_selector(".feature .board .score")
-        if os.environ.get("CI") != "true":
-            page.screenshot(path=str(IMG / "tournament-feature.png"))
+        page.screenshot(path=str(shots / "tournament-feature.png"))
         board = browser.new_page(viewport={"width": 900, "height": 560})
         board.goto(server.url("/leaderboard"))
         board.wait_for_selector("#conn.live")
@@ -99,13 +105,40 @@ def test_the_wall_and_leaderboard_update_live(broker: Mosquitto, tmp_path: Path,
         board.wait_for_function(f"document.querySelector('tr:nth-child(2) td:nth-child(2)').textContent == '{winner}'"
                                 f" && document.querySelector('tr:nth-child(2) td:nth-child(5)').textContent != '0'",
                                 timeout=5000)
-        if os.environ.get("CI") != "true":
-            board.screenshot(path=str(IMG / "tournament-leaderboard.png"))
-            board.goto(server.url("/bracket"))
-            board.wait_for_selector(".match")
-            board.screenshot(path=str(IMG / "tournament-bracket.png"))
+        board.screenshot(path=str(shots / "tournament-leaderboard.png"))
     finally:
         for pub in tables:
             pub.stop()
         server.stop()
         d.close()
+
+
+def test_the_bracket_and_a_players_page(tmp_path: Path, browser: Any, shots: Path) -> None:
+    """The scripted 16-player event of test_standings, its semi-finals played."""
+    from tests.tournament.test_standings import PLAYERS, ROUND_1, ROUND_2, Room
+
+    room = Room(tmp_path)
+    for name in PLAYERS:
+        room.director.register(name)
+    room.play_round(ROUND_1)
+    room.play_round(ROUND_2, game=2)
+    room.director.db.add_round("playoff", {"t1": ["P04", "P07"], "t2": ["P06", "P01"]})
+    for n, (table, w, lo) in enumerate([("t1", "P04", "P07"), ("t1", "P04", "P07"), ("t2", "P01", "P06")]):
+        assert room.send(table, "result", room.result(table, w, lo, 100, game=10, game_number=n + 1))
+    server = Server(room.director)
+    try:
+        page = browser.new_page(viewport={"width": 900, "height": 420})
+        page.goto(server.url("/bracket"))
+        page.wait_for_selector("#conn.live")
+        page.wait_for_selector(".match")
+        first = page.locator(".round").first
+        assert first.locator(".match").nth(0).inner_text().split() == ["P04", "2", "P07", "0", "best", "of", "3"]
+        assert page.locator(".round").nth(1).locator(".won").count() == 0  # the final is not decided
+        page.screenshot(path=str(shots / "tournament-bracket.png"))
+        page.goto(server.url("/player/P01"))
+        page.wait_for_selector("#conn.live")
+        page.wait_for_selector("td")
+        assert "P01: #3, 5 points, 2 of 2 won, spread 57" in page.inner_text("h2")
+        assert page.locator("tr").count() == 4  # a header and three games (one a semi-final)
+    finally:
+        server.stop()
