@@ -20,14 +20,14 @@ from cribpi.views.board import RGB
 
 __all__ = [
     "image_to_text", "image_to_braille", "Segment", "Line", "frame_peak", "led", "led_pair", "compact_track",
-    "game_counters", "track_rows", "TRACK_LABEL", "GAMES_LABEL", "line_text", "visible_colour", "xterm256", "frame_to_ansi", "RESET",
+    "game_counters", "track_rows", "label_width", "GAMES_LABEL", "line_text", "visible_colour", "xterm256", "frame_to_ansi", "RESET",
 ]
 
 RESET = "\x1b[0m"
 OFF_DOT = "·"
 OFF: RGB = (0, 0, 0)
-TRACK_LABEL = "T1 121 "  # as wide as every row's label on the full board
 GAMES_LABEL = "  games "
+MAX_LABEL = 9  # a full track's label at most ("Green 121")
 _HALVES = " ▀▄█"  # by (top lit) + 2 * (bottom lit)
 _BRAILLE = " " + "".join(chr(0x2800 + bits) for bits in range(1, 256))  # blank as a plain space
 # Braille dot bits by (row, column) inside a 2x4 cell (Unicode's dot numbering 1-8).
@@ -127,17 +127,25 @@ def game_counters(frame: LedFrame, track: int, peak: int) -> Line:
     return tuple(led(c, peak, "■") for c in frame.games[track])
 
 
-def track_rows(frame: LedFrame, per_row: int = 30) -> list[Line]:
-    """Each track as rows of ``per_row`` holes (1-30, 31-60, ...), its game hole and counters."""
+def track_rows(frame: LedFrame, per_row: int = 30, labels: Sequence[str] = ()) -> list[Line]:
+    """Each track as rows of ``per_row`` holes (1-30, 31-60, ...), its game hole and counters;
+    its first row starts with its label (``T1`` unless ``labels`` gives one a track)."""
     peak = frame_peak(frame)
+    width = label_width(labels)
     lines: list[Line] = []
     for number, track in enumerate(frame.tracks):
+        name = labels[number] if number < len(labels) else f"T{number + 1}"
         for first in range(0, len(track), per_row):
-            label = f"T{number + 1} {first + 1:>3} " if first == 0 else f"   {first + 1:>3} "
+            label = f"{name[:width - 1] if first == 0 else '':<{width}}{first + 1:>3} "
             holes = tuple(led(c, peak) for c in track[first : first + per_row])
             games = (Segment(GAMES_LABEL), *game_counters(frame, number, peak)) if first == 0 else ()
             lines.append((Segment(label), *holes, *games))
     return lines
+
+
+def label_width(labels: Sequence[str] = ()) -> int:
+    """The room before a full track's hole numbers: ``T1 `` or the longest label and a space."""
+    return min(max((len(label) for label in labels), default=2), MAX_LABEL) + 1
 
 
 def line_text(line: Line) -> str:

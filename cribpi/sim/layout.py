@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from PIL import Image
 
 from cribpi.hal.term import (
-    GAMES_LABEL, TRACK_LABEL, Line, Segment, compact_track, frame_peak, game_counters, image_to_braille,
-    image_to_text, track_rows,
+    GAMES_LABEL, Line, Segment, compact_track, frame_peak, game_counters, image_to_braille, image_to_text,
+    label_width, track_rows,
 )
 from cribpi.views.board import RGB
 from cribpi.views.leds import LedFrame
@@ -63,11 +63,11 @@ def _counters(view: View) -> int:
 
 def _full_size(view: View) -> tuple[int, int]:
     rows = sum(-(-len(track) // FULL_ROW) for track in _tracks(view))
-    return (len(TRACK_LABEL) + FULL_ROW + len(GAMES_LABEL) + _counters(view), rows) if rows else (0, 0)
+    return (label_width(view.labels) + 4 + FULL_ROW + len(GAMES_LABEL) + _counters(view), rows) if rows else (0, 0)
 
 
 def _full_tracks(view: View) -> list[Line]:
-    return track_rows(view.frame, FULL_ROW) if view.frame else []
+    return track_rows(view.frame, FULL_ROW, view.labels) if view.frame else []
 
 
 def _compact_size(view: View) -> tuple[int, int]:

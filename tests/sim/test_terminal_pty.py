@@ -128,11 +128,11 @@ def test_80x24_in_place(run_sim, players):
 def test_resize_redraws_for_the_new_size(run_sim):
     term = run_sim(140, 60)
     screen = term.wait_for("[count, acc, cut]")
-    assert "+----" in screen and "T1   1 " in screen  # the full board and the OLED's image
+    assert "+----" in screen and "Ann 0   1 " in screen  # the full board and the OLED's image
     term.resize(80, 24)
     term.pump(0.5)
     screen = term.wait_for("[count, acc, cut]")
-    assert "+----" not in screen and "T1   1 " not in screen
+    assert "+----" not in screen and "Ann 0   1 " not in screen
     lines_fit(term)
     term.resize(50, 8)
     screen = term.wait_for("or more (this is")
