@@ -38,6 +38,8 @@ class Outbox:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")  # survives a crash of cribpi; the journal is FULL
         self.db.execute(_SCHEMA)
+        # What the broker has acknowledged is done with; AUTOINCREMENT never reuses its ids.
+        self.db.execute("DELETE FROM tournament_outbox WHERE sent = 1")
 
     def add(self, kind: str, body: dict[str, Any], *, held: bool = False) -> int:
         with self.lock:
