@@ -31,7 +31,7 @@ from cribpi.sim.parts import sim_parts
 from cribpi.views.board import RGB
 from cribpi.views.text import screen_text
 
-__all__ = ["Terminal", "status_line", "ESCAPE_DELAY_MS"]
+__all__ = ["Terminal", "Palette", "status_line", "nearest_colour", "ESCAPE_DELAY_MS"]
 
 ESCAPE_DELAY_MS = 25  # curses waits this long after Esc for the rest of an arrow key's sequence
 _SPECIAL_KEYS = {curses.KEY_ENTER: ENTER, curses.KEY_BACKSPACE: BACKSPACE, curses.KEY_DC: BACKSPACE}
@@ -206,7 +206,7 @@ class Palette:
     def attr(self, fg: RGB | None, bg: RGB | None) -> int:
         if not self.colours or (fg is None and bg is None):
             return 0
-        key = (self._colour(fg), self._colour(bg))
+        key = (nearest_colour(fg, self.colours), nearest_colour(bg, self.colours))
         if key not in self.pairs:
             if len(self.pairs) + 1 >= curses.COLOR_PAIRS:
                 return 0
@@ -217,14 +217,20 @@ class Palette:
             self.pairs[key] = len(self.pairs) + 1
         return curses.color_pair(self.pairs[key])
 
-    def _colour(self, colour: RGB | None) -> int:
-        """The terminal's nearest colour: the 256-colour cube, else the 8 basic colours."""
-        if colour is None:
-            return -1
-        if self.colours >= 256:
-            return xterm256(colour)
-        r, g, b = (c >= 96 for c in colour)
-        return int(r) + 2 * int(g) + 4 * int(b)  # curses numbers red 1, green 2, blue 4
+
+def nearest_colour(colour: RGB | None, colours: int) -> int:
+    """The terminal's colour number nearest ``colour``: the 256-colour cube, else the 8 basic
+    colours; -1 (the terminal's own) for None.
+
+    >>> nearest_colour((255, 0, 0), 256), nearest_colour((255, 0, 0), 8), nearest_colour(None, 8)
+    (196, 1, -1)
+    """
+    if colour is None:
+        return -1
+    if colours >= 256:
+        return xterm256(colour)
+    r, g, b = (c >= 96 for c in colour)
+    return int(r) + 2 * int(g) + 4 * int(b)  # curses numbers red 1, green 2, blue 4
 
 
 def status_line(state: State) -> str:
