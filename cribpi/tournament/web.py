@@ -38,6 +38,7 @@ PAGES = {"/": "wall.html", "/leaderboard": "leaderboard.html", "/feature/{table}
 ASSETS = ("style.css", "live.js", "admin.js")
 SESSION_SECONDS = 12 * 3600
 COOKIE = "cribpi_admin"
+LOGIN_PENALTY_S = 1.0
 
 
 class Hub:
@@ -134,6 +135,7 @@ def create_app(director: Director, *, rng: random.Random | None = None) -> Starl
     async def login(request: Request) -> Response:
         data = await body(request)
         if not isinstance(data.get("password"), str) or not check_password(data["password"], director.db.get("admin")):
+            await asyncio.sleep(LOGIN_PENALTY_S)  # guessing costs time (scrypt costs the server too)
             return _error(403, "wrong password")
         cookie, token = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
         sessions[cookie] = (time.time() + SESSION_SECONDS, token)
