@@ -1,19 +1,19 @@
 """What the simulator shows, fitted to the terminal's size: no I/O, so every size can be tested.
 
-The largest arrangement that fits is chosen: the full board (30 holes a row, as the real
-tracks run) and the OLED's image in half blocks need about 130x55; a compact board (a whole
-track on one line, two holes a character) and the OLED in braille fit 80x24 with two or three
-players; four players at 80x24 get the compact board and the OLED's words. The OLED's words,
-the status line, what is being typed and the keys are always there. A terminal too small for
-even the smallest arrangement gets one line naming the size it needs.
+The largest arrangement that fits is chosen (:data:`ARRANGEMENTS`): the full board (30 holes
+a row, as the real tracks run) or the compact one (a whole track on one line, two holes a
+character), under it the OLED's image in half blocks (130 columns) or in braille (66 columns,
+16 rows), and at 80x24 the compact board with the OLED's words alone, for 2, 3 or 4 players.
+The OLED's words, the status line, what is being typed and the keys are always there. A
+terminal too small for even the smallest arrangement gets one line naming the size it needs.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from PIL import Image
 
