@@ -6,9 +6,10 @@ simulator elsewhere; as a service, a part that will not open is waited for,
 :mod:`cribpi.daemon.startup`), open the journal (a damaged one is moved aside) and restore
 the open game exactly, redraw the LEDs and the OLED, tell systemd ``READY=1``, then run the
 one loop. The loop pings the watchdog (so a hung loop is restarted), keeps ``STATUS=`` on the
-game and the score, and retries failing parts (:mod:`cribpi.daemon.guard`). SIGTERM and SIGINT become a clean stop: ``STOPPING=1``,
-the journal closed, the LEDs in their paused pattern and the OLED dimmed
-(:mod:`cribpi.daemon.signals`: the handlers are installed while running, never at import).
+game and the score, and retries failing parts (:mod:`cribpi.daemon.guard`). SIGTERM and
+SIGINT become a clean stop: ``STOPPING=1``, the journal closed, the LEDs in their paused
+pattern and the OLED dimmed (:mod:`cribpi.daemon.signals`: the handlers are installed while
+running, never at import).
 """
 
 from __future__ import annotations
