@@ -2,8 +2,10 @@
 answering at power-up, a loose cable) is waited for instead of failing the start, which would
 make systemd give up after its start limit. Run by hand, it fails at once with its one line.
 
-While waiting the service tells systemd it is up (``READY=1``), says what it waits for in
-``STATUS=``, keeps the watchdog fed, and tries again with backoff; SIGTERM ends the wait.
+While waiting the service is still starting (``READY=1`` comes only once the table is up):
+it says what it waits for in ``STATUS=``, extends systemd's start timeout
+(``EXTEND_TIMEOUT_USEC=``) before each wait, and tries again with backoff; SIGTERM ends the
+wait.
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ __all__ = ["open_patiently"]
 
 log = logging.getLogger("cribpi.daemon")
 
+#: Start time granted beyond each wait: enough to open the parts and the journal.
+MARGIN_S = 30.0
+
 
 def open_patiently(open_parts: Callable[[], Parts], notifier: Notifier,
                    clock: Callable[[], float] = time.monotonic) -> Parts | None:
@@ -34,18 +39,16 @@ def open_patiently(open_parts: Callable[[], Parts], notifier: Notifier,
         if not notifier.active:
             raise
         log.error("%s (waiting for it, retrying)", exc)
-        notifier.send("READY=1", f"STATUS=waiting for the parts: {exc}")
+        notifier.send(f"STATUS=waiting for the parts: {exc}")
     backoff = Backoff(clock)
     backoff.failed()
-    ping = notifier.watchdog / 2 if notifier.watchdog else None
     with stop_on_signals() as (received, wake_fd):
         while not received:
             wait = max(0.0, backoff.due - clock())
-            select.select([wake_fd], [], [], min(wait, ping) if ping else wait)
-            if ping:
-                notifier.send("WATCHDOG=1")
-            if received or not backoff.ready():
-                continue
+            notifier.send(f"EXTEND_TIMEOUT_USEC={int((wait + MARGIN_S) * 1e6)}")
+            select.select([wake_fd], [], [], wait)
+            if received:
+                break
             try:
                 parts = open_parts()
             except HardwareError:
