@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -30,9 +32,10 @@ any_cards = st.lists(st.sampled_from(DECK), min_size=1, max_size=6, unique=True)
 junk = st.lists(st.one_of(st.sampled_from(LOW), st.sampled_from(["5H", 5, None])), max_size=9)
 
 
-def outcome(call: object, cards: list[object]) -> tuple[str, object]:
+def outcome(call: Callable[[Any], Any], cards: list[object]) -> tuple[str, object]:
+    """The items ``call`` gives for ``cards``, or its error message."""
     try:
-        result = call(tuple(cards))  # type: ignore[operator]
+        result = call(tuple(cards))
     except RulesError as exc:
         return ("error", str(exc))
     return ("items", result if isinstance(result, tuple) else result.items)
