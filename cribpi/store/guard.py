@@ -65,7 +65,15 @@ def _checked(path: str, *, read_only: bool) -> tuple[sqlite3.Connection, int]:
         lost = lost_commits(path, scan)
         if lost is not None:
             raise corrupt(path, sqlite3.DatabaseError(lost))
-    conn, version = open_journal(path, read_only=read_only)
+    try:
+        conn, version = open_journal(path, read_only=read_only)
+    except JournalDamaged:
+        raise
+    except StoreError:  # e.g. "no game journal": all of it was in WAL frames SQLite dropped
+        lost = lost_commits(path, scan)
+        if lost is not None:
+            raise corrupt(path, sqlite3.DatabaseError(lost)) from None
+        raise
     lost = lost_commits(path, scan)
     if lost is not None:
         conn.close()

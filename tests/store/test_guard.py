@@ -143,8 +143,10 @@ def test_a_mangled_user_version_is_named_never_a_traceback(db_path, version):
     assert "Traceback" not in done.stderr
 
 
-def test_rows_lost_from_the_middle_of_the_wal_are_damage(db_path, tmp_path):
-    """A frame overwritten in mid-WAL makes SQLite drop every later commit: caught at open."""
+@pytest.mark.parametrize("where", ["middle", "first frame"])
+def test_rows_lost_from_the_middle_of_the_wal_are_damage(db_path, tmp_path, where):
+    """A frame overwritten in mid-WAL makes SQLite drop every later commit: caught at open,
+    also when that leaves nothing (the journal's tables were only in the WAL)."""
     events = [e for e, _ in random_match(5)]
     keep = sqlite3.connect(db_path)  # an open reader keeps the WAL from being checkpointed away
     with Store(db_path) as store:
@@ -155,7 +157,7 @@ def test_rows_lost_from_the_middle_of_the_wal_are_damage(db_path, tmp_path):
         main = db_path.read_bytes()
     keep.close()
     frame = 24 + 4096
-    middle = 32 + (len(wal) - 32) // frame // 2 * frame + 100
+    middle = 32 + ((len(wal) - 32) // frame // 2 * frame if where == "middle" else 0) + 100
     copy = tmp_path / "copy.db"
     copy.write_bytes(main)
     (tmp_path / "copy.db-wal").write_bytes(wal[:middle] + os.urandom(64) + wal[middle + 64:])
