@@ -80,9 +80,10 @@ def next_players(settings: TableSettings) -> TableSettings:
 
 
 def next_rules(settings: TableSettings) -> TableSettings:
+    """The next preset, with its own muggins (the Muggins item switches it after)."""
     names = [n for n in PRESETS if n != TWO_HANDED_ONLY or settings.players == 2]
     i = names.index(settings.rules) if settings.rules in names else -1
-    return dataclasses.replace(settings, rules=names[(i + 1) % len(names)])
+    return dataclasses.replace(settings, rules=names[(i + 1) % len(names)], muggins=None)
 
 
 def next_brightness(settings: TableSettings) -> TableSettings:

@@ -11,7 +11,9 @@ import cribpi.app.settings
 from cribpi.app import TableSettings, TableUI
 from cribpi.app.menus import PENALTY_POINTS, Menu, PenaltyDraft
 from cribpi.app.review import review_screen
-from cribpi.app.settings import next_brightness, next_match, next_players, next_rules, settings_of, toggle_muggins
+from cribpi.app.settings import (
+    muggins_on, next_brightness, next_match, next_players, next_rules, settings_of, toggle_muggins,
+)
 from cribpi.game import Mode, Phase
 from cribpi.rules import MugginsScope
 from cribpi.hal import Action
@@ -114,6 +116,13 @@ def test_muggins_is_switched_on_from_the_menu_under_every_preset(table):
     press(parts, app, "ok")  # yes: a new game
     assert ui.state.rules.muggins is MugginsScope.ACC and ui.state.rules.name == "acc"
     assert settings_of(ui.state, TableSettings()).muggins is True  # a resumed game keeps it for the next
+
+
+def test_choosing_a_preset_brings_its_own_muggins():
+    off = toggle_muggins(TableSettings(rules="hoyle"))  # switched on under hoyle...
+    assert muggins_on(off)
+    assert next_rules(off).rules == "leaflet" and not muggins_on(next_rules(off))  # ...the next preset's own
+    assert muggins_on(TableSettings(rules="acc-tournament"))
 
 
 @pytest.mark.parametrize("preset", ["acc", "hoyle", "leaflet", "acc-tournament", "five-card"])
