@@ -91,10 +91,10 @@ def score_play(count: Sequence[Card], *, rules: Rules = ACC) -> PlayScore:
             same += 1
         k += 1
         if ranks:
-            if ranks & (bit := 1 << r):
+            if ranks & (rank_bit := 1 << r):
                 ranks = 0
                 continue
-            ranks |= bit
+            ranks |= rank_bit
             if r < low:
                 low = r
             elif r > high:
