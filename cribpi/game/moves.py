@@ -17,9 +17,11 @@ from collections.abc import Callable, Iterable
 from cribpi.exc import RulesError
 from cribpi.game import events as ev
 from cribpi.game.queries import cards_left
-from cribpi.game.state import AlertKind, Effect, GameOver, MatchOver, Phase, PlayInput, State, evolve
+from cribpi.game.state import (
+    Alert, AlertKind, DealState, Effect, GameOver, MatchOver, Phase, PlayInput, State, evolve,
+)
 from cribpi.game.transaction import Tx, check_seat, need_phase, who
-from cribpi.rules import Card
+from cribpi.rules import MAX_COUNT, Card
 
 __all__ = ["move_card", "Apply"]
 
@@ -44,7 +46,18 @@ def move_card(tx: Tx, event: ev.MoveCard, apply: Apply) -> None:
                         for t, (old, new) in enumerate(zip(state.scores, after.scores)) if old != new)
     tx.alert(AlertKind.MOVED, f"{event.card} moved from {state.names[laid[event.card]]} to {state.names[seat]}: "
              f"the play scored again ({changes or 'no score changes'})", seat, other=laid[event.card])
-    tx.effects.extend(e for e in effects if isinstance(e, (GameOver, MatchOver)))
+    tx.effects.extend(e for e in effects if isinstance(e, (GameOver, MatchOver)) or _new_renege(e, deal, after))
+
+
+def _new_renege(effect: Effect, before: DealState, after: State) -> bool:
+    """A renege the corrected play shows and the play as entered did not: a card laid after a
+    go the move put in, which would have fitted at that go (the replay's other alerts were
+    told when their inputs were entered)."""
+    if not isinstance(effect, Alert) or effect.kind is not AlertKind.RENEGE or not effect.items:
+        return False
+    gos = set(after.deal.gone_at if after.deal is not None else ()) - set(before.gone_at)
+    card = effect.items[0].cards[0]
+    return any(seat == effect.seat and count + card.value <= MAX_COUNT for seat, count in gos)
 
 
 def replay(base: State, log: Iterable[PlayInput], moved: dict[Card, int], apply: Apply) -> tuple[State, list[Effect]]:

@@ -39,6 +39,7 @@ def test_a_card_moved_to_the_seat_that_laid_it_moves_its_points_too():
     alert = next(e for e in effects if getattr(e, "kind", None) is AlertKind.MOVED)
     assert "9H moved from Bob to Ann" in alert.text and "Ann 0->2, Bob 2->0" in alert.text
     assert (alert.seat, alert.other) == (ANN, BOB)
+    assert [e.kind for e in effects if hasattr(e, "kind")] == [AlertKind.MOVED]  # the old scores are not told again
     s.game.apply(Undo(1))
     assert s.state == before
 
@@ -47,10 +48,13 @@ def test_the_play_after_the_moved_card_is_credited_again_by_turn():
     s = forgotten_go()
     s(Lay(ANN, C("5D")), Lay(BOB, C("5H")))  # entered by turn after the wrong 9H: Bob "pairs" it
     assert s.state.scores == (0, 4)
-    s.game.apply(MoveCard(C("9H"), ANN))
+    effects = s.game.apply(MoveCard(C("9H"), ANN))
     # really Bob led 5D after Ann's 31 and Ann paired it: each later card goes to the turn again
     assert s.state.scores == (4, 0)
     assert s.state.deal.cards_of(BOB) == cards("QD 5D") and s.state.deal.cards_of(ANN) == cards("TC 2C 9H 5H")
+    # and Bob's go at 22 (the one nobody entered) was said holding 5D: a renege, told now
+    renege = [e for e in effects if getattr(e, "kind", None) is AlertKind.RENEGE]
+    assert len(renege) == 1 and "Bob said go at 22 holding 5D" in renege[0].text
 
 
 def test_moves_build_on_each_other_and_a_card_can_go_back():
