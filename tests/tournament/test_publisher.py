@@ -166,3 +166,23 @@ def test_a_table_cannot_publish_under_another_tables_topic(broker: Mosquitto, tm
     assert not [t for t, _, _ in seen.messages if "/t1/" in t]
     assert [t for t, _, _ in seen.messages if "/t2/" in t]
     seen.close()
+
+
+def test_each_game_of_a_match_is_confirmed_by_the_press_that_starts_the_next(broker: Mosquitto, tmp_path: Path) -> None:
+    seen = Listener(broker)
+    pub = publisher(broker, tmp_path)
+    pub.start()
+    held_while_over = []
+    for state in play_match(("Ann", "Ben"), random.Random(21), pub, 1, match_games=3):
+        if state.phase.value == "game_over":
+            held_while_over.append(pub.outbox.held())
+    start_next(("Ann", "Ben"), pub, game_id=2)
+    games = len(state.games)
+    wait_for(lambda: len(seen.of("result")) == games)
+    pub.stop()
+    assert games >= 2 and held_while_over == [True] * (games - 1)  # waiting at each game over
+    results = seen.of("result")
+    assert [r["game_number"] for r in results] == list(range(1, games + 1))
+    assert all(r["status"] == "confirmed" for r in results)
+    assert [r["winner"] for r in results] == [g.winner for g in state.games]
+    seen.close()
