@@ -30,6 +30,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     init.add_argument("--port", type=int_option(1, 65535), default=1883, help="the broker's port (default 1883)")
     init.add_argument("--bind", default="0.0.0.0", help="the broker's address (default: every interface)")
     init.add_argument("--broker-user", help="the user mosquitto runs as when started by root (it reads passwd)")
+    init.add_argument("--tls-cert", type=path_option("certificate"), help="the broker's certificate (mqtts://)")
+    init.add_argument("--tls-key", type=path_option("key file"), help="its private key (with --tls-cert)")
     init.add_argument("--admin-password-file", type=path_option("password file"),
                       help="the pages' admin password (default: a new one, printed)")
     init.add_argument("--best-of", type=int_option(1, 15), default=3, help="games in a playoff match (default 3)")
@@ -52,11 +54,13 @@ def init(args: argparse.Namespace) -> int:
     from cribpi.tournament.room import DIRECTOR, init_event
 
     folder = args.dir or Path(args.event)
+    if (args.tls_cert is None) != (args.tls_key is None):
+        raise ConfigError("--tls-cert and --tls-key go together: the broker's certificate and its key")
     password = (read_user_text(args.admin_password_file, "password file").strip() if args.admin_password_file
                 else secrets.token_urlsafe(12))
     room = init_event(folder, args.event, args.tables, password, best_of=args.best_of,
                       final_best_of=args.final_best_of, port=args.port, bind=args.bind,
-                      run_as=args.broker_user)
+                      run_as=args.broker_user, tls=(args.tls_cert, args.tls_key) if args.tls_cert else None)
     creds = folder / CREDENTIALS
     creds.write_text(json.dumps(room.credentials, indent=1), encoding="utf-8")
     creds.chmod(0o600)

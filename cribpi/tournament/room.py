@@ -40,11 +40,12 @@ def table_ids(count: int) -> list[str]:
 
 
 def write_room(folder: Path, event: str, tables: int, *, port: int = 1883, bind: str = "0.0.0.0",
-               run_as: str | None = None) -> Room:
+               run_as: str | None = None, tls: tuple[Path, Path] | None = None) -> Room:
     """Write ``mosquitto.conf``, ``passwd`` (hashed by ``mosquitto_passwd``) and ``acl`` into ``folder``.
 
     ``run_as``: the user mosquitto runs as once started by root (it must read ``passwd``); by
-    default mosquitto's own, so the folder must then be readable by it."""
+    default mosquitto's own, so the folder must then be readable by it. ``tls``: the server's
+    certificate and key files, for an ``mqtts://`` listener."""
     if not 1 <= tables <= 999:
         raise ConfigError(f"--tables {tables} is not valid: 1-999")
     tool = shutil.which("mosquitto_passwd")
@@ -65,6 +66,7 @@ def write_room(folder: Path, event: str, tables: int, *, port: int = 1883, bind:
     (folder / "mosquitto.conf").write_text(
         f"# cribpi room for event {event}: {tables} tables\n"
         f"listener {port} {bind}\n"
+        + (f"certfile {tls[0].resolve()}\nkeyfile {tls[1].resolve()}\n" if tls else "")
         + (f"user {run_as}\n" if run_as else "")
         + "allow_anonymous false\n"
         + f"password_file {passwd.resolve()}\n"
@@ -79,7 +81,8 @@ def write_room(folder: Path, event: str, tables: int, *, port: int = 1883, bind:
 
 
 def init_event(folder: Path, event: str, tables: int, admin_password: str, *, best_of: int = 3,
-               final_best_of: int = 5, port: int = 1883, bind: str = "0.0.0.0", run_as: str | None = None) -> Room:
+               final_best_of: int = 5, port: int = 1883, bind: str = "0.0.0.0", run_as: str | None = None,
+               tls: tuple[Path, Path] | None = None) -> Room:
     """A new event in ``folder``: its database (the admin password hashed) and its room."""
     if not NAME.fullmatch(event):
         raise ConfigError(f"event {event!r} is not valid: 1-32 letters, digits, - or _")
@@ -90,7 +93,7 @@ def init_event(folder: Path, event: str, tables: int, admin_password: str, *, be
             raise ConfigError(f"{name} {n} is not valid: an odd number of games, 1-15")
     if (folder / EVENT_DB).exists():
         raise ConfigError(f"{folder / EVENT_DB} exists already: one folder per event")
-    made = write_room(folder, event, tables, port=port, bind=bind, run_as=run_as)
+    made = write_room(folder, event, tables, port=port, bind=bind, run_as=run_as, tls=tls)
     db = EventDB(folder / EVENT_DB, create=True)
     for key, value in (("event", event), ("admin", hash_password(admin_password)), ("best_of", str(best_of)),
                        ("final_best_of", str(final_best_of))):

@@ -53,7 +53,7 @@ class Mosquitto:
 
     def start(self) -> None:
         self.proc = subprocess.Popen([require("mosquitto"), "-c", str(self.room.conf)],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                     stdout=subprocess.DEVNULL, stderr=(self.room.folder / "mosquitto.log").open("ab"))
         wait_port(self.room.port)
 
     def stop(self) -> None:
