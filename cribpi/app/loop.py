@@ -46,6 +46,10 @@ class TableApp:
                  problems: Callable[[], Sequence[str]] = tuple) -> None:
         self.parts = parts
         self.ui = ui
+        # OK pages a long screen as often as the table's own display needs (a 128x32 one
+        # takes more pages than the default 128x64).
+        ui.display_size = next((d.size for d, page in zip(parts.displays, parts.pages) if page == "table"),
+                               ui.display_size)
         self.led_settings = led_settings or LedSettings(brightness=ui.settings.brightness)
         self.clock = clock
         self.queue = ActionQueue()

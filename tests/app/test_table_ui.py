@@ -200,3 +200,17 @@ def test_a_key_that_means_nothing_now_is_refused_with_what_is_awaited():
     ui.handle(Action.parse("undo"))
     ui.handle(Action.parse("undo"))
     assert "nothing to undo" in " ".join(ui.screen().lines)
+
+
+def test_the_app_pages_at_the_size_of_the_table_display_not_an_onlookers():
+    """A 128x32 table display with a 128x64 scores display: OK pages at 128x32."""
+    from cribpi.app import TableApp
+    from cribpi.hal import Parts
+    from cribpi.hal.mock import MemoryPegboard, mock_display
+    from cribpi.hal.sim import SimInputs
+
+    ui = TableUI(TableSettings(), rng=random.Random(1))
+    small, large = mock_display((128, 32)), mock_display((128, 64))
+    parts = Parts(SimInputs(), MemoryPegboard(), (large, small), pages=("scores", "table"))
+    TableApp(parts, ui)
+    assert ui.display_size == (128, 32)
