@@ -6,7 +6,8 @@ copy a backup over the journal (docs/install.md)."""
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+
+from cribpi.inputs import int_option, path_option
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -14,19 +15,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                        description=__doc__)
     p.add_argument("--config", help="configuration file naming the journal (default: $CRIBPI_CONFIG, "
                    "then /etc/cribpi/cribpi.toml)")
-    p.add_argument("--db", type=Path, help="the journal to copy (default: the configuration's)")
-    p.add_argument("--to", type=Path, help="folder for the copies (default: backups/ beside the journal)")
-    p.add_argument("--keep", type=int, default=7, help="how many copies to keep, 1 or more (default 7)")
+    p.add_argument("--db", type=path_option("game journal"), help="the journal to copy (default: the configuration's)")
+    p.add_argument("--to", type=path_option("backup folder", folder=True), help="folder for the copies (default: backups/ beside the journal)")
+    p.add_argument("--keep", type=int_option(1, 10_000), default=7, help="how many copies to keep, 1 or more (default 7)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from cribpi.daemon import find_config
-    from cribpi.exc import ConfigError
     from cribpi.store.backup import backup
 
-    if args.keep < 1:
-        raise ConfigError(f"--keep {args.keep}: the number of copies to keep is a whole number, 1 or more")
     db = args.db or find_config(args.config).db
     copy = backup(db, args.to or db.parent / "backups", keep=args.keep)
     print(copy)

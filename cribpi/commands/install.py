@@ -8,12 +8,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from cribpi.inputs import path_option
+
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("install", help="install cribpi as a systemd service (root; --dry-run shows the steps)",
                        description=__doc__)
     p.add_argument("--dry-run", action="store_true", help="print each step, change nothing")
-    p.add_argument("--root", type=Path, default=Path("/"), help="install under this folder instead of / (tests, images)")
+    p.add_argument("--root", type=path_option("root folder", folder=True), default=Path("/"), help="install under this folder instead of / (tests, images)")
     p.set_defaults(run=run)
 
 

@@ -7,12 +7,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from cribpi.inputs import path_option
+
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("uninstall", help="remove the service cribpi install put in place (keeps the journal)",
                        description=__doc__)
     p.add_argument("--dry-run", action="store_true", help="print each step, change nothing")
-    p.add_argument("--root", type=Path, default=Path("/"), help="uninstall under this folder instead of /")
+    p.add_argument("--root", type=path_option("root folder", folder=True), default=Path("/"), help="uninstall under this folder instead of /")
     p.set_defaults(run=run)
 
 

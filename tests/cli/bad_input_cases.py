@@ -187,5 +187,18 @@ def cases() -> list[tuple[list[str], str]]:
         (["--db", ""], r"expected the path"), (["--db", "~nosuchuser_cribpi/j.db"], r"no user"),
         (["--jsn"], r"did you mean --json"), (["extra"], r"unrecognized arguments"),
     ]]
+    out += [(["backup", *c], m) for c, m in [
+        (["--keep", "0"], r"--keep: '0' is not valid: expected a whole number 1-10000"),
+        (["--keep", BIG], r"--keep: .* expected a whole number"), (["--keep", "x"], r"'x' is not valid"),
+        (["--db", "a\0b"], r"NUL byte"), (["--db", "{missing}"], r"no game journal"),
+        (["--db", "{journal}", "--to", "{file}"], r"--to: .* is a file; expected a backup folder"),
+        (["--config", "{fifo}"], r"not a regular file"), (["--config", "{config:nan-cap}"], r"current_cap_ma = nan"),
+    ]]
+    for command in ("install", "uninstall"):
+        out += [([command, *c], m) for c, m in [
+            (["--root", "{file}"], r"--root: .* is a file; expected a root folder"),
+            (["--root", "a\0b"], r"NUL byte"), (["--root", "~nosuchuser_cribpi/r"], r"no user"),
+            (["--dry-run", "extra"], r"unrecognized arguments"),
+        ]]
     out += [(["--no-such-option"], r"required: COMMAND|unrecognized"), (["dance"], r"invalid choice: 'dance'")]
     return out
