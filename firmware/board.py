@@ -122,8 +122,8 @@ def _marks(board, args):
 
 
 def _brightness(board, args):
-    board.brightness = _int(args[0], 0, 1000, "brightness")
-    board.cap_ma = _int(args[1], 0, 100000, "current cap")
+    brightness, cap = _int(args[0], 0, 1000, "brightness"), _int(args[1], 0, 100000, "current cap")
+    board.brightness, board.cap_ma = brightness, cap  # both checked first: an ERR changes nothing
 
 
 def _animation(board, args):
