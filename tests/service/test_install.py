@@ -154,4 +154,4 @@ def test_backup_copies_the_journal_while_the_table_writes_and_keeps_the_last_n(t
 
 def test_backup_refuses_a_bad_keep_with_one_line(tmp_path):
     done = cribpi("backup", "--db", tmp_path / "cribpi.db", "--keep", 0)
-    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and "--keep 0" in done.stderr
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and "--keep: '0' is not valid" in done.stderr
