@@ -14,6 +14,7 @@ import time
 import layout
 import settings
 from draw import draw, new_strips
+from cards import CardLines
 from keys import Debouncer, Matrix
 from leds import Strips
 from link import Controller, LineBuffer
@@ -72,6 +73,17 @@ class Firmware:
                 self.send(self.link.event(verb, key))
             await asyncio.sleep_ms(settings.SCAN_MS)
 
+    async def cards(self):
+        """Cards from a reader on the UART, when one is configured."""
+        uart = machine.UART(settings.CARD_UART, baudrate=9600, tx=machine.Pin(settings.CARD_TX_PIN),
+                            rx=machine.Pin(settings.CARD_RX_PIN))
+        lines = CardLines()
+        while True:
+            if uart.any():
+                for card in lines.feed(uart.read()):
+                    self.send(self.link.event("CARD", card))
+            await asyncio.sleep_ms(20)
+
     async def show(self):
         while True:
             self.wdt.feed()
@@ -93,7 +105,10 @@ class Firmware:
 
 async def run():
     firmware = Firmware()
-    await asyncio.gather(firmware.read(), firmware.scan(), firmware.show())
+    tasks = [firmware.read(), firmware.scan(), firmware.show()]
+    if settings.CARD_UART is not None:
+        tasks.append(firmware.cards())
+    await asyncio.gather(*tasks)
 
 
 if __name__ == "__main__":  # the Pico runs main.py as __main__; tests import it

@@ -13,6 +13,11 @@ KEYMAP = (
     ("K", "C", "D", "H", "S", "go"),
     ("ok", "undo", "menu", "", "", ""),
 )
+#: A serial card reader (one card a line, 9600 baud) on UART0: RX on GP1, TX on GP0. None: no
+#: reader (an unconnected RX pin would read noise as cards).
+CARD_UART = None
+CARD_RX_PIN = 1
+CARD_TX_PIN = 0
 DEBOUNCE_MS = 20  # a key must read the same this long to count
 HOLD_MS = 800  # held this long: KH
 SCAN_MS = 5  # one matrix scan

@@ -47,22 +47,27 @@ def mpy_path(*folders: Path | str) -> str:
     return ":".join([".frozen", *map(str, folders)])
 
 
-def firmware_copy(folder: Path, layout_source: str | None = None, **constants: str) -> Path:
-    """The firmware copied into ``folder``, with another layout module and protocol constants
-    (``PROTOCOL='1.0'``) if given."""
+def firmware_copy(folder: Path, layout_source: str | None = None, settings: dict[str, object] | None = None,
+                  **constants: str) -> Path:
+    """The firmware copied into ``folder``, with another layout module, other ``settings``
+    (``{"CARD_UART": 0}``) and protocol constants (``PROTOCOL='1.0'``) if given."""
     folder.mkdir(parents=True, exist_ok=True)
     for source in FIRMWARE.glob("*.py"):
         shutil.copy(source, folder / source.name)
     if layout_source is not None:
         (folder / "layout.py").write_text(layout_source)
-    protocol = folder / "protocol.py"
-    text = protocol.read_text()
-    for name, value in constants.items():
+    _set(folder / "protocol.py", constants)
+    _set(folder / "settings.py", settings or {})
+    return folder
+
+
+def _set(module: Path, values: dict[str, object]) -> None:
+    text = module.read_text()
+    for name, value in values.items():
         start = text.index(f"\n{name} = ") + 1
         end = text.index("\n", start)
         text = text[:start] + f"{name} = {value!r}" + text[end:]
-    protocol.write_text(text)
-    return folder
+    module.write_text(text)
 
 
 class Pico:
@@ -78,11 +83,14 @@ class Pico:
         self.pixels.mkdir(exist_ok=True)
         self.keys = tmp / "keys"
         self.keys.write_text("")
+        self.cards = tmp / "cards"
+        self.cards.write_bytes(b"")
         self.port = str(tmp / "ttyPico")
         self._usb_master, usb_slave = os.openpty()
         tty.setraw(usb_slave)
         env = dict(os.environ, MICROPYPATH=mpy_path(firmware or FIRMWARE, STUBS),
-                   CRIBPI_FW_PIXELS=str(self.pixels), CRIBPI_FW_KEYS=str(self.keys))
+                   CRIBPI_FW_PIXELS=str(self.pixels), CRIBPI_FW_KEYS=str(self.keys),
+                   CRIBPI_FW_CARDS=str(self.cards))
         self.process = subprocess.Popen([micropython(), str((firmware or FIRMWARE) / "main.py")],
                                         stdin=usb_slave, stdout=usb_slave, stderr=subprocess.PIPE,
                                         env=env, cwd=tmp)
@@ -135,6 +143,11 @@ class Pico:
     def inject(self, data: bytes) -> None:
         """Bytes into the firmware's USB input, as if the host had sent them."""
         os.write(self._usb_master, data)
+
+    def feed_card(self, data: bytes) -> None:
+        """Bytes from the card reader on the controller's UART (with CARD_UART set)."""
+        with self.cards.open("ab") as fh:
+            fh.write(data)
 
     def press(self, *pairs: tuple[int, int]) -> None:
         """Hold down the keys at these (row pin, column pin) pairs (none: release all)."""

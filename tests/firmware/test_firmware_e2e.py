@@ -6,7 +6,7 @@ import time
 import pytest
 
 import settings
-from cribpi.hal.actions import Action, ActionQueue
+from cribpi.hal.actions import Action, ActionQueue, Kind
 from cribpi.hal.controller import LinkTiming, open_controller
 from cribpi.hal.layout import load_layout
 from cribpi.views.board import Animation, BoardModel, TrackModel
@@ -115,6 +115,23 @@ def test_keys_reach_the_app_as_a_card_and_held_undo_as_undo_long(part, pico):
         time.sleep(0.1)
         got += actions.drain()
     assert got == [Action.parse("rank 5"), Action.parse("suit H"), Action.parse("undo"), Action.parse("undo_long")]
+
+
+def test_cards_from_a_reader_on_the_controller_reach_the_app(tmp_path):
+    pico = rig.Pico(tmp_path, firmware=rig.firmware_copy(tmp_path / "fw", settings={"CARD_UART": 0}))
+    part = open_controller(pico.port, timing=QUICK)
+    try:
+        with ActionQueue() as actions:
+            part.start(actions)
+            connected(part, pico)
+            pico.feed_card("5H\r\n10d\nq\u2660\n".encode() + b"x" * 40 + b"\nZZ\n")
+            got = []
+            pico.wait_for(lambda: got.extend(actions.drain()) or len(got) >= 4, what="four cards")
+    finally:
+        part.close()
+        pico.close()
+    assert got[:3] == [Action.parse("card 5H"), Action.parse("card TD"), Action.parse("card QS")]
+    assert got[3].kind is Kind.REJECTED and "ZZ" in got[3].text  # the 40 x's were noise: dropped
 
 
 def test_unplug_and_replug_resyncs_without_a_restart(part, pico):

@@ -67,6 +67,7 @@ def test_commands_set_state_and_a_repeat_changes_nothing():
     (["A", "dance", "-", "-"], "ARG", "animation dance is not one of"),
     (["A", "winner", "-", "-"], "ARG", "the winner animation needs a track"),
     (["Q"], "UNKNOWN", "unknown command Q"),
+    (["B", "0", "HELLO"], "ARG", "current cap HELLO is not 0-100000"),  # the brightness is not set either
 ])
 def test_bad_commands_are_refused_and_change_nothing(words, code, says):
     b = fw_board.Board()
@@ -135,6 +136,15 @@ def test_lines_split_anywhere_and_overlong_ones_come_out_once():
     assert buffer.feed(b"yyy\n03 PING\n") == [b"03 PING"]  # the rest of the long line dropped
     fresh = fw_link.LineBuffer()
     assert fresh.feed(b"x" * 300 + b"\n04 PING\n") == [None, b"04 PING"]
+
+
+def test_card_reader_lines_become_single_words():
+    import cards
+
+    lines = cards.CardLines()
+    assert lines.feed(b"5H\r\n10 d\n") == ["5H", "10d"]
+    assert lines.feed(b"Q\xe2\x99") == [] and lines.feed(b"\xa0\n") == ["Q\u2660"]  # split in the middle
+    assert lines.feed(b"x" * 40 + b"\n\xff\n7*C\n\n") == ["?", "7C"]
 
 
 def test_a_key_counts_only_after_the_debounce_and_is_held_once():

@@ -44,15 +44,18 @@ def test_the_pi_table_is_the_default_configuration():
 
 def test_the_pico_table_is_the_firmwares_pins():
     rows = table("Pico pins")
-    found = {"LED strip": {}, "key row": {}, "key column": {}}
+    found = {"LED strip": {}, "key row": {}, "key column": {}, "card reader": {}}
     for name, gpio, pin in rows:
-        kind, number = re.fullmatch(r"(LED strip|key row|key column) (\d+)(?: data)?", name).groups()
+        kind, number = re.fullmatch(r"(LED strip|key row|key column|card reader) (\d+|RX|TX)(?: data)?", name).groups()
         gp = int(gpio.removeprefix("GP"))
-        found[kind][int(number)] = gp
+        found[kind][number if number in ("RX", "TX") else int(number)] = gp
         assert PICO_PINS[gp] == int(pin), f"{name}: {gpio} is Pico pin {PICO_PINS[gp]}"
     assert tuple(found["LED strip"][n] for n in sorted(found["LED strip"])) == settings.LED_PINS
     assert tuple(found["key row"][n] for n in sorted(found["key row"])) == settings.ROW_PINS
     assert tuple(found["key column"][n] for n in sorted(found["key column"])) == settings.COL_PINS
+    assert found["card reader"] == {"RX": settings.CARD_RX_PIN, "TX": settings.CARD_TX_PIN}
+    used = [gp for pins in found.values() for gp in pins.values()]
+    assert len(used) == len(set(used)), "a Pico pin is used twice"
 
 
 def test_the_key_matrix_table_is_the_firmwares_key_map():

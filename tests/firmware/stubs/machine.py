@@ -56,6 +56,34 @@ class Pin:
                 _driven_low.append(self.number)
 
 
+class UART:
+    """A card reader's UART: the bytes appended to the file named by ``$CRIBPI_FW_CARDS``."""
+
+    def __init__(self, id, baudrate=9600, tx=None, rx=None):
+        self.id = id
+        self.baudrate = baudrate
+        self.offset = 0
+
+    def _pending(self):
+        name = os.getenv("CRIBPI_FW_CARDS")
+        if not name:
+            return b""
+        try:
+            with open(name, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            return b""
+        return data[self.offset:]
+
+    def any(self):
+        return len(self._pending())
+
+    def read(self):
+        data = self._pending()
+        self.offset += len(data)
+        return data
+
+
 class WDT:
     feeds = 0
 
