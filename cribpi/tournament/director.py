@@ -10,6 +10,7 @@ standing. Only a confirmed result counts; a disputed one waits for the director'
 from __future__ import annotations
 
 import logging
+import random
 import sqlite3
 import threading
 from collections import Counter
@@ -22,6 +23,7 @@ from cribpi.exc import ConfigError
 from cribpi.tournament.broker import Broker, new_client
 from cribpi.tournament.eventdb import EventDB
 from cribpi.tournament.messages import BadMessage, Message, parse, subscription
+from cribpi.tournament.pairing import METHODS, seat_pairs, seat_random, seat_swiss
 from cribpi.tournament.standings import Outcome, Standings, bracket, cut
 
 __all__ = ["Director"]
@@ -163,6 +165,25 @@ class Director:
             self.db.update_result(result_id, {"scores": scores, "winner": winner, "kind": kind, "margin": margin,
                                               "status": "confirmed"}, by=by, why=why)
             self._count(self.db.result(result_id) or {}, kinds.get(row["round"], "qualifying"))
+
+    def seat_round(self, method: str, rng: random.Random) -> tuple[int, dict[str, list[str]]]:
+        """Seat the next round (``random``, ``swiss`` or ``bracket``: the playoff matches waiting
+        for their players); its number and who sits where."""
+        tables = self.db.tables()
+        if method == "bracket":
+            waiting = [[m["a"], m["b"]] for r in self.bracket()["rounds"] for m in r
+                       if m["a"] and m["b"] and m["winner"] is None]
+            if not waiting:
+                raise ConfigError("no playoff match is waiting for its players")
+            seating, kind = seat_pairs(waiting, tables), "playoff"
+        elif method == "random":
+            seating, kind = seat_random(self.db.players(), tables, rng), "qualifying"
+        elif method == "swiss":
+            met = {frozenset(r["players"]) for r in self.db.results()}
+            seating, kind = seat_swiss([x["name"] for x in self.ranked()], tables, met), "qualifying"
+        else:
+            raise ConfigError(f"method {method!r} is not valid: one of {', '.join(METHODS)}")
+        return self.db.add_round(kind, seating), seating
 
     def ranked(self) -> list[dict[str, Any]]:
         with self.lock:

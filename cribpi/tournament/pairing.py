@@ -1,5 +1,6 @@
-"""Seating a round: players in pairs at the event's tables, at random or Swiss-style (on the
-standings, each beside the next player they have not met yet). An odd player out sits out."""
+"""Seating a round: players in pairs at the event's tables, at random, Swiss-style (on the
+standings, each beside the next player they have not met yet), or the playoff matches waiting
+in the bracket. An odd player out sits out."""
 
 from __future__ import annotations
 
@@ -8,16 +9,20 @@ from collections.abc import Sequence
 
 from cribpi.exc import ConfigError
 
-__all__ = ["seat_random", "seat_swiss", "METHODS"]
+__all__ = ["seat_random", "seat_swiss", "seat_pairs", "METHODS"]
 
-METHODS = ("random", "swiss")
+METHODS = ("random", "swiss", "bracket")
 
 
 def _seat(order: Sequence[str], tables: Sequence[str]) -> dict[str, list[str]]:
-    pairs = [list(order[i:i + 2]) for i in range(0, len(order) - 1, 2)]
+    return seat_pairs([list(order[i:i + 2]) for i in range(0, len(order) - 1, 2)], tables)
+
+
+def seat_pairs(pairs: Sequence[list[str]], tables: Sequence[str]) -> dict[str, list[str]]:
+    """Each pair at the next table, in order."""
     if len(pairs) > len(tables):
         raise ConfigError(f"{len(pairs)} games need {len(pairs)} tables; the event has {len(tables)}")
-    return dict(zip(tables, pairs))
+    return dict(zip(tables, map(list, pairs)))
 
 
 def seat_random(players: Sequence[str], tables: Sequence[str], rng: random.Random) -> dict[str, list[str]]:

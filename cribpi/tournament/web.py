@@ -28,7 +28,6 @@ from starlette.routing import Route
 from cribpi.exc import CribpiError
 from cribpi.tournament.director import Director
 from cribpi.tournament.eventdb import check_password
-from cribpi.tournament.pairing import METHODS, seat_random, seat_swiss
 
 __all__ = ["create_app", "Hub"]
 
@@ -158,17 +157,8 @@ def create_app(director: Director, *, rng: random.Random | None = None) -> Starl
     async def seat(request: Request) -> Response:
         if admin(request) is None:
             return _error(403, "log in as the director first")
-        data = await body(request)
-        method, kind = data.get("method"), data.get("kind", "qualifying")
-        if method not in METHODS or kind not in ("qualifying", "playoff"):
-            return _error(400, f"method: one of {', '.join(METHODS)}; kind: qualifying or playoff")
-        tables_ = director.db.tables()
-        if method == "random":
-            seating = seat_random(director.db.players(), tables_, rng)
-        else:
-            met = {frozenset(r["players"]) for r in director.db.results()}
-            seating = seat_swiss([x["name"] for x in director.ranked()], tables_, met)
-        number = director.db.add_round(kind, seating)
+        method = (await body(request)).get("method")
+        number, seating = director.seat_round(str(method), rng)
         return JSONResponse({"round": number, "seating": seating})
 
     async def correct(request: Request) -> Response:

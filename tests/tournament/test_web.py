@@ -66,6 +66,10 @@ def test_admin_needs_the_password_and_the_csrf_token(client: TestClient, room: R
     pairs = [frozenset(p) for p in seated["seating"].values()]
     assert not set(pairs) & {frozenset((w, lo)) for w, lo, _ in ROUND_1}  # no rematch
     assert client.post("/admin/rounds", json={"method": "coin"}, headers=ok).status_code == 400
+    playoff = client.post("/admin/rounds", json={"method": "bracket"}, headers=ok).json()
+    top = [x["name"] for x in client.get("/api/standings").json()[:5]]  # 17 entrants: 5 qualify, 3 byes
+    # seed 4 v 5 for the place against seed 1; seeds 2 and 3, both through on byes, meet already
+    assert playoff == {"round": 3, "seating": {"t1": [top[3], top[4]], "t2": [top[1], top[2]]}}
     first = room.director.db.results()[0]["id"]
     fix = {"scores": [121, 100], "winner": 0, "kind": "win", "margin": 21, "why": "card says 100"}
     assert client.post(f"/admin/results/{first}", json=fix, headers=ok).json() == {"ok": True}

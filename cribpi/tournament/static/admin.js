@@ -32,7 +32,7 @@ async function results() {
 async function adminPage() {
   main.replaceChildren(el("p", { id: "said" }),
     form("Register", [["name", "text"]], (d) => post("/admin/players", d)),
-    form("Seat a round", [["method", "select", ["swiss", "random"]], ["kind", "select", ["qualifying", "playoff"]]],
+    form("Seat a round", [["method", "select", ["swiss", "random", "bracket"]]],
       (d) => post("/admin/rounds", d)),
     form("Correct", [["id", "number"], ["scores", "text"], ["winner", "number"], ["kind", "select", ["win", "skunk", "double_skunk"]], ["margin", "number"], ["why", "text"]],
       (d) => post("/admin/results/" + d.id, { scores: d.scores.split(/[ ,–-]+/).map(Number), winner: +d.winner, kind: d.kind, margin: +d.margin, why: d.why })),
