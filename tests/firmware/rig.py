@@ -214,6 +214,7 @@ def firmware_pico():
 
     from cribpi.hal.controller import LinkTiming, open_controller
 
-    pico = Pico(Path(tempfile.mkdtemp(prefix="cribpi-pico-")), remove=True)
+    tmp = Path(tempfile.mkdtemp(prefix="cribpi-pico-"))
+    pico = Pico(tmp, firmware=firmware_copy(tmp / "fw", settings={"CARD_UART": 0}), remove=True)
     timing = LinkTiming(ack_timeout_s=0.1, ping_s=0.5, backoff_s=0.05, backoff_max_s=0.3)
     return pico, open_controller(pico.port, timing=timing)

@@ -73,10 +73,26 @@ def hardware_inputs() -> InputRig:
 
 def controller_inputs() -> InputRig:
     """The controller backend driven by the real firmware under the MicroPython VM: a press
-    is a key held down on the (stub) matrix, and returns once its action has arrived."""
+    is a key held down on the (stub) matrix, a card a line from the reader on its (stub) UART;
+    each returns once its action has arrived."""
     from tests.firmware.rig import firmware_pico, key_pins
 
     pico, part = firmware_pico()
+
+    def arrived(words: str, act: Callable[[], None]) -> None:
+        """Do ``act``, then wait for its action (or, once closed, give it the chance to come)."""
+        deliver = part.link._deliver
+        before = deliver._queue.qsize() if deliver is not None else 0
+        act()
+        if deliver is None or part.problem is not None:
+            time.sleep(0.2)
+        else:
+            pico.wait_for(lambda: deliver._queue.qsize() > before, timeout=3, what=f"the action of {words!r}")
+
+    def hold(name: str, seconds: float) -> None:
+        pico.press(key_pins(name))
+        time.sleep(seconds)
+        pico.press()
 
     def press(kind: str, *args: Any) -> None:
         words = " ".join([kind, *map(str, args)])
@@ -84,22 +100,17 @@ def controller_inputs() -> InputRig:
             pytest.skip(f"the controller's keypad has no key for {words!r}")
         name = {"rank": lambda: "T" if args[0] in ("10", "T") else str(args[0]), "suit": lambda: str(args[0])}.get(
             kind, lambda: "undo" if kind == "undo_long" else kind)()
-        deliver = part.link._deliver
-        before = deliver._queue.qsize() if deliver is not None else 0
-        pico.press(key_pins(name))
-        time.sleep(1.0 if kind == "undo_long" else 0.06)
-        pico.press()
-        if deliver is None or part.problem is not None:
-            time.sleep(0.2)  # closed: nothing can arrive, give it the chance to anyway
-        else:
-            pico.wait_for(lambda: deliver._queue.qsize() > before, timeout=3, what=f"the action of {words!r}")
+        arrived(words, lambda: hold(name, 1.0 if kind == "undo_long" else 0.06))
+
+    def feed_card(card: str) -> None:
+        arrived(card, lambda: pico.feed_card(card.encode() + b"\n"))
 
     def close() -> None:
         part.close()
         pico.close()
 
     pico.wait_for(lambda: part.problem is None, what="the handshake")
-    return InputRig(part, press, None, close)
+    return InputRig(part, press, feed_card, close)
 
 
 INPUTS: dict[str, Callable[[], InputRig]] = {
