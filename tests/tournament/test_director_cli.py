@@ -15,6 +15,7 @@ from cribpi.tournament.eventdb import EventDB, check_password
 from tests.sim.conftest import require
 
 
+@pytest.mark.mqtt
 def test_init_writes_the_event_and_the_room(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     require("mosquitto_passwd")
     (tmp_path / "pw").write_text("a long admin secret\n")
