@@ -90,6 +90,16 @@ def test_pegs_reach_the_firmwares_frame_buffer(part, pico):
     assert part.problem is None
 
 
+def test_a_game_with_more_tracks_than_the_board_is_a_problem_until_it_fits(part, pico):
+    three = BoardModel(BOARD.tracks + (TrackModel(9, 3, (0, 255, 0)),), brightness=1.0)
+    part.show(three)
+    pico.wait_for(lambda: part.link.shown is three, what="the three-track board")
+    assert part.problem == "the LED board has 2 tracks, the game needs 3"
+    part.show(BOARD)
+    showing(pico, BOARD)
+    assert part.problem is None
+
+
 def test_only_the_latest_board_is_sent(part, pico):
     part.show(BOARD)
     showing(pico, BOARD)

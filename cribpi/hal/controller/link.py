@@ -197,7 +197,15 @@ class Link:
             refused = self._errors(self._exchange(changed_commands(None, wanted)))
         if refused:
             log.error("controller %s refused the board: %s", self.where, "; ".join(refused))
+        self.problem = self._fit(board)
         return wanted
+
+    def _fit(self, board: BoardModel) -> str | None:
+        """A game with more tracks than the controller's board: it shows the first ones only."""
+        tracks = self.hello.tracks if self.hello is not None else len(board.tracks)
+        if len(board.tracks) <= tracks:
+            return None
+        return f"the LED board has {tracks} tracks, the game needs {len(board.tracks)}"
 
     @staticmethod
     def _errors(replies: list[Line]) -> list[str]:
