@@ -52,7 +52,7 @@ def key(name):
     raise KeyError(name)
 
 
-def tap(pico, name, hold=0.06):
+def tap(pico, name, hold=0.15):
     pico.press(key(name))
     time.sleep(hold)
     pico.press()

@@ -100,7 +100,7 @@ def controller_inputs() -> InputRig:
             pytest.skip(f"the controller's keypad has no key for {words!r}")
         name = {"rank": lambda: "T" if args[0] in ("10", "T") else str(args[0]), "suit": lambda: str(args[0])}.get(
             kind, lambda: "undo" if kind == "undo_long" else kind)()
-        arrived(words, lambda: hold(name, 1.0 if kind == "undo_long" else 0.06))
+        arrived(words, lambda: hold(name, 1.0 if kind == "undo_long" else 0.15))
 
     def feed_card(card: str) -> None:
         arrived(card, lambda: pico.feed_card(card.encode() + b"\n"))
