@@ -19,7 +19,7 @@ import sqlite3
 
 from cribpi.exc import JournalDamaged, StoreError
 from cribpi.store.lock import WriterLock
-from cribpi.store.schema import corrupt, open_journal
+from cribpi.store.schema import NoJournal, corrupt, open_journal
 from cribpi.store.wal import lost_commits, scan_wal
 
 __all__ = ["Opened", "open_guarded", "move_aside"]
@@ -47,6 +47,8 @@ def open_guarded(path: str, *, read_only: bool, recover: bool, now: dt.datetime)
         try:
             if os.path.isfile(path) and os.path.getsize(path):
                 _checked(path, read_only=True)[0].close()
+        except NoJournal:
+            pass  # created below, as for a new file
         except JournalDamaged as exc:
             if not recover:
                 raise
@@ -69,7 +71,7 @@ def _checked(path: str, *, read_only: bool) -> tuple[sqlite3.Connection, int]:
         conn, version = open_journal(path, read_only=read_only)
     except JournalDamaged:
         raise
-    except StoreError:  # e.g. "no game journal": all of it was in WAL frames SQLite dropped
+    except StoreError:  # e.g. NoJournal: all of it was in WAL frames SQLite dropped
         lost = lost_commits(path, scan)
         if lost is not None:
             raise corrupt(path, sqlite3.DatabaseError(lost)) from None

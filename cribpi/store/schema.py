@@ -20,7 +20,7 @@ from typing import Final
 
 from cribpi.exc import JournalDamaged, JournalFull, StoreError
 
-__all__ = ["SCHEMA_VERSION", "APPLICATION_ID", "open_journal", "connect_read_only", "corrupt",
+__all__ = ["SCHEMA_VERSION", "APPLICATION_ID", "NoJournal", "open_journal", "connect_read_only", "corrupt",
            "store_error", "event_crc", "transaction"]
 
 #: Bumped whenever the schema changes; a migration from every older version goes in _MIGRATIONS.
@@ -95,6 +95,11 @@ def event_crc(game_id: int, seq: int, kind: str, data: str) -> int:
     """The checksum of one event row: a byte changed in a page (which integrity_check does
     not read) makes its event unreadable instead of silently a different event."""
     return zlib.crc32(f"{game_id}:{seq}:{kind}:{data}".encode())
+
+
+class NoJournal(StoreError):
+    """An SQLite file with no journal in it yet (new, or its creator died before committing
+    the schema): a reader has nothing to read; a writer creates the journal there."""
 
 
 def open_journal(path: str, *, read_only: bool = False) -> tuple[sqlite3.Connection, int]:
@@ -196,7 +201,7 @@ def _prepare(conn: sqlite3.Connection, path: str, read_only: bool) -> int:
         raise corrupt(path, sqlite3.DatabaseError(f"journal version {version} is not one cribpi wrote"))
     if read_only:
         if app_id == 0:
-            raise StoreError(f"there is no game journal at {path}: give the file `cribpi run` writes")
+            raise NoJournal(f"there is no game journal at {path}: give the file `cribpi run` writes")
         _check(conn, path)
         return int(version)
     # WAL: a commit appends to the -wal file and never rewrites pages in place, so a crash

@@ -165,3 +165,17 @@ def test_rows_lost_from_the_middle_of_the_wal_are_damage(db_path, tmp_path, wher
         Store(copy, read_only=True)
     with Store(copy, recover=True) as store:
         assert store.notice is not None and store.games() == []
+
+
+def test_a_journal_whose_creator_died_before_its_schema_is_created_by_the_next_writer(db_path):
+    """Killed between `PRAGMA journal_mode=WAL` (which writes the file's first page) and the
+    schema's commit: not damage, and not "no journal" for a writer; a reader says there is none."""
+    conn = sqlite3.connect(db_path)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.close()
+    assert db_path.stat().st_size > 0
+    with pytest.raises(StoreError, match="there is no game journal"):
+        Store(db_path, read_only=True)
+    with Store(db_path) as store:
+        assert store.notice is None and store.games() == []
+        journal(store, [e for e, _ in random_match(5)][:3])
