@@ -92,12 +92,15 @@ def test_an_unknown_key_or_card_is_shown_not_applied():
         assert action.kind is Kind.REJECTED and ("banana" in action.text or "ZZ" in action.text)
 
 
-def test_the_port_is_the_configured_one_else_by_id_else_none(tmp_path):
-    assert find_port("socket://localhost:7000") == "socket://localhost:7000"
+def test_the_port_is_the_configured_one_else_udevs_else_by_id_else_none(tmp_path):
+    udev, by_id = tmp_path / "cribpi-controller", str(tmp_path / "usb-MicroPython*")
+    assert find_port("socket://localhost:7000", udev=str(udev)) == "socket://localhost:7000"
     (tmp_path / "usb-MicroPython_Board_in_FS_mode_e661-if00").touch()
-    assert find_port(None, by_id=str(tmp_path / "usb-MicroPython*")).endswith("e661-if00")
+    assert find_port(None, udev=str(udev), by_id=by_id).endswith("e661-if00")
+    udev.touch()
+    assert find_port(None, udev=str(udev), by_id=by_id) == str(udev)
     with pytest.raises(HardwareError, match="no controller found: .* 2E8A:0005"):
-        find_port(None, by_id=str(tmp_path / "nothing*"))
+        find_port(None, udev=str(tmp_path / "none"), by_id=str(tmp_path / "nothing*"))
 
 
 def test_controller_timing_comes_from_the_configuration(tmp_path):
