@@ -55,6 +55,3 @@ class HardwareError(CribpiError, OSError):
 class ViewError(CribpiError, ValueError):
     """A view model that cannot be drawn (a peg off the board, an unknown screen)."""
 
-
-class NotBuiltError(HardwareError, NotImplementedError):
-    """A hardware backend that is declared but not written yet (a placeholder)."""

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from cribpi.exc import ConfigError, HardwareError, NotBuiltError
+from cribpi.exc import ConfigError, HardwareError
 from cribpi.config import Config, DisplayConfig, OledConfig, PartsConfig
 from cribpi.hal import Action, ActionQueue, Kind, is_raspberry_pi, machine_backend
 from cribpi.hal.mock import open_mock
@@ -55,19 +55,19 @@ def test_unknown_backend_names_the_accepted_ones():
         open_parts(Config(), "lego")
 
 
-def test_controller_is_an_honest_placeholder():
-    with pytest.raises(NotBuiltError, match="not built yet") as info:
-        open_parts(Config(parts=PartsConfig(inputs=("sim",), pegboard="controller", displays=(DisplayConfig("sim"),))))
-    assert isinstance(info.value, HardwareError) and isinstance(info.value, NotImplementedError)
-
-
 def test_a_part_that_fails_closes_the_parts_already_open(monkeypatch):
+    """The inputs open first; an OLED that does not answer then closes them again."""
     from cribpi.hal import sim
 
     closed = []
     monkeypatch.setattr(sim.SimInputs, "close", lambda self: closed.append(self))
-    with pytest.raises(NotBuiltError):
-        open_parts(Config(parts=PartsConfig(inputs=("sim",), pegboard="controller")))
+
+    def no_oled(**_settings):
+        raise HardwareError("no OLED answering at 0x3C on I2C bus 1")
+
+    config = Config(parts=PartsConfig(inputs=("sim",), pegboard="sim", displays=(DisplayConfig("pi"),)))
+    with pytest.raises(HardwareError, match="no OLED answering"):
+        open_parts(config, inject=Inject(device_factory=no_oled))
     assert len(closed) == 1
 
 
