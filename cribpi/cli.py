@@ -36,6 +36,7 @@ COMMANDS: dict[str, str] = {
     "uninstall": "remove the service cribpi install put in place (keeps the journal)",
     "doctor": "check the Pi, its parts, the journal and the config; say how to fix each",
     "backup": "copy the journal safely (SQLite backup API), keeping the last N",
+    "flash": "put the controller firmware and the board's layout on the Pico",
 }
 
 

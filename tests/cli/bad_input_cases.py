@@ -3,7 +3,8 @@
 ``{name}`` in an argument is a file the test makes (see ``FILES`` in test_bad_inputs.py):
 ``{journal}`` a journal holding one finished game, ``{fifo}``, ``{binary}``, ``{huge}``,
 ``{folder}``, ``{file}`` (an existing plain file), ``{record}`` a good record, ``{config:NAME}``
-a configuration from ``CONFIGS`` and ``{layout:NAME}`` one pointing at a layout from ``LAYOUTS``.
+a configuration from ``CONFIGS``, ``{layout:NAME}`` one pointing at a layout from ``LAYOUTS`` and
+``{layoutfile:NAME}`` that layout file itself.
 """
 
 from __future__ import annotations
@@ -200,5 +201,11 @@ def cases() -> list[tuple[list[str], str]]:
             (["--root", "a\0b"], r"NUL byte"), (["--root", "~nosuchuser_cribpi/r"], r"no user"),
             (["--dry-run", "extra"], r"unrecognized arguments"),
         ]]
+    out += [(["flash", *c], m) for c, m in [
+        ([], r"required: --layout"), (["--layout", "{missing}"], r"no such layout file"),
+        (["--layout", "{fifo}"], r"not a regular file"), (["--layout", "a\0b"], r"NUL byte"),
+        (["--layout", "{layoutfile:tracks}"], r"tracks = 5 .*2-4"), (["--layout", "{layoutfile:hole}"], r"holes are 1-121"),
+        (["--layout", "{record}", "--firmware", "{file}"], r"--firmware: .* is a file; expected a firmware folder"),
+    ]]
     out += [(["--no-such-option"], r"required: COMMAND|unrecognized"), (["dance"], r"invalid choice: 'dance'")]
     return out

@@ -63,6 +63,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         config = tmp / f"config-layout-{name}.toml"
         config.write_text(f'layout = "{layout.name}"\n')
         names[f"layout:{name}"] = str(config)
+        names[f"layoutfile:{name}"] = str(layout)
     for name, text, _ in RECORDS:
         path = tmp / f"record-{name}.crib"
         path.write_text(text, newline="")

@@ -41,3 +41,16 @@ def test_flash_refuses_a_folder_without_the_firmware(tmp_path):
 def test_a_bad_layout_is_one_line_and_exit_2(capsys):
     assert flashing.main(["--port", "/dev/null", "--layout", "no-such.toml"]) == 2
     assert capsys.readouterr().err == "cribpi flash: no-such.toml: no such layout file\n"
+
+
+def test_cribpi_flash_defaults_to_the_checkouts_firmware():
+    assert flashing.FIRMWARE == rig.FIRMWARE.resolve() and (flashing.FIRMWARE / "main.py").is_file()
+
+
+def test_flash_without_mpremote_says_how_to_install_it(monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "mpremote" else real(name, *a))
+    with pytest.raises(HardwareError, match=r"flashing needs mpremote: .*cribpi\[controller\]"):
+        flashing._mpremote("/dev/ttyACM0", "reset")

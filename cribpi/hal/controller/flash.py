@@ -8,6 +8,7 @@ firmware/*.py and the board's layout (as ``layout.py``, generated from the layou
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import subprocess
 import sys
 import tempfile
@@ -23,6 +24,8 @@ from cribpi.hal.layout import Layout, load_layout
 __all__ = ["layout_module", "flash", "add_arguments", "run", "main"]
 
 ROW = 12  # numbers a line in the generated module
+#: The firmware beside the package in a checkout (where `cribpi flash` is run from).
+FIRMWARE = Path(__file__).resolve().parents[3] / "firmware"
 
 
 def _rows(spots: list[int]) -> str:
@@ -47,10 +50,13 @@ def layout_module(layout: Layout) -> str:
 
 
 def _mpremote(port: str, *args: str) -> None:
+    if importlib.util.find_spec("mpremote") is None:
+        raise HardwareError("flashing needs mpremote: install it with `.venv/bin/pip install 'cribpi[controller]'`")
     command = [sys.executable, "-m", "mpremote", "connect", port, *args]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     if done.returncode != 0:
-        raise HardwareError(f"{' '.join(command[2:])} failed: {(done.stderr or done.stdout).strip()[-300:]}")
+        said = (done.stderr or done.stdout).strip().splitlines() or ["no message"]
+        raise HardwareError(f"mpremote {args[0]} on {port} failed: {said[-1][-200:]}")
 
 
 def flash(port: str, layout: Layout, firmware: Path) -> str:
@@ -84,13 +90,18 @@ def _check(port: str) -> str:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``python -m cribpi.hal.controller.flash`` (and of a ``cribpi flash``)."""
+    from cribpi.inputs import path_option
+
     parser.add_argument("--port", help="the Pico's port (default: find it by USB id)")
-    parser.add_argument("--layout", required=True, help="the board's layout file (hardware/layouts/*.toml)")
-    parser.add_argument("--firmware", default="firmware", help="the firmware folder (default: firmware)")
+    parser.add_argument("--layout", required=True, type=path_option("layout file"),
+                        help="the board's layout file (hardware/layouts/*.toml)")
+    parser.add_argument("--firmware", type=path_option("firmware folder", folder=True), default=FIRMWARE,
+                        help="the firmware folder (default: the checkout's firmware/)")
 
 
 def run(args: argparse.Namespace) -> int:
-    version = flash(find_port(args.port), load_layout(args.layout), Path(args.firmware))
+    layout = load_layout(args.layout)  # a bad layout is refused before the Pico is looked for
+    version = flash(find_port(args.port), layout, Path(args.firmware))
     print(f"controller firmware {version} running")
     return 0
 
