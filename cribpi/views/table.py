@@ -55,8 +55,15 @@ def flash_from(state: State, effects: Iterable[Effect]) -> tuple[tuple[int, ...]
     target = state.rules.game_length
     for effect in effects:
         if isinstance(effect, Pegged) and effect.points > 0 and effect.team < len(holes):
+            moved = holes[effect.team]
             start = effect.score - effect.points + 1
-            holes[effect.team].extend(h for h in range(max(1, start), min(effect.score, target) + 1))
+            if effect.score >= target and effect.team < len(state.rear):
+                # The peg stopped in the game hole, so the points overshoot it: the move began
+                # at the rear peg (where the front stood before this, the side's last score).
+                start = state.rear[effect.team] + 1
+            if moved:
+                start = max(start, moved[-1] + 1)
+            moved.extend(range(max(1, start), min(effect.score, target) + 1))
     return tuple(tuple(h) for h in holes)
 
 

@@ -314,3 +314,17 @@ def test_before_a_game_the_board_shows_two_empty_tracks():
 @pytest.mark.parametrize("kind", list(AlertKind))
 def test_every_alert_kind_has_a_title(kind):
     assert ALERT_TITLES[kind]
+
+
+def test_a_move_stopped_in_the_game_hole_flashes_each_hole_once_in_order():
+    """A go at 118 then a last card's 5 points stopped in 121: 119, 120, 121 blink, not 117 again."""
+    from cribpi.game import Game, Mode, NewGame, Peg, Pegged, Reason
+
+    game = Game([NewGame(("Ann", "Ben"), mode=Mode.BOARD, first_dealer=0)])
+    for event in (Peg(0, 118), Peg(0, 1), Peg(0, 5)):
+        game.apply(event)
+    state = game.state
+    assert state.scores[0] == 121 and state.rear[0] == 119
+    batch = [Pegged(0, 0, 1, Reason.PLAY, (), 119), Pegged(0, 0, 5, Reason.PLAY, (), 121)]
+    assert flash_from(state, batch)[0] == (119, 120, 121)
+    assert flash_from(state, batch[1:])[0] == (120, 121)
