@@ -43,6 +43,7 @@ def test_init_writes_the_event_and_the_room(tmp_path: Path, capsys: pytest.Captu
     (["director", "init", "bad name"], "event 'bad name' is not valid"),
     (["director", "init", "ok", "--tables", "0"], "--tables: '0' is not valid"),
     (["director", "init", "ok", "--best-of", "4"], "--best-of 4 is not valid"),
+    (["loadgen", "--broker", "mqtt://x", "--event", "e", "--tables", "151"], "--tables: '151' is not valid"),
     (["loadgen", "--broker", "http://x", "--event", "e"], "broker 'http://x' is not valid"),
     (["loadgen", "--broker", "mqtt://x", "--event", "e", "--pace", "-1"], "--pace -1.0 is not valid"),
 ])
