@@ -40,13 +40,13 @@ def open_guarded(path: str, *, read_only: bool, recover: bool, now: dt.datetime)
     if read_only:
         if not os.path.isfile(path) or os.path.getsize(path) == 0:  # opening would create a journal
             raise StoreError(f"there is no game journal at {path}: give the file `cribpi run` writes")
-        return Opened(*_checked(path, read_only=True), lock=None)
+        return Opened(*_checked(path), lock=None)
     lock = WriterLock(path)
     try:
         notice = None
         try:
             if os.path.isfile(path) and os.path.getsize(path):
-                _checked(path, read_only=True)[0].close()
+                _checked(path)[0].close()
         except NoJournal:
             pass  # created below, as for a new file
         except JournalDamaged as exc:
@@ -60,15 +60,15 @@ def open_guarded(path: str, *, read_only: bool, recover: bool, now: dt.datetime)
         raise
 
 
-def _checked(path: str, *, read_only: bool) -> tuple[sqlite3.Connection, int]:
-    """A connection to a journal that passed integrity_check and has lost no WAL commit."""
+def _checked(path: str) -> tuple[sqlite3.Connection, int]:
+    """A read-only connection to a journal that passed integrity_check and has lost no WAL commit."""
     scan = scan_wal(path)
     if scan is not None and not scan.header_ok:  # SQLite would ignore the whole WAL: do not open
         lost = lost_commits(path, scan)
         if lost is not None:
             raise corrupt(path, sqlite3.DatabaseError(lost))
     try:
-        conn, version = open_journal(path, read_only=read_only)
+        conn, version = open_journal(path, read_only=True)
     except JournalDamaged:
         raise
     except StoreError:  # e.g. NoJournal: all of it was in WAL frames SQLite dropped
