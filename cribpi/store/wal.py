@@ -71,7 +71,7 @@ def scan_wal(journal: str) -> WalScan | None:
                     last = number
                     if struct.unpack(">I", head[4:8])[0]:
                         commits.append(number)
-    except FileNotFoundError:
+    except OSError:  # none, or not ours to read: SQLite says what it finds
         return None
     return WalScan(salts, header_ok, tuple(commits), last)
 
@@ -86,7 +86,7 @@ def lost_commits(journal: str, scan: WalScan | None) -> str | None:
     try:
         with open(journal + "-shm", "rb") as shm:
             index = shm.read(48)
-    except FileNotFoundError:
+    except OSError:  # SQLite kept its index in memory: nothing to compare with
         return None
     if len(index) < 48 or index[32:40] != scan.salts:  # the WAL was restarted meanwhile: all checkpointed
         return None
