@@ -27,7 +27,7 @@ def starter(tx: Tx, event: ev.Starter) -> None:
             tx.alert(AlertKind.HEELS, "his heels cannot peg out under these rules: not scored", dealer)
         else:
             tx.score(Moment(dealer, Where.HEELS, 2, items))
-    tx.set_deal(base=tx.state)  # what a moved card's replay starts from: the play about to begin
+    tx.set_deal(base=tx.freeze())  # what a moved card's replay starts from: the play about to begin
 
 
 def _begin_play(tx: Tx) -> None:

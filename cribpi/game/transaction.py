@@ -12,7 +12,7 @@ from cribpi.game.events import Mode
 from cribpi.game.legal import describe_expected
 from cribpi.game.state import (
     Alert, AlertKind, DealState, Effect, GameOver, GameRecordResult, MatchOver, Moment, Pegged, Phase,
-    Reason, State, Where, changed, evolve,
+    Reason, State, Where, changed,
 )
 from cribpi.rules import Card, ScoreItem, classify_result
 
@@ -24,11 +24,20 @@ class GameEnded(Exception):
 
 
 class Tx:
-    """The state being built by one event, and the effects it has produced so far."""
+    """The state being built by one event, and the effects it has produced so far.
+
+    Copy on first write: the state and deal the event started from are never changed (a
+    refused event drops the transaction, and handlers read them as they were), so the first
+    change copies each once and later changes update those copies in place. An event that
+    changes its deal six times copies the state and the deal once, not six times each.
+    Whatever keeps a state beyond the event (a deal's ``base``) takes it with :meth:`freeze`.
+    """
 
     def __init__(self, state: State) -> None:
         self.state = state
         self.effects: list[Effect] = []
+        self._own_state: State | None = None  # the copy this transaction made, while it is self.state
+        self._own_deal: DealState | None = None  # likewise, while it is self.state.deal
 
     @property
     def deal(self) -> DealState:
@@ -38,10 +47,30 @@ class Tx:
         return deal
 
     def set(self, **changes: Any) -> None:
-        self.state = evolve(self.state, **changes)
+        self._set(changes)
+
+    def _set(self, changes: dict[str, Any]) -> None:
+        state = self.state
+        if state is self._own_state:
+            state.__dict__.update(changes)
+        else:
+            self.state = self._own_state = changed(state, changes)
+        if "deal" in changes:
+            self._own_deal = None  # a deal from elsewhere: copied before it is changed
 
     def set_deal(self, **changes: Any) -> None:
-        self.state = changed(self.state, {"deal": changed(self.deal, changes)})
+        deal = self.deal
+        if deal is self._own_deal and self.state is self._own_state:
+            deal.__dict__.update(changes)
+        else:
+            deal = changed(deal, changes)
+            self._set({"deal": deal})
+            self._own_deal = deal
+
+    def freeze(self) -> State:
+        """The state as it is now, kept unchanged: later changes copy it first."""
+        self._own_state = self._own_deal = None
+        return self.state
 
     def alert(self, kind: AlertKind, text: str, seat: int | None = None, *, items: tuple[ScoreItem, ...] = (),
               where: Where | None = None, points: int = 0, claimed: int = 0, other: int | None = None) -> None:
@@ -59,10 +88,10 @@ class Tx:
         rear = list(state.rear)
         rear[team] = scores[team]
         scores[team] = min(max(0, scores[team] + points), state.rules.game_length)  # the peg stops in the game hole
+        self.set(scores=tuple(scores), rear=tuple(rear))
         deal = state.deal
-        if deal is not None:  # one copy of the state for the scores and the deal's log together
-            deal = evolve(deal, pegged=deal.pegged + ((seat, points, reason),))
-        self.state = evolve(state, scores=tuple(scores), rear=tuple(rear), deal=deal)
+        if deal is not None:
+            self.set_deal(pegged=deal.pegged + ((seat, points, reason),))
         self.effects.append(Pegged(seat, team, points, reason, items, scores[team], note, count))
         if scores[team] >= state.rules.game_length:
             self._end_game(team)
