@@ -17,7 +17,7 @@ import typing
 from typing import Any
 
 from cribpi.exc import RulesError
-from cribpi.game import claims, dealing, entry, moves, play, setup
+from cribpi.game import claims, confirm, dealing, entry, moves, play, setup
 from cribpi.game import events as ev
 from cribpi.game.claims import MAX_CLAIM
 from cribpi.game.queries import cards_left, claimable, known_hand, show_order
@@ -65,5 +65,6 @@ _HANDLERS: dict[type[ev.Event], Callable[[Tx, Any], None]] = {
     ev.Misdeal: dealing.misdeal,
     ev.EndDeal: dealing.end_deal,
     ev.NextGame: dealing.next_game,
+    ev.Confirm: confirm.confirm,
     ev.MoveCard: lambda tx, event: moves.move_card(tx, event, apply),
 }

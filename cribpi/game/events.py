@@ -19,6 +19,7 @@ from cribpi.rules.presets import rules_from_dict, rules_to_dict
 __all__ = [
     "Mode", "Event", "NewGame", "Setup", "CutForDeal", "Starter", "HandCards", "Discard", "Lay", "Go", "Claim",
     "Muggins", "Crib", "Peg", "Penalty", "Misdeal", "EndDeal", "NextGame", "Undo", "MoveCard",
+    "Confirm",
     "EVENT_TYPES", "event_from_dict", "random_cut",
 ]
 
@@ -222,6 +223,17 @@ class NextGame(Event):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Confirm(Event):
+    """A side's word on the game just finished (a tournament table asks each side in turn
+    before its result is final): ``agree`` confirms the result, otherwise the side disputes it.
+    Journalled like any event, so the answers survive a restart and can be undone."""
+
+    kind: ClassVar[str] = "confirm"
+    side: int
+    agree: bool = True
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Undo(Event):
     """Take back the last ``steps`` events (undos themselves are not counted)."""
 
@@ -232,7 +244,7 @@ class Undo(Event):
 EVENT_TYPES: Final[dict[str, type[Event]]] = {
     cls.kind: cls
     for cls in (NewGame, Setup, CutForDeal, Starter, HandCards, Discard, Lay, Go, Claim, Muggins, Crib, Peg,
-                Penalty, Misdeal, EndDeal, NextGame, Undo, MoveCard)
+                Penalty, Misdeal, EndDeal, NextGame, Undo, MoveCard, Confirm)
 }
 
 

@@ -13,8 +13,8 @@ from typing import Final
 from cribpi.exc import RulesError
 from cribpi.game.engine import INITIAL, apply, claimable
 from cribpi.game.events import (
-    Claim, Crib, CutForDeal, Discard, EndDeal, Event, Go, HandCards, Lay, Misdeal, MoveCard, Muggins, NextGame, Peg,
-    Penalty, Starter,
+    Claim, Confirm, Crib, CutForDeal, Discard, EndDeal, Event, Go, HandCards, Lay, Misdeal, MoveCard, Muggins,
+    NextGame, Peg, Penalty, Starter,
 )
 from cribpi.game.legal import describe_expected
 from cribpi.game.state import Phase, Where
@@ -281,12 +281,26 @@ class _Reader:
         words.end()
         self._apply(NextGame(), words.line, "the next game")
 
+    def _confirm(self, words: Words) -> None:
+        self._answer(words, True)
+
+    def _dispute(self, words: Words) -> None:
+        self._answer(words, False)
+
+    def _answer(self, words: Words, agree: bool) -> None:
+        seat = self._seat(words)
+        words.end()
+        side = seat % len(self.state.scores)  # a partner answers for the partnership
+        verb = "confirmation" if agree else "dispute"
+        self._apply(Confirm(side, agree), words.line, f"{self._name(seat)}'s {verb} of the result")
+
 
 _STATEMENTS: Final[dict[str, Callable[[_Reader, Words], None]]] = {
     "cut": _Reader._cut, "deal": _Reader._deal, "starter": _Reader._starter, "hand": _Reader._hand,
     "discard": _Reader._discard, "crib": _Reader._crib, "play": _Reader._play, "claim": _Reader._claim,
     "show": _Reader._show, "muggins": _Reader._muggins, "penalty": _Reader._penalty, "peg": _Reader._peg,
     "misdeal": _Reader._misdeal, "end": _Reader._end, "next": _Reader._next, "move": _Reader._move,
+    "confirm": _Reader._confirm, "dispute": _Reader._dispute,
 }
 #: Statements that need a deal under way (a record without a Cut line or Dealer tag has none).
 _IN_A_DEAL: Final = frozenset({"deal", "starter", "hand", "discard", "crib", "play", "show", "claim", "muggins",
@@ -295,4 +309,5 @@ _IN_A_DEAL: Final = frozenset({"deal", "starter", "hand", "discard", "crib", "pl
 _COLON_AFTER_KEYWORD: Final = frozenset({"cut", "starter", "crib", "play"})
 _STATEMENT_NAMES: Final = ("Cut:", "Deal N: NAME deals", "Starter:", "Hand NAME:", "Discard NAME:", "Crib:",
                            "Play:", "Show NAME N", "Show crib N", "Claim NAME N", "Muggins NAME N",
-                           "Penalty NAME N \"reason\"", "Peg NAME N", "Misdeal", "End", "Next game", "Move CARD NAME")
+                           "Penalty NAME N \"reason\"", "Peg NAME N", "Misdeal", "End", "Next game", "Move CARD NAME",
+                           "Confirm NAME", "Dispute NAME")

@@ -7,8 +7,8 @@ from collections.abc import Iterable, Mapping
 from cribpi.exc import RulesError
 from cribpi.game.engine import INITIAL, apply, claimable
 from cribpi.game.events import (
-    Claim, Crib, CutForDeal, Discard, EndDeal, Event, Go, HandCards, Lay, Misdeal, MoveCard, Muggins, NewGame,
-    NextGame, Peg, Penalty, Setup, Starter, Undo,
+    Claim, Confirm, Crib, CutForDeal, Discard, EndDeal, Event, Go, HandCards, Lay, Misdeal, MoveCard, Muggins,
+    NewGame, NextGame, Peg, Penalty, Setup, Starter, Undo,
 )
 from cribpi.game.state import Effect, GameOver, MatchOver, Phase, State, Where
 from cribpi.record.errors import RecordWriteError
@@ -172,6 +172,8 @@ def _format_statement(event: Event, names: tuple[str, ...]) -> str:
         return "Misdeal"
     if isinstance(event, MoveCard):
         return f"Move {event.card} {name_token(names[event.seat])}"
+    if isinstance(event, Confirm):  # a side is named by its first seat (a partnership's too)
+        return f"{'Confirm' if event.agree else 'Dispute'} {name_token(names[event.side])}"
     raise RecordWriteError(f"{type(event).__name__} cannot be written in a record")
 
 
