@@ -46,6 +46,7 @@ class TableSettings:
     brightness: float = 0.5
     table: str | None = None
     muggins: bool | None = None  # None: as the preset says; True/False: switched on or off in the menu
+    confirm_results: bool = False  # each side confirms a finished game (a table publishing to a tournament)
 
     def new_game(self) -> NewGame:
         rules = _with_muggins(get_rules(self.rules), self.muggins).replace(

@@ -17,6 +17,8 @@ from cribpi.game import (
     Alert, Claim, CutForDeal, Effect, EndDeal, Event, Go, Lay, Mode, MoveCard, NextGame, Phase, Starter, State, Undo,
     describe_expected, expected, random_cut,
 )
+from cribpi.game.confirm import answers
+from cribpi.game.events import Confirm
 from cribpi.app.claims import ClaimTally, muggins_track
 from cribpi.app.entry import CardEntry, turn_of
 from cribpi.app.menus import Menu, PenaltyDraft, TableMenus
@@ -36,6 +38,7 @@ ANIM_TICK = 0.2
 REFUSED = "Not allowed"
 PAGED = (ShowScreen, ScoreScreen, AlertScreen, MessageScreen)  # the screens that have pages
 UNDO_KEYS = (Kind.UNDO, Kind.UNDO_LONG)
+OVER = (Phase.GAME_OVER, Phase.MATCH_OVER)
 T = TypeVar("T")
 
 
@@ -83,8 +86,22 @@ class TableUI:
             return self.menus.current.screen()
         if self.screens:
             return self.screens[0]
+        if self.settings.confirm_results and self.state.phase in OVER:
+            given, side = answers(self.session.game.events), self.confirming()
+            if side is not None or False in given.values():
+                return confirm_screen(self.state, side, given)
         keyed = self.claims.text() or self.entry.text()
         return phase_screen(self.state, keyed, self.entry.hint(), self.last_score)
+
+    def confirming(self) -> int | None:
+        """The side asked to confirm the game just finished, or None: the table does not ask
+        (a casual table), the game is not over, every side has confirmed, or a side disputed."""
+        if not self.settings.confirm_results or self.state.phase not in OVER:
+            return None
+        given = answers(self.session.game.events)
+        if False in given.values():
+            return None
+        return next((side for side in range(len(self.state.scores)) if side not in given), None)
 
     def board(self, *, marks: bool = True) -> BoardModel:
         return board_model(self.state, self.flash, alert_track=self.muggins_track,
@@ -177,6 +194,9 @@ class TableUI:
     def _ok(self) -> tuple[Effect, ...]:
         if self.claims.tally is not None:
             return self.claims.confirm()
+        side = self.confirming()
+        if side is not None:
+            return self.apply(Confirm(side))
         if self.state.phase is Phase.MATCH_OVER:
             return self.new_game()  # the match is kept in the journal: nothing to confirm
         if self.entry.crib_ready():
@@ -186,6 +206,9 @@ class TableUI:
     def _undo(self) -> tuple[Effect, ...]:
         if self.claims.drop() or self.entry.take_back():
             return ()  # an unconfirmed peg, a rank waiting for its suit, the last card keyed
+        side = self.confirming()
+        if side is not None:
+            return self.apply(Confirm(side, agree=False))  # at the question, UNDO disputes
         events = self.session.game.events
         if len(events) <= 1:
             raise RulesError("nothing to undo: this is the start of the game")
@@ -217,6 +240,19 @@ def ok_event(state: State, rng: random.Random) -> Event:
     if want.actions == ("claim",) and want.seat is not None:
         return Claim(want.seat, 0)  # OK alone claims nothing
     raise RulesError(f"OK does nothing now: waiting for {describe_expected(state)}")
+
+
+def confirm_screen(state: State, side: int | None, given: dict[int, bool]) -> MessageScreen:
+    """The question to ``side`` (or, with None, what a dispute means): the result named, and
+    the two keys; what the table publishes waits for every side's OK."""
+    result = "-".join(map(str, state.scores))
+    if side is not None:
+        return MessageScreen((f"{state.team_name(side)}: OK confirms", f"the result {result},",
+                              "UNDO disputes it"), "Confirm result")
+    disputer = next(s for s, agree in given.items() if not agree)
+    after = "OK: new match" if state.phase is Phase.MATCH_OVER else "OK: next game"
+    return MessageScreen((f"{state.team_name(disputer)} disputes", f"the result {result}:",
+                          "the director rules", after), "Disputed")
 
 
 def refusal(why: str) -> AlertScreen:
@@ -259,6 +295,8 @@ def describe_event(state: State, event: Event) -> str:
         return f"{event.card} moved to {who}"
     if isinstance(event, Starter):
         return f"the starter {event.card}"
+    if isinstance(event, Confirm):
+        return f"{state.team_name(event.side)} {'confirms' if event.agree else 'disputes'} the result"
     cards = getattr(event, "cards", None)
     detail = " ".join(map(str, cards)) if cards else str(getattr(event, "points", "") or "")
     return " ".join(part for part in (who, event.kind.replace("_", " "), detail) if part)
