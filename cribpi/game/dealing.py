@@ -6,7 +6,7 @@ from __future__ import annotations
 from cribpi.exc import RulesError
 from cribpi.game import events as ev
 from cribpi.game.events import Mode
-from cribpi.game.state import AlertKind, DealState, Phase, Reason
+from cribpi.game.state import AlertKind, DealState, Phase, Reason, State
 from cribpi.game.transaction import Tx, check_seat, need_phase, who
 from cribpi.rules import Rank, ScoreItem
 
@@ -51,7 +51,8 @@ def cut(tx: Tx, event: ev.CutForDeal) -> None:
 def _start_game(tx: Tx, dealer: int) -> None:
     tx.set(first_dealer=dealer)
     if tx.state.mode is Mode.BOARD:
-        tx.set(phase=Phase.BOARD, deal=DealState(number=1, dealer=dealer, scores_at_start=tx.state.scores))
+        tx.set(phase=Phase.BOARD, deal=DealState(number=1, dealer=dealer, scores_at_start=tx.state.scores,
+                                                 held=_full_hands(tx.state)))
         return
     _start_deal(tx, 1, dealer)
 
@@ -60,10 +61,14 @@ def _start_deal(tx: Tx, number: int, dealer: int) -> None:
     state = tx.state
     tx.set(phase=Phase.STARTER, deal=DealState(
         number=number, dealer=dealer, declared=(None,) * state.seats, discards=(None,) * state.seats,
-        scores_at_start=state.scores))
+        scores_at_start=state.scores, held=_full_hands(state)))
     if state.rules.five_card and number == 1:
         pone = (dealer + 1) % state.seats
         tx.peg(pone, 3, Reason.THREE_FOR_LAST, (ScoreItem("three for last", (), 3),), "three to start")
+
+
+def _full_hands(state: State) -> tuple[int, ...]:
+    return (state.rules.cards_held,) * state.seats
 
 
 def misdeal(tx: Tx, event: ev.Misdeal) -> None:

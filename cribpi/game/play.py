@@ -5,11 +5,11 @@ from __future__ import annotations
 from cribpi.exc import RulesError
 from cribpi.game import events as ev
 from cribpi.game.claims import settle_unclaimed
-from cribpi.game.queries import active_seats, cards_left, next_seat
+from cribpi.game.queries import active_seats, next_seat
 from cribpi.game.show import start_show
 from cribpi.game.state import AlertKind, DealState, Moment, Phase, State, Where
 from cribpi.game.transaction import Tx, check_seat, check_unseen, need_phase, who
-from cribpi.rules import MAX_COUNT, Card, Rank, ScoreItem, count_total, score_play
+from cribpi.rules import MAX_COUNT, Card, Rank, ScoreItem, score_play
 
 __all__ = ["starter", "lay", "go", "check_renege"]
 
@@ -32,7 +32,7 @@ def starter(tx: Tx, event: ev.Starter) -> None:
 
 def _begin_play(tx: Tx) -> None:
     state = tx.state
-    leader = next_seat(state, tx.deal.dealer, active_seats(state, tx.deal))
+    leader = next_seat(state, tx.deal.dealer, active_seats(tx.deal))
     tx.set(phase=Phase.PLAY)
     tx.set_deal(turn=leader)
 
@@ -54,17 +54,23 @@ def lay(tx: Tx, event: ev.Lay) -> None:
     seat, deal = _check_play_turn(tx, event, "lay a card")
     card = event.card
     _check_card(state, deal, seat, card)
-    settle_unclaimed(tx, seat)
-    check_renege(tx, seat, (card,))
+    if deal.unclaimed:
+        settle_unclaimed(tx, seat)
+    if deal.gone_at:
+        check_renege(tx, seat, (card,))
     count = deal.count + (card,)
-    tx.set_deal(count=count, played=tx.deal.played + ((seat, card),), last_layer=seat)
     scored = score_play(count, rules=state.rules)
-    items = scored.items
-    active = active_seats(tx.state, tx.deal)
-    ends = scored.running == MAX_COUNT or not active
-    if ends and scored.running != MAX_COUNT:
-        items += (_go_item(tx.state),)
-    tx.score(Moment(seat, Where.PLAY, sum(i.points for i in items), items, scored.running))
+    running = scored.running
+    held = list(deal.held)
+    held[seat] -= 1
+    tx.set_deal(count=count, running=running, played=deal.played + ((seat, card),), last_layer=seat, held=tuple(held))
+    items, points = scored.items, scored.total
+    active = active_seats(tx.deal)
+    ends = running == MAX_COUNT or not active
+    if ends and running != MAX_COUNT:
+        items += (_go_item(tx.deal),)
+        points += 1
+    tx.score(Moment(seat, Where.PLAY, points, items, running))
     if ends:
         _end_count(tx)
     else:
@@ -73,13 +79,14 @@ def lay(tx: Tx, event: ev.Lay) -> None:
 
 def _check_card(state: State, deal: DealState, seat: int, card: Card) -> None:
     """The seat holds a card, this one if its hand was entered, and it fits under 31."""
-    if cards_left(state, seat) <= 0:
+    if deal.held[seat] <= 0:
         raise RulesError(f"{who(state, seat)} has already laid {state.rules.cards_held} cards: no card is left in that hand")
     declared = deal.declared[seat]
     if declared is not None and card not in declared:
         raise RulesError(f"{card} is not in {who(state, seat)}'s hand: {' '.join(map(str, declared))}")
-    check_unseen(deal, (card,), "play", allowed=set(declared or ()) - set(deal.cards_of(seat)))
-    running = count_total(deal.count)
+    allowed = frozenset() if declared is None else set(declared) - set(deal.cards_of(seat))
+    check_unseen(deal, (card,), "play", allowed)
+    running = deal.running
     if running + card.value > MAX_COUNT:
         raise RulesError(f"{card} would take the count from {running} to {running + card.value}, past 31: "
                          f"lay a card worth {MAX_COUNT - running} or less, or say go")
@@ -112,15 +119,14 @@ def _opponent(state: State, seat: int) -> int | None:
     return None
 
 
-def _go_item(state: State) -> ScoreItem:
-    played_out = all(cards_left(state, s) == 0 for s in range(state.seats))
-    return ScoreItem("last card" if played_out else "go", (), 1)
+def _go_item(deal: DealState) -> ScoreItem:
+    return ScoreItem("go" if any(deal.held) else "last card", (), 1)
 
 
 def go(tx: Tx, event: ev.Go) -> None:
     state = tx.state
     seat, deal = _check_play_turn(tx, event, "say go")
-    running = count_total(deal.count)
+    running = deal.running
     if running + 10 <= MAX_COUNT:
         raise RulesError(f"{who(state, seat)} cannot say go at {running}: every card fits under 31, so a card must be laid")
     declared = deal.declared[seat]
@@ -130,13 +136,13 @@ def go(tx: Tx, event: ev.Go) -> None:
             raise RulesError(f"{who(state, seat)} holds {fits[0]}, which fits at {running}: a player who can lay "
                              f"a card must lay it (a go said anyway is a renege, {RENEGE_RULE})")
     tx.set_deal(gone=tx.deal.gone | {seat}, gone_at=tx.deal.gone_at + ((seat, running),))
-    active = active_seats(tx.state, tx.deal)
+    active = active_seats(tx.deal)
     if active:
         tx.set_deal(turn=next_seat(tx.state, seat, active))
         return
     last = tx.deal.last_layer
     assert last is not None  # a go on an empty count is refused above
-    tx.score(Moment(last, Where.PLAY, 1, (_go_item(tx.state),), running))
+    tx.score(Moment(last, Where.PLAY, 1, (_go_item(tx.deal),), running))
     _end_count(tx)
 
 
@@ -144,8 +150,8 @@ def _end_count(tx: Tx) -> None:
     """The count restarts from zero, led by the player left of the last card's player."""
     state = tx.state
     deal = tx.deal
-    tx.set_deal(count=(), gone=frozenset())
-    with_cards = {s for s in range(state.seats) if cards_left(state, s) > 0}
+    tx.set_deal(count=(), running=0, gone=frozenset())
+    with_cards = {s for s, held in enumerate(deal.held) if held}
     if not with_cards or state.rules.five_card:
         tx.set_deal(turn=None, unclaimed=tuple(m for m in tx.deal.unclaimed if m.points))
         if not tx.deal.unclaimed:

@@ -18,9 +18,7 @@ def show_order(state: State) -> tuple[int, ...]:
 def cards_left(state: State, seat: int) -> int:
     """Cards a seat still holds in the play."""
     deal = state.deal
-    if deal is None:
-        return 0
-    return state.rules.cards_held - sum(1 for s, _ in deal.played if s == seat)
+    return 0 if deal is None else deal.held[seat]
 
 
 def known_hand(state: State, seat: int) -> tuple[Card, ...]:
@@ -50,6 +48,7 @@ def next_seat(state: State, after: int, active: set[int]) -> int | None:
     return None
 
 
-def active_seats(state: State, deal: DealState) -> set[int]:
+def active_seats(deal: DealState) -> set[int]:
     """Seats that may still lay a card on the current count."""
-    return {s for s in range(state.seats) if s not in deal.gone and cards_left(state, s) > 0}
+    gone = deal.gone
+    return {s for s, held in enumerate(deal.held) if held and s not in gone}

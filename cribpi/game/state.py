@@ -140,6 +140,8 @@ class DealState:
     starter: Card | None = None
     played: tuple[tuple[int, Card], ...] = ()  # every card of the play, in order
     count: tuple[Card, ...] = ()  # cards since the count last restarted
+    running: int = 0  # the count's total, kept as cards are laid (asked at every card and go)
+    held: tuple[int, ...] = ()  # per seat, the cards it has not laid yet (kept, not counted from the play)
     last_layer: int | None = None  # seat that laid the last card of the current count
     gone: frozenset[int] = frozenset()  # seats that said go in this count
     turn: int | None = None

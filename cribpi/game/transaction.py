@@ -4,6 +4,7 @@ shares (phase, seat, unseen cards)."""
 
 from __future__ import annotations
 
+from collections.abc import Set
 from typing import Any
 
 from cribpi.exc import RulesError
@@ -165,7 +166,7 @@ def who(state: State, seat: int) -> str:
 
 
 def check_unseen(deal: DealState, cards: tuple[Card, ...], what: str,
-                 allowed: set[Card] | frozenset[Card] = frozenset()) -> None:
+                 allowed: Set[Card] = frozenset()) -> None:
     if len(set(cards)) != len(cards):
         dup = next(c for c in cards if cards.count(c) > 1)
         raise RulesError(f"{dup} appears twice in the {what}: every card must be different")
