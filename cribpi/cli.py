@@ -42,6 +42,9 @@ COMMANDS: dict[str, str] = {
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
+        subs = [a for a in self._actions if isinstance(a, argparse._SubParsersAction)]
+        if subs and message.startswith("the following arguments are required"):
+            message += f" (one of {', '.join(subs[0].choices)})"
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
@@ -67,13 +70,23 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def chosen_parser(parser: argparse.ArgumentParser, words: Sequence[str]) -> argparse.ArgumentParser:
+    """The innermost parser ``words`` choose (``director init`` is the director's ``init``)."""
+    while True:
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        step = next((w for w in words if subs and w in subs[0].choices), None)
+        if step is None:
+            return parser
+        parser = subs[0].choices[step]
+        words = words[list(words).index(step) + 1:]
+
+
 def refuse_misspelt_option(parser: argparse.ArgumentParser, command: str | None, words: Sequence[str]) -> None:
     """``advise --dealr``: name the option meant, where argparse would only say the word is unknown
-    (or, worse, that ``--dealer`` is missing)."""
-    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-    if command is None or not subs:
+    (or, worse, that ``--dealer`` is missing); with nothing close, the options it takes."""
+    if command is None:
         return
-    chosen = subs[0].choices[command]
+    chosen = chosen_parser(parser, words)
     known = [option for action in chosen._actions for option in action.option_strings]
     for word in words:
         name = word.split("=", 1)[0]
@@ -81,6 +94,9 @@ def refuse_misspelt_option(parser: argparse.ArgumentParser, command: str | None,
             close = difflib.get_close_matches(name, known, n=1)
             if close:
                 chosen.error(f"unrecognized option {name}: did you mean {close[0]}?")
+            takes = sorted({o for o in known if o.startswith("--") and o != "--help"})
+            chosen.error(f"unrecognized option {name}: {chosen.prog} takes "
+                         f"{', '.join(takes) if takes else 'no options'} (see --help)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -88,7 +104,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = chosen_command(words)
     parser = build_parser(command)
     refuse_misspelt_option(parser, command, words)
-    args = parser.parse_args(words)
+    args, extra = parser.parse_known_args(words)
+    if extra:  # said by the command's own parser, which knows what it takes
+        owner = chosen_parser(parser, words)
+        owner.error(f"unrecognized arguments: {' '.join(extra)} (see {owner.prog} --help)")
     try:
         return int(args.run(args) or 0)
     except CribpiError as exc:

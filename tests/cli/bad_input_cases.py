@@ -207,5 +207,14 @@ def cases() -> list[tuple[list[str], str]]:
         (["--layout", "{layoutfile:tracks}"], r"tracks = 5 .*2-4"), (["--layout", "{layoutfile:hole}"], r"holes are 1-121"),
         (["--layout", "{record}", "--firmware", "{file}"], r"--firmware: .* is a file; expected a firmware folder"),
     ]]
-    out += [(["--no-such-option"], r"required: COMMAND|unrecognized"), (["dance"], r"invalid choice: 'dance'")]
+    out += [  # unknown words are said by the (sub)command they were given to, with what it takes
+        (["score", "5H", "5C", "5S", "JD", "5D", "--nosuch"], r"^cribpi score: .*--nosuch: cribpi score takes --crib, --json, --rules"),
+        (["stats", "--player", "Nobody"], r"^cribpi stats: .*--player: cribpi stats takes --db, --json"),
+        (["stats", "extra"], r"^cribpi stats: error: unrecognized arguments: extra \(see cribpi stats --help\)"),
+        (["director"], r"required: STEP \(one of init, serve\)"),
+        (["director", "serve", "nosuchevent"], r"^cribpi director serve: .*unrecognized arguments: nosuchevent"),
+        (["director", "init", "ok", "--tabels", "3"], r"^cribpi director init: .*did you mean --tables\?"),
+        (["director", "init", "ok", "--nosuch"], r"cribpi director init takes .*--tables"),
+    ]
+    out += [(["--no-such-option"], r"required: COMMAND \(one of score, peg, advise"), (["dance"], r"invalid choice: 'dance'")]
     return out
