@@ -6,6 +6,18 @@ watchdog and survives failing parts."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+
+from cribpi.inputs import path_option
+
+
+def key_script(text: str) -> Path:
+    """``--keys``: an existing file or FIFO of actions (not a folder, device or missing file)."""
+    path = path_option("key script")(text)
+    if not (path.is_file() or path.is_fifo()):
+        why = "is a folder" if path.is_dir() else "does not exist" if not path.exists() else "is a device or socket"
+        raise argparse.ArgumentTypeError(f"{text!r} {why}; expected a file or FIFO of actions, one a line")
+    return path
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -17,7 +29,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                        f"folder: with no db in the configuration, here and now {default_db_path()}.")
     p.add_argument("--config", help="configuration file (default: $CRIBPI_CONFIG, then /etc/cribpi/cribpi.toml)")
     p.add_argument("--backend", help="pi, controller, sim or mock (default: $CRIBPI_BACKEND, the config, the machine)")
-    p.add_argument("--keys", metavar="FILE", help="with --backend mock: actions read from FILE or a FIFO, one a "
+    p.add_argument("--keys", metavar="FILE", type=key_script, help="with --backend mock: actions read from FILE or a FIFO, one a "
                    "line (ok, go, undo, card 5H), for tests and demonstrations")
     p.set_defaults(run=run)
 
@@ -25,4 +37,4 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     from cribpi.daemon import run as run_table
 
-    return run_table(args.config, args.backend, keys=args.keys)
+    return run_table(args.config, args.backend, keys=None if args.keys is None else str(args.keys))

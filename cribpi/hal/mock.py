@@ -183,13 +183,16 @@ class KeyScript:
 
     def _read(self, deliver: Deliver) -> None:
         fifo = self.path.is_fifo()
-        while not self._stop.is_set():
-            with self.path.open(encoding="utf-8") as lines:
-                for line in lines:
-                    if line.strip() and not self._stop.is_set():
-                        self._deliver(line.strip(), deliver)
-            if not fifo:
-                return
+        try:
+            while not self._stop.is_set():
+                with self.path.open(encoding="utf-8") as lines:
+                    for line in lines:
+                        if line.strip() and not self._stop.is_set():
+                            self._deliver(line.strip(), deliver)
+                if not fifo:
+                    return
+        except (OSError, UnicodeDecodeError) as exc:  # gone, or not text: the table goes on
+            log.error("key script %s: stopped reading: %s", self.path, exc)
 
     def _deliver(self, text: str, deliver: Deliver) -> None:
         try:

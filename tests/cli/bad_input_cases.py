@@ -166,6 +166,11 @@ def cases() -> list[tuple[list[str], str]]:
     out += [(["run", "--config", path], m) for path, m in UNREADABLE]
     out += [(["config"], r"required: --check"), (["config", "--check"], r"expected one argument")]
     out += [(["run", "--backend", b], r"backend 'toaster'|--backend") for b in ("toaster",)]
+    out += [(["run", "--backend", "mock", "--keys", path], m) for path, m in [
+        ("{missing}", r"--keys: .* does not exist; expected a file or FIFO of actions"),
+        ("{folder}", r"--keys: .* is a folder; expected a file or FIFO"), ("/dev/zero", r"is a device or socket"),
+        ("a\0b", r"--keys: .*NUL byte"), ("~nosuchuser_cribpi/k", r"--keys: .*no user"),
+    ]]
     out += [(["sim", *c.split()], m) for c, m in [
         ("--players 5", r"invalid choice"), ("--mode x", r"invalid choice"), ("--match 2", r"invalid choice"),
         ("--seed x", r"invalid int"), ("--players", r"expected one argument"), ("--rules nope", r"no rule preset"),
