@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from cribpi.exc import StoreError
+from cribpi.exc import ConfigError, StoreError
 from cribpi.inputs import int_option, path_option
 
 MAX_GAME_ID = 2**63 - 1  # SQLite's largest integer: a bigger one cannot name a game
@@ -26,6 +26,9 @@ def run(args: argparse.Namespace) -> int:
     from cribpi.config import default_db_path
     from cribpi.store import Store, export_game
 
+    if args.list and args.game is not None:
+        raise ConfigError(f"--list with game {args.game}: give a game's number to write it, or --list to list "
+                          "them all, not both")
     db = args.db or str(default_db_path())
     if not os.path.isfile(db) or os.path.getsize(db) == 0:  # opening would create a journal
         raise StoreError(f"there is no game journal at {db}: give the file `cribpi run` writes")

@@ -184,6 +184,7 @@ def cases() -> list[tuple[list[str], str]]:
         ("--db {missing}", r"there is no game journal"), ("--db {folder}", r"there is no game journal"),
         ("--db {fifo}", r"there is no game journal"),
         ("--db {journal} 99", r"no game 99|game 99"),
+        ("--db {journal} --list 1", r"--list with game 1: give a game's number to write it, or --list"),
     ]]
     out += [(["export", "--db", "a\0b"], r"NUL byte"), (["export", "--db", ""], r"expected the path of a game journal"),
             (["export", "--db", "~nosuchuser_cribpi/j.db"], r"no user")]
