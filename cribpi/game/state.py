@@ -173,11 +173,20 @@ class DealState:
         return seen
 
     def has_seen(self, card: Card) -> bool:
-        """``card in self.seen()``, without building the set (asked for every card laid)."""
+        """``card in self.seen()``, without building the set or a generator (asked for every
+        card laid; ``in`` a tuple of interned cards compares identity first, in C)."""
+        if card is self.starter or card in self.crib:
+            return True
         for _, laid in self.played:
             if laid is card:
                 return True
-        return any(card in cards for cards in self._shown())
+        for cards in self.declared:
+            if cards is not None and card in cards:
+                return True
+        for cards in self.discards:
+            if cards is not None and card in cards:
+                return True
+        return False
 
     def _shown(self) -> Iterator[tuple[Card, ...]]:
         """The cards seen outside the play: the crib, the starter, hands and discards entered."""

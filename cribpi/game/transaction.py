@@ -167,7 +167,7 @@ def who(state: State, seat: int) -> str:
 
 def check_unseen(deal: DealState, cards: tuple[Card, ...], what: str,
                  allowed: Set[Card] = frozenset()) -> None:
-    if len(set(cards)) != len(cards):
+    if len(cards) > 1 and len(set(cards)) != len(cards):
         dup = next(c for c in cards if cards.count(c) > 1)
         raise RulesError(f"{dup} appears twice in the {what}: every card must be different")
     for card in cards:

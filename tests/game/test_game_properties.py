@@ -7,7 +7,7 @@ import pytest
 from cribpi.game import Game, Mode, NewGame, NextGame, Pegged, Phase, Undo, apply, replay
 from cribpi.game.engine import INITIAL, cards_left
 from cribpi.game.simulate import random_game_events
-from cribpi.rules import ACC, MugginsScope, count_total
+from cribpi.rules import ACC, DECK, MugginsScope, count_total
 
 SETUPS = [
     ACC.replace(muggins=MugginsScope.ACC),
@@ -86,6 +86,19 @@ def test_no_state_breaks_a_rule(match):
             assert cards_left(state, deal.turn) > 0 and deal.turn not in deal.gone
 
 
+def test_what_the_deal_keeps_agrees_with_its_cards(match):
+    """The running count, each seat's cards left and whether a card was seen are kept as the
+    deal goes, not worked out from its cards: they must say what the cards say."""
+    for _, state in match:
+        deal = state.deal
+        if deal is None or state.phase is Phase.BOARD:
+            continue
+        assert deal.running == count_total(deal.count)
+        assert deal.held == tuple(state.rules.cards_held - len(deal.cards_of(s)) for s in range(state.seats))
+        seen = deal.seen()
+        assert [card for card in DECK if deal.has_seen(card)] == [card for card in DECK if card in seen]
+
+
 @pytest.mark.parametrize("rules", SETUPS, ids=lambda r: f"{r.players}{'p' if r.partnerships else ''}{'-5card' if r.five_card else ''}")
 @pytest.mark.parametrize("mode", [Mode.COUNT, Mode.CLAIM])
 def test_games_with_every_hand_entered_keep_the_rules(rules, mode):
@@ -94,3 +107,4 @@ def test_games_with_every_hand_entered_keep_the_rules(rules, mode):
     match = list(random_game_events(random.Random(11), rules, mode, match_games=1, declare_hands=True))
     assert match[-1][1].phase is Phase.MATCH_OVER
     test_no_state_breaks_a_rule(match)
+    test_what_the_deal_keeps_agrees_with_its_cards(match)
