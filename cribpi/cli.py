@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import errno
 import importlib
 import sys
 from collections.abc import Sequence
@@ -120,7 +121,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:  # a full disk, an unreadable file: one line, not a traceback
         where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
         print(f"cribpi {args.command}: {exc.strerror or exc}{where}", file=sys.stderr)
-        return 1
+        return 2 if exc.errno in _PATH_ERRORS else 1  # a path the user can correct, else the machine
+
+
+#: Errors that say the path given is wrong (missing, not a folder, a folder, not allowed, too long).
+_PATH_ERRORS = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.EACCES, errno.ENAMETOOLONG})
 
 
 if __name__ == "__main__":

@@ -152,6 +152,7 @@ def cases() -> list[tuple[list[str], str]]:
     out += [(["render", "--record", "{record:no-cut}", "--out", "{newdir}"], r"no one deals yet")]
     out += [(["render", "--record", "{record}", "--out", "{newdir}", "--scale", s], r"--scale: .*1-16")
             for s in ("0", "-1", "17", "x", "1.5", BIG)]
+    out += [(["render", "--record", "{record}", "--out", "/proc/cribpi-no-such"], r"No such file or directory \(/proc/cribpi-no-such\)")]
     out += [(["render", "--record", "{record}", "--out", "{file}"], r"--out: .* is a file; expected a folder"),
             (["render", "--record", "{record}", "--out", "a\0b"], r"--out: .*NUL byte"),
             (["render", "--record", "{record}"], r"required: --out"),
