@@ -107,12 +107,17 @@ def test_a_sound_journal_and_a_damaged_one(tmp_path, machine):
     cfg.db.parent.mkdir()
     with Store(cfg.db) as store:
         store.new_game(NewGame(("Ann", "Bob"), get_rules("acc")), table="main")
-    assert lines(cfg, machine)["journal sound"] == (True, "✓ journal sound: integrity_check ok")
+    assert lines(cfg, machine)["journal sound"] == (True, "✓ journal sound: integrity_check, WAL and 1 events' checksums ok")
+    import sqlite3  # an event changed behind the journal's back: integrity_check sees nothing wrong
+    with sqlite3.connect(cfg.db) as conn:
+        conn.execute("UPDATE events SET data = replace(data, 'Bob', 'Rob')")
+    ok, line = lines(cfg, machine)["journal sound"]
+    assert not ok and "checksum" in line and "backup" in line
     cfg.db.write_bytes(b"this is not SQLite" * 300)
     for suffix in ("-wal", "-shm"):
         Path(f"{cfg.db}{suffix}").unlink(missing_ok=True)
     ok, line = lines(cfg, machine)["journal sound"]
-    assert not ok and "not a database" in line and "backup" in line
+    assert not ok and "not a cribpi game journal" in line and "backup" in line
 
 
 def test_a_journal_folder_that_cannot_be_written(tmp_path, machine):
