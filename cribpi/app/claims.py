@@ -1,19 +1,18 @@
 """Claims and pegs keyed by the players: PEG presses add up to a tally that OK confirms (a peg in
-board mode, a claim in claim mode), and MUGGINS takes what an opponent missed."""
+board mode, a claim in claim mode). MUGGINS opens a call that names its points the same way
+(ACC rule 10.4: a wrong call gives the accused the points called, so the call must say them)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from cribpi.exc import RulesError
-from cribpi.game import Alert, AlertKind, Claim, Effect, Mode, Muggins, Peg, Phase, State
+from cribpi.game import Alert, AlertKind, Claim, Effect, Event, Mode, Muggins, Peg, Phase, State
+from cribpi.game.claims import MAX_CLAIM
 from cribpi.game.engine import claimable
 from cribpi.app.parts import Table
 
 __all__ = ["ClaimTally", "muggins_track"]
-
-UNNAMED_MUGGINS = 2  # what MUGGINS calls for when no missed score is open to take
-
 
 class ClaimTally:
     """PEG presses add up (a +1 key pressed five times is 5); OK pegs or claims the sum."""
@@ -21,6 +20,7 @@ class ClaimTally:
     def __init__(self, table: Table) -> None:
         self.table = table
         self.tally: tuple[int, int] | None = None  # seat, points: keyed, not yet confirmed
+        self.calling = False  # the tally is a muggins call (its seat is the caller)
 
     def add(self, seat: int, points: int) -> None:
         state = self.table.state
@@ -28,26 +28,33 @@ class ClaimTally:
             raise RulesError("the game is over: the board takes no more pegs (OK starts the next game)")
         if seat >= state.seats:
             raise RulesError(f"seat {seat + 1} is not at this table: seats are 1-{state.seats}")
-        if state.mode is not Mode.BOARD and claimable(state, seat) is None:
-            raise RulesError(f"{state.names[seat]} has no score to claim now")
         if self.tally is not None and self.tally[0] != seat:
-            raise RulesError(f"finish {state.names[self.tally[0]]}'s peg with OK (or UNDO) first")
+            raise RulesError(self._unfinished(self.tally[0]))
+        if not self.calling and state.mode is not Mode.BOARD and claimable(state, seat) is None:
+            raise RulesError(f"{state.names[seat]} has no score to claim now")
         total = (self.tally[1] if self.tally else 0) + points
         self.tally = (seat, total)
 
     def confirm(self) -> tuple[Effect, ...]:
-        """OK: peg or claim the tally. A refusal keeps it for UNDO or another try."""
+        """OK: peg or claim the tally, or make the muggins call. A refusal keeps it for UNDO or
+        another try."""
         if self.tally is None:
             raise RulesError("no peg or claim is keyed: press a PEG key first")
         seat, points = self.tally
-        event = Peg(seat, points) if self.table.state.mode is Mode.BOARD else Claim(seat, points)
+        if self.calling and points == 0:
+            name = self.table.state.names[seat]
+            raise RulesError(f"{name}'s muggins call names no points: PEG {name} adds them (1-{MAX_CLAIM}), then OK")
+        if self.calling:
+            event: Event = Muggins(seat, points)
+        else:
+            event = Peg(seat, points) if self.table.state.mode is Mode.BOARD else Claim(seat, points)
         effects = self.table.apply(event)
-        self.tally = None
+        self.drop()
         return effects
 
     def drop(self) -> bool:
         """UNDO: forget a tally not yet confirmed; False when there is none."""
-        had, self.tally = self.tally is not None, None
+        had, self.tally, self.calling = self.tally is not None, None, False
         return had
 
     def text(self) -> str:
@@ -55,14 +62,26 @@ class ClaimTally:
         if self.tally is None:
             return ""
         seat, points = self.tally
-        return f"{self.table.state.names[seat]} {points}"
+        return f"{self.table.state.names[seat]} {'muggins ' if self.calling else ''}{points}"
 
-    def muggins(self, seat: int) -> tuple[Effect, ...]:
-        """``seat`` takes the latest score an opponent missed."""
+    def muggins(self, seat: int, points: int | None = None) -> tuple[Effect, ...]:
+        """``seat`` calls muggins for ``points`` (taken from what an opponent missed; a wrong call
+        gives the accused those points). Without points (the MUGGINS key) the call is opened,
+        and PEG presses for the caller name its points until OK."""
+        if points is not None:
+            return self.table.apply(Muggins(seat, points))
         state = self.table.state
-        team = state.team_of(seat)
-        open_ = [m for m in (state.deal.missed if state.deal else ()) if state.team_of(m.seat) != team]
-        return self.table.apply(Muggins(seat, open_[-1].missed if open_ else UNNAMED_MUGGINS))
+        if state.mode is not Mode.CLAIM or not state.rules.muggins.moments:
+            raise RulesError("muggins is not played at this table (it needs claim mode and muggins on in the set-up)")
+        if self.tally is not None and not (self.calling and self.tally[0] == seat):
+            raise RulesError(self._unfinished(self.tally[0]))
+        if self.tally is None:
+            self.tally, self.calling = (seat, 0), True
+        return ()
+
+    def _unfinished(self, seat: int) -> str:
+        what = "muggins call" if self.calling else "peg"
+        return f"finish {self.table.state.names[seat]}'s {what} with OK (or UNDO) first"
 
 
 def muggins_track(state: State, effects: Iterable[Effect]) -> int | None:

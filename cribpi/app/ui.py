@@ -186,7 +186,7 @@ class TableUI:
             self.claims.add(action.seat or 0, action.points or 0)
             return ()
         if kind is Kind.MUGGINS:
-            return self.claims.muggins(action.seat or 0)
+            return self.claims.muggins(action.seat or 0, action.points)
         if kind is Kind.OK:
             return self._ok()
         raise RulesError(f"{action} does nothing here")

@@ -2,15 +2,21 @@
 
 Most keys are one action (a rank, a suit, go, OK, undo, menu). Two start a short entry that
 says what it waits for while it is typed: ``p`` then the seat then the points (1-29), then
-Enter pegs them (a claim in claim mode); ``x`` then the caller's seat calls muggins. A digit
-that would make the entry impossible is refused on the spot, so ``p 1 2 p 1 2`` cannot turn
-into a peg of 212: the second ``p`` is answered with how to finish the first peg.
+Enter pegs them (a claim in claim mode); ``x`` then the caller's seat then the points called,
+then Enter, calls muggins (the call names its points: a wrong call gives them to the player
+accused, ACC rule 10.4). A digit that would make the entry impossible is refused on the spot,
+so ``p 1 2 p 1 2`` cannot turn into a peg of 212: the second ``p`` is answered with how to
+finish the first peg.
 
 >>> keys = KeyMapper()
 >>> [keys.feed(k, seats=2) for k in "p12"], keys.prompt
 ([None, None, None], 'peg: seat 1, 2 points: Enter pegs them (Backspace, Esc drops)')
 >>> keys.feed("\\r", seats=2)
 Action.parse('peg 0 2')
+>>> [keys.feed(k, seats=2) for k in "x23"], keys.prompt
+([None, None, None], 'muggins: seat 2 calls 3 points: Enter calls it (Backspace, Esc drops)')
+>>> keys.feed("\\r", seats=2).points
+3
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ ESC, ENTER, BACKSPACE = "\x1b", "\r", "\x7f"
 QUIT_KEYS = ("\x03", "\x04")
 LEGEND = (
     "rank A 2-9 T J Q K + suit c d h s: card", "g: go", "Enter: OK", "u: undo", "U: undo more",
-    "m: menu (Esc closes)", "p seat points Enter: peg/claim", "x seat: muggins", "Ctrl-C: quit",
+    "m: menu (Esc closes)", "p seat points Enter: peg/claim", "x seat: muggins, points Enter", "Ctrl-C: quit",
 )
 _RANK_KEYS = {"a": "A", "t": "T", "0": "T", "j": "J", "q": "Q", "k": "K", **{str(n): str(n) for n in range(2, 10)}}
 _SUIT_KEYS = {"c": "C", "d": "D", "h": "H", "s": "S"}
@@ -39,7 +45,7 @@ class KeyMapper:
     ``prompt`` says what an entry waits for; ``notice`` why the last key did nothing."""
 
     def __init__(self) -> None:
-        self.entry: str | None = None  # "p" + seat + points digits, or "x" while muggins waits for a seat
+        self.entry: str | None = None  # "p" (a peg) or "x" (a muggins call) + seat + points digits
         self.notice = ""
         self.seats = 4  # at the table now (told with every key)
 
@@ -72,6 +78,10 @@ class KeyMapper:
         if len(self.entry) == 1:
             return f"peg: type the seat (1-{self.seats}), then the points (Esc drops)"
         seat, points = self.entry[1], self.entry[2:]
+        if self.entry[0] == "x":
+            if not points:
+                return f"muggins: seat {seat} calls it, type the points called (1-{MAX_POINTS}), then Enter"
+            return f"muggins: seat {seat} calls {points} points: Enter calls it (Backspace, Esc drops)"
         if not points:
             return f"peg: seat {seat}, type the points (1-{MAX_POINTS}), then Enter"
         return f"peg: seat {seat}, {points} points: Enter pegs them (Backspace, Esc drops)"
@@ -86,9 +96,10 @@ class KeyMapper:
             self.entry = entry[:-1] or None
         elif key.isdigit() and len(key) == 1:
             return self._digit(entry, key, seats)
-        elif key in (ENTER, "\n", " ") and entry[0] == "p" and len(entry) > 2:
+        elif key in (ENTER, "\n", " ") and len(entry) > 2:
             self.entry = None
-            return Action.peg(int(entry[1]) - 1, int(entry[2:]))
+            seat, points = int(entry[1]) - 1, int(entry[2:])
+            return Action.peg(seat, points) if entry[0] == "p" else Action(Kind.MUGGINS, seat=seat, points=points)
         else:
             self.notice = f"{_name(key)} does nothing now: {self.prompt}"
         return None
@@ -98,14 +109,12 @@ class KeyMapper:
             if not 1 <= int(digit) <= seats:
                 self.notice = f"seat {digit} is not at this table: seats are 1-{seats}"
                 return None
-            if entry == "x":
-                self.entry = None
-                return Action.muggins(int(digit) - 1)
             self.entry = entry + digit
             return None
         points = int(entry[2:] + digit)
         if not 1 <= points <= MAX_POINTS:
-            self.notice = f"{points} points cannot be pegged at once: type 1-{MAX_POINTS}, then Enter"
+            what = "pegged at once" if entry[0] == "p" else "called"
+            self.notice = f"{points} points cannot be {what}: type 1-{MAX_POINTS}, then Enter"
             return None
         self.entry = entry + digit
         return None

@@ -8,7 +8,7 @@ from table_keys import card, dismiss, mock_table, press
 
 from cribpi.app import TableSettings, TableUI
 from cribpi.game import Mode, Phase
-from cribpi.hal import Action
+from cribpi.hal import Action, Kind
 from cribpi.views.model import AlertScreen, PlayScreen
 
 
@@ -113,3 +113,65 @@ def test_a_peg_for_a_seat_not_at_the_table_is_refused():
     ui = _board()
     ui.handle(Action.peg(2, 2))
     assert "seat 3 is not at this table" in " ".join(ui.screen().lines) and ui.tally is None
+
+
+@pytest.fixture
+def pair_claimed():
+    """A claim-mode game with muggins on: the pone leads 5H, the dealer pairs it with 5C and
+    claims the 2 in full, so nothing is open to take."""
+    with mock_table(TableSettings(mode=Mode.CLAIM, muggins=True)) as (parts, ui, app):
+        press(parts, app, "ok")
+        dismiss(parts, ui, app)
+        card(parts, app, "KS")
+        dealer = ui.state.deal.dealer
+        card(parts, app, "5H")
+        card(parts, app, "5C")
+        press(parts, app, "peg", dealer, 1)
+        press(parts, app, "peg", dealer, 1)
+        press(parts, app, "ok")
+        dismiss(parts, ui, app)
+        assert ui.state.scores[dealer] == 2 and not ui.state.deal.missed
+        yield parts, ui, app, dealer
+
+
+def test_a_wrong_muggins_call_gives_the_accused_the_points_it_named(pair_claimed):
+    parts, ui, app, dealer = pair_claimed
+    caller = 1 - dealer
+    press(parts, app, "muggins", caller)  # the call is opened: PEG presses name its points
+    for _ in range(3):
+        press(parts, app, "peg", caller, 1)
+    assert ui.tally == (caller, 3) and ui.claims.text() == f"{ui.state.names[caller]} muggins 3"
+    press(parts, app, "ok")
+    assert ui.state.scores[dealer] == 5 and ui.state.scores[caller] == 0
+    alert = ui.screen()
+    assert isinstance(alert, AlertScreen) and alert.title == "Wrong muggins"
+    assert alert.lines[0] == f"{ui.state.names[caller]} called muggins wrongly: {ui.state.names[dealer]} pegs 3"
+
+
+def test_a_muggins_call_must_name_its_points_and_undo_drops_it(pair_claimed):
+    parts, ui, app, dealer = pair_claimed
+    caller = 1 - dealer
+    press(parts, app, "muggins", caller)
+    press(parts, app, "ok")  # no points named: refused, the call stays open
+    assert "names no points" in ui.screen().lines[0] and ui.tally == (caller, 0)
+    press(parts, app, "undo")  # takes back the refusal
+    press(parts, app, "peg", dealer, 1)  # the other seat must wait for the call
+    assert "finish" in ui.screen().lines[0] and "muggins call" in ui.screen().lines[0]
+    press(parts, app, "undo")
+    press(parts, app, "undo")  # drops the call
+    assert ui.tally is None and ui.state.scores[caller] == 0 and ui.state.scores[dealer] == 2
+
+
+def test_a_muggins_call_with_its_points_takes_at_most_what_was_missed():
+    with mock_table(TableSettings(mode=Mode.CLAIM, muggins=True)) as (parts, ui, app):
+        press(parts, app, "ok")
+        dismiss(parts, ui, app)
+        card(parts, app, "KS")
+        dealer = ui.state.deal.dealer
+        card(parts, app, "5H")
+        card(parts, app, "5C")
+        press(parts, app, "peg", dealer, 1)
+        press(parts, app, "ok")  # the dealer claims 1 of the pair's 2
+        dismiss(parts, ui, app)
+        ui.handle(Action(Kind.MUGGINS, seat=1 - dealer, points=5))  # the simulator's x seat points Enter
+        assert ui.state.scores[1 - dealer] == 1 and ui.state.scores[dealer] == 1
