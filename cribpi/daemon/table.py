@@ -124,6 +124,12 @@ def guarded_app(parts: Parts, table: TableUI, *, led_settings: LedSettings | Non
     return app, guard
 
 
+def table_settings(config: Config, settings: TableSettings) -> TableSettings:
+    """``settings`` as ``config`` has them: a table publishing to a tournament (``[tournament]``
+    with a broker) asks each side to confirm each finished game; a casual table does not."""
+    return dataclasses.replace(settings, confirm_results=config.tournament.enabled)
+
+
 def play(config: Config, parts: Parts, settings: TableSettings, *, new: bool = False,
          rng: random.Random | None = None, clock: Callable[[], float] = time.monotonic,
          notifier: Notifier | None = None) -> int:
@@ -132,6 +138,7 @@ def play(config: Config, parts: Parts, settings: TableSettings, *, new: bool = F
     from cribpi.sim import Terminal, has_sim_keys
 
     notifier = notifier or Notifier()
+    settings = table_settings(config, settings)
     with stop_on_signals() as (received, wake_fd), parts:
         config.db.parent.mkdir(parents=True, exist_ok=True)
         with Store(config.db, recover=True) as store:

@@ -8,12 +8,15 @@ import random
 from collections.abc import Iterator, Sequence
 
 from cribpi.app.listeners import Listener, Update
-from cribpi.game import Effect, Event, NewGame, State, apply
+from cribpi.game import Effect, Event, NewGame, Phase, State, apply
+from cribpi.game.events import Confirm
 from cribpi.game.simulate import random_game_events
 from cribpi.rules import ACC
 from cribpi.views.table import board_model, scores_screen
 
 __all__ = ["update_for", "play_match", "start_next", "table_games", "player_names"]
+
+OVER = (Phase.GAME_OVER, Phase.MATCH_OVER)
 
 
 def update_for(state: State, event: Event, effects: tuple[Effect, ...], game_id: int) -> Update:
@@ -26,19 +29,26 @@ def update_for(state: State, event: Event, effects: tuple[Effect, ...], game_id:
 def play_match(names: Sequence[str], rng: random.Random, listener: Listener, game_id: int,
                match_games: int = 1) -> Iterator[State]:
     """Play one random match between ``names`` at a table, one event per step (yielding the
-    state after it, so the caller sets the pace). The driver's own names are replaced by
-    ``names``: they change nothing it chooses."""
+    state after it, so the caller sets the pace); at each game's end every side confirms the
+    result, as a tournament table asks. The driver's own names are replaced by ``names``: they
+    change nothing it chooses."""
     state = State()
     for event, _ in random_game_events(rng, ACC.replace(players=len(names)), match_games=match_games):
         if isinstance(event, NewGame):
             event = NewGame(tuple(names), event.rules, event.mode, event.match_games)
+        over = state.phase in OVER
         state, effects = apply(state, event)
         listener(update_for(state, event, effects, game_id))
         yield state
+        if not over and state.phase in OVER:
+            for side in range(len(state.scores)):
+                state, effects = apply(state, Confirm(side))
+                listener(update_for(state, Confirm(side), effects, game_id))
+                yield state
 
 
 def start_next(names: Sequence[str], listener: Listener, game_id: int) -> None:
-    """The table starts a new match: this confirms the last game of the one before."""
+    """The table starts a new match (after the last game of the one before)."""
     event = NewGame(tuple(names), ACC.replace(players=len(names)))
     state, effects = apply(State(), event)
     listener(update_for(state, event, effects, game_id))
@@ -50,7 +60,7 @@ def player_names(table: int) -> tuple[str, str]:
 
 
 def table_games(names: Sequence[str], rng: random.Random, listener: Listener, games: int) -> Iterator[State]:
-    """``games`` one-game matches at a table, then the next one started (confirming the last)."""
+    """``games`` one-game matches at a table, each result confirmed, then the next one started."""
     for game in range(1, games + 1):
         yield from play_match(names, rng, listener, game)
     start_next(names, listener, games + 1)

@@ -5,9 +5,12 @@ The table's thread only writes the outbox and hands paho a message; the network 
 own thread (``loop_start``), which reconnects by itself. So a broker that is down never blocks
 or slows the table: events wait in the outbox and go, in id order, once it is back.
 
-A finished game's result is held until the players confirm it: the press that starts the next
-game (``NextGame``), or a new match after the last game, confirms it; taking the game's end
-back (``Undo``) publishes it as disputed, and the game then ends again with a fresh result.
+A finished game's result is held until every side has confirmed it (a ``Confirm`` event per
+side, which the table asks for when ``TableSettings.confirm_results`` is set); one side's dispute
+publishes it as disputed at once. Anything else at a held result (taking the game's end back with
+``Undo``, the next game or a new match started without every side's word) also publishes it as
+disputed, for the director to rule on; a game whose end was taken back ends again with a fresh
+result. The answers are kept in the outbox, so a restart between them loses none.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from cribpi.app.listeners import Update
 from cribpi.config import Config
 from cribpi.exc import ConfigError
 from cribpi.game import GameOver, NextGame, Undo
+from cribpi.game.events import Confirm
 from cribpi.tournament.broker import Broker, new_client, parse_broker
 from cribpi.tournament.messages import last_score, result_body, state_body, topic
 from cribpi.tournament.outbox import Outbox, outbox_path
@@ -93,11 +97,14 @@ class TablePublisher:
     def __call__(self, update: Update) -> None:
         now, game = self.clock(), update.game_id or 0
         if self.game is not None and game != self.game and self.outbox.held():
-            self.outbox.release("confirmed")  # a new match started after the last game
+            self.outbox.release("disputed")  # a new match started before every side confirmed
         self.game = game
+        sides = len(update.state.scores)
         for event in update.events:
-            if isinstance(event, (NextGame, Undo)) and self.outbox.held():
-                self.outbox.release("confirmed" if isinstance(event, NextGame) else "disputed")
+            if isinstance(event, Confirm):
+                self.outbox.answer(event.side, event.agree, sides)
+            elif isinstance(event, (NextGame, Undo)) and self.outbox.held():
+                self.outbox.release("disputed")
             self.outbox.add("events", {"game": game, "event": event.to_dict(), "at": now})
         state = update.state
         for effect in update.effects:

@@ -97,7 +97,7 @@ def test_the_wall_and_leaderboard_update_live(broker: Mosquitto, tmp_path: Path,
         board.goto(server.url("/leaderboard"))
         board.wait_for_selector("#conn.live")
         assert board.locator("td:nth-child(5)").all_text_contents() == ["0"] * 8
-        for state in t1:  # the rest of table 1's game, and its result confirmed by the next game
+        for state in t1:  # the rest of table 1's game, and its result confirmed by each side
             pass
         from cribpi.tournament.loadgen import start_next
         start_next(("Ann", "Ben"), tables[0], 2)

@@ -21,6 +21,16 @@ def test_off_without_a_broker(tmp_path: Path) -> None:
     assert not load_config(write(tmp_path, "")).tournament.enabled
 
 
+def test_a_table_with_a_broker_asks_each_side_to_confirm_its_results(tmp_path: Path) -> None:
+    from cribpi.app import TableSettings
+    from cribpi.daemon.table import table_settings
+
+    casual = load_config(write(tmp_path, ""))
+    room = load_config(write(tmp_path, '[tournament]\nbroker = "mqtt://room.local"\nevent = "e"\ntable = "t1"\n'))
+    assert not table_settings(casual, TableSettings(confirm_results=True)).confirm_results
+    assert table_settings(room, TableSettings()).confirm_results
+
+
 def test_a_full_section(tmp_path: Path) -> None:
     (tmp_path / "t7.pw").write_text("s3cret\nignored\n")
     t = load_config(write(tmp_path, '[tournament]\nbroker = "mqtts://room.local"\nevent = "open26"\ntable = "t7"\n'

@@ -1,5 +1,6 @@
 """The outbox on its own: ids that only grow (across restarts too), held results released as
-confirmed or disputed, and what the broker acknowledged dropped at the next start."""
+confirmed or disputed (under a new id, after what was added meanwhile), each side's answer kept
+on disk, and what the broker acknowledged dropped at the next start."""
 
 from __future__ import annotations
 
@@ -18,14 +19,31 @@ def test_ids_grow_results_wait_and_sent_rows_go_at_restart(tmp_path: Path) -> No
     assert box.add("events", {"game": 1}) == 3
     assert [row for row, _, _ in box.pending(0)] == [1, 3]  # the held result waits
     assert box.held() and box.release("disputed") == 1 and not box.held()
-    rows = box.pending(0)
-    assert [row for row, _, _ in rows] == [1, 2, 3]
-    assert json.loads(rows[1][2]) == {"id": 2, "game": 1, "status": "disputed"}
-    assert [row for row, _, _ in box.pending(2)] == [3]
-    box.mark_sent([1, 2])
+    rows = box.pending(0)  # the result goes after what was added while it was held (a new id)
+    assert [row for row, _, _ in rows] == [1, 3, 4]
+    assert json.loads(rows[2][2]) == {"id": 4, "game": 1, "status": "disputed"}
+    assert [row for row, _, _ in box.pending(3)] == [4]
+    box.mark_sent([1, 3])
     assert box.unsent() == 1
     box.close()
     again = Outbox(path)
     assert again.db.execute("SELECT count(*) FROM tournament_outbox").fetchone()[0] == 1
-    assert again.add("events", {"game": 2}) == 4  # never an id the director has seen
+    assert again.add("events", {"game": 2}) == 5  # never an id the director has seen
     again.close()
+
+
+def test_a_held_result_goes_once_every_side_agrees_or_at_once_on_a_dispute_and_answers_survive_a_restart(
+        tmp_path: Path) -> None:
+    path = tmp_path / "cribpi-outbox.db"
+    box = Outbox(path)
+    assert box.answer(0, True, 2) is None  # nothing held: an answer changes nothing
+    box.add("result", {"game": 1, "status": "confirmed"}, held=True)
+    assert box.answer(0, True, 2) is None and box.answer(0, True, 2) is None and box.held()  # Ben still to say
+    box.close()
+    box = Outbox(path)  # the table restarts between the two answers
+    assert box.answer(1, True, 2) == "confirmed" and not box.held()
+    box.add("result", {"game": 2, "status": "confirmed"}, held=True)  # a fresh result: fresh answers
+    assert box.answer(1, True, 2) is None and box.held()
+    assert box.answer(0, False, 2) == "disputed" and not box.held()
+    assert [json.loads(p)["status"] for _, kind, p in box.pending(0)] == ["confirmed", "disputed"]
+    box.close()

@@ -7,14 +7,18 @@ import json
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
+from cribpi.app import TableApp, TableSettings, TableUI
 from cribpi.app.listeners import Update
+from cribpi.game import Mode, State
+from cribpi.hal import Action
+from cribpi.hal.mock import open_mock
 from cribpi.tournament.broker import parse_broker
 from cribpi.tournament.loadgen import play_match, start_next
 from cribpi.tournament.outbox import Outbox
@@ -70,8 +74,8 @@ def test_a_game_reaches_the_broker_with_ids_in_order_and_a_confirmed_result(brok
     pub = publisher(broker, tmp_path)
     pub.start()
     try:
-        play(pub, seed=3)
-        assert pub.outbox.held()  # the last game waits for the players
+        play(pub, seed=3)  # each side confirms at the end
+        assert not pub.outbox.held()
         start_next(("Ann", "Ben"), pub, game_id=2)
         wait_for(lambda: pub.outbox.unsent() == 0 and len(seen.of("result")) == 1)
     finally:
@@ -80,6 +84,8 @@ def test_a_game_reaches_the_broker_with_ids_in_order_and_a_confirmed_result(brok
     ids = [e["id"] for e in events]
     assert ids == sorted(ids) and len(set(ids)) == len(ids)
     assert events[0]["event"]["type"] == "new_game"
+    assert [e["event"] for e in events if e["event"]["type"] == "confirm"] == [
+        {"type": "confirm", "side": 0, "agree": True}, {"type": "confirm", "side": 1, "agree": True}]
     (result,) = seen.of("result")
     assert result["status"] == "confirmed" and result["game"] == 1 and result["players"] == ["Ann", "Ben"]
     assert max(result["scores"]) >= 121 and result["scores"][result["winner"]] == max(result["scores"])
@@ -100,8 +106,8 @@ def test_broker_down_for_a_whole_game_then_everything_arrives_once(broker: Mosqu
     for _ in play_match(("Ann", "Ben"), random.Random(5), timer, 1):
         pass
     start_next(("Ann", "Ben"), pub, game_id=2)
-    queued = pub.outbox.unsent()
-    assert queued > 50
+    queued = [row for row, _, _ in pub.outbox.pending(0, 10_000)]
+    assert len(queued) > 50 and pub.outbox.unsent() == len(queued)
     broker.start()
     seen = Listener(broker)
     try:
@@ -110,7 +116,7 @@ def test_broker_down_for_a_whole_game_then_everything_arrives_once(broker: Mosqu
     finally:
         pub.stop()
     ids = [e["id"] for e in seen.of("events")] + [r["id"] for r in seen.of("result")]
-    assert sorted(ids) == list(range(1, queued + 1))  # every queued message, each once
+    assert sorted(ids) == queued  # every queued message, each once
     assert timer.slowest < 0.05, f"a listener call took {timer.slowest * 1000:.1f} ms with the broker down"
     seen.close()
 
@@ -134,12 +140,47 @@ def test_undoing_the_end_of_a_game_publishes_it_as_disputed(broker: Mosquitto, t
     seen = Listener(broker)
     pub = publisher(broker, tmp_path)
     pub.start()
-    states = list(play_match(("Ann", "Ben"), random.Random(7), pub, 1))
+    states = list(_to_the_end(play_match(("Ann", "Ben"), random.Random(7), pub, 1)))
+    assert pub.outbox.held()  # no side has answered yet
     pub(update_for(states[-2], Undo(1), (), 1))  # the state the undo goes back to
     assert not pub.outbox.held()
     wait_for(lambda: len(seen.of("result")) == 1)
     pub.stop()
     assert seen.of("result")[0]["status"] == "disputed"
+    seen.close()
+
+
+def _to_the_end(states: Iterator[State]) -> Iterator[State]:
+    """A match's states up to its first game's end, before any side answers."""
+    for state in states:
+        yield state
+        if state.phase.value in ("game_over", "match_over"):
+            return
+
+
+def test_a_side_disputing_at_the_table_publishes_the_result_as_disputed(broker: Mosquitto, tmp_path: Path) -> None:
+    """Through the app: the OK and UNDO presses at the question are Confirm events in its updates."""
+    seen = Listener(broker)
+    pub = publisher(broker, tmp_path)
+    app = TableApp(open_mock(), TableUI(TableSettings(names=("Ann", "Ben"), mode=Mode.BOARD, confirm_results=True)))
+    app.subscribe(pub)
+    pub.start()
+    app.start()
+    try:
+        for action in ("ok", "peg 1 60", "ok", "peg 1 61", "ok"):  # the cut, then Ben pegs out
+            app.handle(Action.parse(action))
+        app.ui.screens.clear()
+        assert pub.outbox.held()
+        app.handle(Action.parse("ok"))  # Ann confirms
+        assert pub.outbox.held() and app.ui.screen().lines[0] == "Ben: OK confirms"
+        app.handle(Action.parse("undo"))  # Ben disputes
+        assert not pub.outbox.held()
+        wait_for(lambda: len(seen.of("result")) == 1)
+    finally:
+        app.close()
+        pub.stop()
+    (result,) = seen.of("result")
+    assert result["status"] == "disputed" and result["scores"] == [0, 121] and result["winner"] == 1
     seen.close()
 
 
@@ -168,19 +209,19 @@ def test_a_table_cannot_publish_under_another_tables_topic(broker: Mosquitto, tm
     seen.close()
 
 
-def test_each_game_of_a_match_is_confirmed_by_the_press_that_starts_the_next(broker: Mosquitto, tmp_path: Path) -> None:
+def test_each_game_of_a_match_is_held_until_both_sides_confirm(broker: Mosquitto, tmp_path: Path) -> None:
     seen = Listener(broker)
     pub = publisher(broker, tmp_path)
     pub.start()
     held_while_over = []
     for state in play_match(("Ann", "Ben"), random.Random(21), pub, 1, match_games=3):
-        if state.phase.value == "game_over":
+        if state.phase.value in ("game_over", "match_over"):
             held_while_over.append(pub.outbox.held())
-    start_next(("Ann", "Ben"), pub, game_id=2)
     games = len(state.games)
     wait_for(lambda: len(seen.of("result")) == games)
     pub.stop()
-    assert games >= 2 and held_while_over == [True] * (games - 1)  # waiting at each game over
+    # at each game's end, then after the first side's word, held; after the second's, gone
+    assert games >= 2 and held_while_over == [True, True, False] * games
     results = seen.of("result")
     assert [r["game_number"] for r in results] == list(range(1, games + 1))
     assert all(r["status"] == "confirmed" for r in results)

@@ -63,7 +63,7 @@ def test_a_table_publishes_over_tls_and_one_without_the_ca_is_refused(tls_broker
     good.start()
     for _ in play_match(("Ann", "Ben"), random.Random(3), good, 1):
         pass
-    start_next(("Ann", "Ben"), good, 2)  # confirms the result
+    start_next(("Ann", "Ben"), good, 2)  # the result was confirmed by each side at the end
     wait_for(lambda: good.outbox.unsent() == 0)
     good.stop()
     stranger = table(server, tmp_path, None, "stranger")  # the system's CAs do not know the room's
