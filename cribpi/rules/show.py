@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 import operator
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from cribpi.exc import RulesError
 from cribpi.rules.cards import Card, Rank, Suit, parse_cards  # noqa: F401  (doctest)
@@ -88,7 +88,7 @@ class ShowScore:
     def items(self) -> tuple[ScoreItem, ...]:
         """Every scoring combination, in the order players count them."""
         if self._items is None:
-            self._items = tuple(_itemise(self.hand, self.starter, self.crib, self.rules))
+            self._items = _itemise(self.hand, self.starter, self.crib, self.rules)
             assert sum(i.points for i in self._items) == self.total, "itemised count disagrees"
         return self._items
 
@@ -178,74 +178,85 @@ def _duplicate_message(hand: tuple[Card, ...], starter: Card) -> str:
 
 
 # -- itemising: for people, and for the game, which shows every count's reasons ---------
+# Plain loops into lists, no generators: the game itemises every hand and crib it counts.
 
-def _itemise(hand: tuple[Card, ...], starter: Card, crib: bool, rules: Rules) -> Iterator[ScoreItem]:
+def _itemise(hand: tuple[Card, ...], starter: Card, crib: bool, rules: Rules) -> tuple[ScoreItem, ...]:
     held = tuple(sorted(hand, key=_BY_INDEX))
     cards = held + (starter,)
-    by_rank = _by_rank(cards)
-    pairs = list(_pairs(by_rank))
-    runs = list(_runs(by_rank))
+    groups, run = _by_rank(cards)
+    items = _pairs(groups) + _runs(run)
     # The table knows the points; what pairs and runs do not make, fifteens do (two each).
-    fifteen_points = _table()[sum(c.rank_bit for c in cards)] - sum(i.points for i in (*pairs, *runs))
-    yield from _fifteens(cards, fifteen_points // 2)
-    yield from pairs
-    yield from runs
+    fifteen_points = _table()[sum(map(_RANK_BIT, cards))]
+    for item in items:
+        fifteen_points -= item.points
+    items[:0] = _fifteens(cards, fifteen_points // 2)
     suit = hand[0].suit
-    if all(card.suit is suit for card in hand):
+    for card in hand:
+        if card.suit is not suit:
+            break
+    else:
         flush = _flush_points(len(hand), suit is starter.suit, crib, rules)
         if flush:
-            yield ScoreItem("flush", cards if flush > len(hand) else held, flush)
+            items.append(ScoreItem("flush", cards if flush > len(hand) else held, flush))
     jack = _NOBS[starter.suit]
     if jack in hand:
-        yield ScoreItem("nobs", (jack,), 1)
+        items.append(ScoreItem("nobs", (jack,), 1))
+    return tuple(items)
 
 
 #: Sort keys: a card's index orders by rank, then suit (as ``Card.__lt__`` does, but in C).
 _BY_INDEX: Final = operator.attrgetter("index")
 _BY_RANK: Final = operator.attrgetter("rank")
+_RANK_BIT: Final = operator.attrgetter("rank_bit")
 
 
-def _fifteens(cards: tuple[Card, ...], wanted: int) -> Iterator[ScoreItem]:
+def _fifteens(cards: tuple[Card, ...], wanted: int) -> list[ScoreItem]:
     """The first ``wanted`` combinations worth fifteen, smallest first (all of them when
     ``wanted`` is at least their number)."""
+    found: list[ScoreItem] = []
     if wanted <= 0:
-        return
+        return found
     values = [card.value for card in cards]
+    combinations = itertools.combinations
     for k in range(2, len(cards) + 1):
-        for combo_values, combo in zip(itertools.combinations(values, k), itertools.combinations(cards, k)):
-            if sum(combo_values) == 15:
-                yield ScoreItem("fifteen", combo, 2)
-                wanted -= 1
-                if not wanted:
-                    return
+        for total, combo in zip(map(sum, combinations(values, k)), combinations(cards, k)):
+            if total == 15:
+                found.append(ScoreItem("fifteen", combo, 2))
+                if len(found) == wanted:
+                    return found
+    return found
 
 
-def _by_rank(cards: tuple[Card, ...]) -> dict[int, list[Card]]:
-    """The cards of each rank, ranks ascending, each rank's cards in their order in ``cards``."""
-    by_rank: dict[int, list[Card]] = {}
+def _by_rank(cards: tuple[Card, ...]) -> tuple[list[list[Card]], list[list[Card]]]:
+    """The cards grouped by rank, ranks ascending, each rank's cards in their order in
+    ``cards``; and the groups of the longest stretch of consecutive ranks (the first, if two
+    are as long), found in the same pass."""
+    groups: list[list[Card]] = []
+    rank = start = best_start = best_length = 0
     for card in sorted(cards, key=_BY_RANK):
-        by_rank.setdefault(card.rank, []).append(card)
-    return by_rank
+        if card.rank == rank:
+            groups[-1].append(card)
+            continue
+        if card.rank != rank + 1:
+            start = len(groups)
+        rank = card.rank
+        groups.append([card])
+        if len(groups) - start > best_length:
+            best_start, best_length = start, len(groups) - start
+    return groups, groups[best_start:best_start + best_length]
 
 
 _PAIR_NAMES: Final = {2: "pair", 3: "pair royal", 4: "double pair royal"}
 
 
-def _pairs(by_rank: dict[int, list[Card]]) -> Iterator[ScoreItem]:
-    for same in by_rank.values():
-        if len(same) >= 2:
-            yield ScoreItem(_PAIR_NAMES[len(same)], tuple(same), len(same) * (len(same) - 1))
+def _pairs(groups: list[list[Card]]) -> list[ScoreItem]:
+    return [ScoreItem(_PAIR_NAMES[len(same)], tuple(same), len(same) * (len(same) - 1))
+            for same in groups if len(same) >= 2]
 
 
-def _runs(by_rank: dict[int, list[Card]]) -> Iterator[ScoreItem]:
-    """Every run of the longest length: one card of each rank of the longest stretch of
-    consecutive ranks (five cards hold at most one stretch of three or more)."""
-    stretch: list[int] = []
-    best: list[int] = []
-    for rank in by_rank:
-        stretch = stretch + [rank] if stretch and rank == stretch[-1] + 1 else [rank]
-        if len(stretch) > len(best):
-            best = stretch
-    if len(best) >= 3:
-        for run in itertools.product(*(by_rank[r] for r in best)):
-            yield ScoreItem("run", run, len(best))
+def _runs(stretch: list[list[Card]]) -> list[ScoreItem]:
+    """Every run of a stretch of consecutive ranks, one card of each rank (five cards hold at
+    most one stretch of three or more)."""
+    if len(stretch) < 3:
+        return []
+    return [ScoreItem("run", run, len(stretch)) for run in itertools.product(*stretch)]

@@ -42,9 +42,9 @@ def representatives(ranks: tuple[int, ...]) -> tuple[Card, ...]:
 
 
 def itemised(cards: tuple[Card, ...]) -> int:
-    by_rank = show._by_rank(cards)
+    groups, stretch = show._by_rank(cards)
     every_fifteen = show._fifteens(cards, wanted=len(cards) ** 2)  # more than five cards can hold
-    items: list[ScoreItem] = [*every_fifteen, *show._pairs(by_rank), *show._runs(by_rank)]
+    items: list[ScoreItem] = [*every_fifteen, *show._pairs(groups), *show._runs(stretch)]
     return sum(i.points for i in items)
 
 
