@@ -21,7 +21,8 @@ from cribpi.rules import Card
 from cribpi.views.model import MenuScreen, ScreenModel
 from cribpi.views.table import scores_screen
 
-__all__ = ["Menu", "MenuItem", "MenuHost", "TableMenus", "PenaltyDraft", "PENALTY_POINTS", "PENALTY_REASONS", "movable"]
+__all__ = ["Menu", "MenuItem", "MenuHost", "TableMenus", "PenaltyDraft", "PENALTY_POINTS", "PENALTY_REASONS", "movable",
+           "misdealable", "penalisable"]
 
 MenuItem = tuple[str, Callable[[], object]]
 PENALTY_POINTS = (2, 4, 6, 1, 3, 5, 10, -2, -15)
@@ -87,6 +88,18 @@ def movable(state: State) -> bool:
     return state.phase in (Phase.PLAY, Phase.SHOW, Phase.DONE) and deal is not None and bool(deal.played)
 
 
+def misdealable(state: State) -> bool:
+    """A misdeal can be called once the cards are dealt, until the first card is laid."""
+    deal = state.deal
+    return state.phase in (Phase.STARTER, Phase.PLAY) and deal is not None and not deal.played
+
+
+def penalisable(state: State) -> bool:
+    """A judge's penalty can be pegged while a game is being played (not before the cut, nor
+    once it is won)."""
+    return state.phase in (Phase.STARTER, Phase.PLAY, Phase.SHOW, Phase.DONE, Phase.BOARD)
+
+
 class MenuHost(Table, Protocol):
     """What the menus do to the table besides reading it."""
 
@@ -147,8 +160,8 @@ class TableMenus:
             ("Next game setup...", self._open_setup),
             (f"Brightness: {round(host.settings.brightness * 100)}%", lambda: host.change_settings(next_brightness)),
             ("Scores", lambda: host.show(scores_screen(host.state))),
-            ("Misdeal...", self._confirm_misdeal),
-            ("Penalty...", self._open_penalty),
+            *([("Misdeal...", self._confirm_misdeal)] if misdealable(host.state) else []),
+            *([("Penalty...", self._open_penalty)] if penalisable(host.state) else []),
             *([("Move a card...", self._open_moves)] if movable(host.state) else []),
         ]
         return items + [(f"Review {host.state.names[seat]}", self._reviewer(seat))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from cribpi.game import Alert, AlertKind, Effect, GameOver, MatchOver, Pegged, Phase, State, Where, can_go
-from cribpi.rules import Card, ScoreItem, count_total
+from cribpi.rules import MAX_COUNT, Card, ScoreItem, count_total
 from cribpi.views.board import DEFAULT_COLOURS, RGB, Animation, BoardModel, TrackModel, mark_holes
 from cribpi.views.model import (
     AlertScreen, MessageScreen, PlayScreen, PromptScreen, ScoreLine, ScoreRow,
@@ -177,8 +177,16 @@ def _pegged_screen(state: State, effect: Pegged) -> ScoreScreen | ShowScreen:
 
 def game_over_screen(state: State) -> AlertScreen:
     """The won game (or match) until the next one starts: who won, the result with its game
-    points, the score that won it, and what OK does. Short lines, so it takes one page on a
-    128x64 display and a single OK goes on."""
+    points, the score that won it, and what OK does. Short lines, so a game takes one page on
+    a 128x64 display and a single OK goes on; a match's standing follows its last game's."""
+    lines = _game_lines(state)
+    if state.phase is Phase.MATCH_OVER and state.match_games > 1:
+        return AlertScreen("MATCH!", (*lines, *_match_lines(state), "OK: new match"))
+    return AlertScreen("GAME!", (*lines, "OK: new game" if state.phase is Phase.MATCH_OVER else "OK: next game"))
+
+
+def _game_lines(state: State) -> list[str]:
+    """``Ann wins 121-85: skunk,``, its game points, and the score that won it."""
     record = state.games[-1]
     others = max(s for t, s in enumerate(record.scores) if t != record.winner)
     points = record.result.game_points
@@ -188,9 +196,7 @@ def game_over_screen(state: State) -> AlertScreen:
     if deal is not None and deal.pegged:
         seat, pegged, reason = deal.pegged[-1]
         lines.append(f"last: {seat_label(state, seat)} +{pegged} {reason.value}")
-    if state.phase is Phase.MATCH_OVER:
-        return AlertScreen("MATCH!", (*_match_lines(state), "OK: new match"))
-    return AlertScreen("GAME!", (*lines, "OK: next game"))
+    return lines
 
 
 def _match_lines(state: State) -> list[str]:
@@ -230,13 +236,15 @@ def alert_lines(state: State, alert: Alert) -> tuple[str, ...]:
 
 
 def _renege_lines(state: State, alert: Alert) -> tuple[str, ...]:
-    """Short enough for one page of a 128x64 display: the card, what ACC rule 7.3 allows and
-    how the table pegs it (the engine's sentence, with the count of the go, is for records)."""
+    """Short enough for one page of a 128x64 display: the count of the go, the card, what ACC
+    rule 7.3 allows and how the table pegs it (the engine's whole sentence is for records)."""
     if alert.seat is None or not alert.items or not alert.items[0].cards:
         return (alert.text,)
-    item = alert.items[0]
+    item, card = alert.items[0], alert.items[0].cards[0]
+    gone_at = state.deal.gone_at if state.deal is not None else ()
+    at = next((f" at {count}" for seat, count in gone_at if seat == alert.seat and count + card.value <= MAX_COUNT), "")
     claimer = seat_label(state, alert.other) if alert.other is not None else "an opponent"
-    return (f"{seat_label(state, alert.seat)} said go holding {item.cards[0]}, which fitted",
+    return (f"{seat_label(state, alert.seat)} said go{at} holding {card}, which fitted",
             f"ACC 7.3: {claimer} may claim {item.points} a card", "MENU, Penalty pegs it")
 
 

@@ -65,6 +65,32 @@ def test_the_judges_penalty_from_the_menu(table):
     assert isinstance(ui.screen(), AlertScreen) and "renege" in " ".join(ui.screen().lines)
 
 
+def offered(ui):
+    """Whether the main menu offers a misdeal and a penalty now."""
+    ui.handle(Action.parse("menu"))
+    items = ui.screen().items
+    ui.handle(Action.parse("menu"))
+    return "Misdeal..." in items, "Penalty..." in items
+
+
+def test_the_menu_offers_a_misdeal_and_a_penalty_only_when_the_table_can_take_them(table):
+    parts, ui, app = table
+    assert offered(ui) == (False, False)  # before the cut there is no deal
+    press(parts, app, "ok")
+    dismiss(parts, ui, app)
+    assert offered(ui) == (True, True)
+    card(parts, app, "KS")
+    assert offered(ui) == (True, True)
+    card(parts, app, "5C")
+    assert offered(ui) == (False, True)  # a card is laid: too late for a misdeal
+    board = TableUI(TableSettings(mode=Mode.BOARD), rng=random.Random(1))
+    board.handle(Action.parse("ok"))  # the cut
+    board.screens.clear()
+    board.handle(Action.peg(0, 121))
+    board.handle(Action.parse("ok"))
+    assert board.state.phase is Phase.MATCH_OVER and offered(board) == (False, False)
+
+
 def test_menu_sets_a_best_of_three_match(table):
     parts, ui, app = table
     press(parts, app, "menu")
@@ -99,7 +125,8 @@ def test_one_ok_starts_the_next_game_of_the_match_then_a_new_match():
                 ui.handle(Action.parse("ok"))  # one press: the next game
                 assert ui.state.phase is Phase.BOARD and ui.state.winner is None and len(ui.state.games) == 1
         assert ui.state.phase is Phase.MATCH_OVER
-        assert ui.screen().title == "MATCH!" and "games 2-0" in ui.screen().lines[1]
+        assert ui.screen().title == "MATCH!" and ui.screen().lines[0].startswith("Ann wins 121-")
+        assert "games 2-0, points 6-0" in ui.screen().lines  # the last game's result, then the match's
         ui.handle(Action.parse("ok"))  # one press: a new match with the same set-up
         assert ui.state.phase is Phase.CUT and ui.state.games == () and ui.state.match_games == 3
 
@@ -141,6 +168,8 @@ def test_muggins_on_keeps_a_preset_s_own_scope_and_off_switches_it_off(preset):
 def test_menu_closes_any_menu_at_once(table, submenu):
     """The simulator's Esc sends MENU while a menu is open: a submenu or a question closes too."""
     parts, ui, app = table
+    press(parts, app, "ok")  # the cut: a penalty can be pegged from the deal on
+    dismiss(parts, ui, app)
     press(parts, app, "menu")
     pick(parts, app, ui, submenu)
     assert ui.menu is not None and ui.menu.title != "Menu"

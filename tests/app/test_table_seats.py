@@ -45,7 +45,7 @@ def test_a_go_said_holding_a_card_that_fitted_is_a_renege_with_its_penalty_ready
     assert ui.state.scores == (1, 0)
     keys(ui, "AD")  # Bob leads the next count with an ace he held at 30
     alert = next(s for s in ui.screens if isinstance(s, AlertScreen) and s.title == "Renege")
-    assert alert.lines == ("Bob said go holding AD, which fitted", "ACC 7.3: Ann may claim 2 a card",
+    assert alert.lines == ("Bob said go at 30 holding AD, which fitted", "ACC 7.3: Ann may claim 2 a card",
                            "MENU, Penalty pegs it")
     assert pages(alert) == 1  # one OK reads it
     keys(ui, "menu")

@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from cribpi.game import (
-    Alert, AlertKind, Claim, Crib, CutForDeal, Effect, Event, Game, Go, Lay, Misdeal, Mode, Muggins, NewGame, Peg,
+    Alert, AlertKind, Claim, Crib, CutForDeal, Effect, Event, Game, Go, Lay, Misdeal, Mode, Muggins, NewGame, NextGame, Peg,
     Penalty, Phase, Starter, legal_cards,
 )
 from cribpi.rules import ACC, HOYLE, Card, MugginsScope, Rules, ScoreItem
@@ -282,7 +282,7 @@ def test_game_over_is_one_screen_with_the_result_the_winning_score_and_what_ok_d
     assert board.flash == ((), (120, 121))
 
 
-def test_match_over_shows_the_match_result_and_the_final_scores():
+def test_a_game_of_one_ends_with_its_result_and_ok_starts_a_new_game():
     table = Table(mode=Mode.BOARD, dealer=ANN)(Peg(BEN, 50))
     assert phase_screen(table.state) == scores_screen(table.state, "Board")
     assert phase_screen(table.state, entry="6") == PromptScreen("Peg", "6", "more pegs add up; OK pegs")
@@ -290,8 +290,18 @@ def test_match_over_shows_the_match_result_and_the_final_scores():
     assert table.screens() == []
     assert table.state.phase is Phase.MATCH_OVER
     assert table.state.scores == (121, 50)  # the peg stops in the game hole
-    over = AlertScreen("MATCH!", ("Ann wins the match", "games 1-0, points 3-0", "spread +71 -71", "OK: new match"))
+    over = AlertScreen("GAME!", ("Ann wins 121-50: double skunk,", "3 game points", "last: Ann +25 peg",
+                                 "OK: new game"))
     assert phase_screen(table.state) == over and pages(over) == 1
+
+
+def test_match_over_shows_the_last_game_s_result_then_the_match_s():
+    table = Table(match_games=3)(Penalty(BEN, 119, "set-up"), Penalty(ANN, 85, "set-up"), Starter(Card.parse("JC")))
+    table(NextGame(), Penalty(BEN, 121, "set-up"))
+    assert table.state.phase is Phase.MATCH_OVER and table.screens() == []
+    assert phase_screen(table.state) == AlertScreen("MATCH!", (
+        "Ben wins 121-0: double skunk,", "3 game points", "last: Ben +121 penalty",
+        "Ben wins the match", "games 0-2, points 0-6", "spread -157 +157", "OK: new match"))
 
 
 # -- the board ----------------------------------------------------------------------------------
