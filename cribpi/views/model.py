@@ -46,7 +46,7 @@ class PlayScreen:
 class ScoreScreen:
     """A score just pegged: who, how many, and why (one reason a line; ``page`` from 0 when
     the reasons take more than a screen). A play score also says the count it was made at and
-    whose turn comes next, since it covers the play screen that shows them."""
+    whose turn comes next, and the starter, since it covers the play screen that shows them."""
 
     who: str
     points: int
@@ -54,6 +54,7 @@ class ScoreScreen:
     page: int = 0
     count: int | None = None
     turn: str = ""
+    starter: Card | None = None  # in the corner, as on the play screen
 
     @property
     def footer(self) -> str:

@@ -135,7 +135,11 @@ def _score_pages(screen: ScoreScreen, c: Canvas) -> list[list[str]]:
 def _score(screen: ScoreScreen, c: Canvas) -> None:
     pages = _score_pages(screen, c)
     check_page("score", screen.page, len(pages))
-    c.centre(0, f"{screen.who} +{screen.points}", BOLD)
+    starter = card_text(screen.starter) if screen.starter is not None else ""  # in the corner, as in the play
+    corner = SMALL.text_width(starter) + 2 if starter else 0
+    c.centre(0, f"{screen.who} +{screen.points}", BOLD, left=corner, right=c.width - corner)
+    if starter:
+        c.right(0, starter)
     c.lines(pages[screen.page], 16, len(pages[screen.page]), centre=True)
     c.pager(16 + LINE * (max(1, c.rows(16, _score_bottom(screen, c))) - 1), screen.page, len(pages))
     if _footed(screen, c):

@@ -169,10 +169,12 @@ def _pegged_screen(state: State, effect: Pegged) -> ScoreScreen | ShowScreen:
         total = sum(item.points for item in effect.items)
         return ShowScreen(f"{who} {effect.reason.value}", effect.items, total,
                           claimed=effect.points if effect.points != total else None)
-    turn = ""
-    if effect.count is not None and state.phase is Phase.PLAY and state.deal is not None and state.deal.turn is not None:
-        turn = seat_label(state, state.deal.turn)
-    return ScoreScreen(who, effect.points, (effect.explain or effect.reason.value,), count=effect.count, turn=turn)
+    turn, starter = "", None
+    if effect.count is not None and state.phase is Phase.PLAY and state.deal is not None:
+        starter = state.deal.starter
+        turn = seat_label(state, state.deal.turn) if state.deal.turn is not None else ""
+    return ScoreScreen(who, effect.points, (effect.explain or effect.reason.value,), count=effect.count, turn=turn,
+                       starter=starter)
 
 
 def game_over_screen(state: State) -> AlertScreen:

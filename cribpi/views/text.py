@@ -27,7 +27,8 @@ def _lines(screen: ScreenModel) -> list[str]:
         laid = f" | {screen.laid[0]} laid {screen.laid[1]}" if screen.laid is not None else ""
         return [f"{screen.turn} to play | count {screen.count}{starter}{laid}".strip(), *([last] if last else [])]
     if isinstance(screen, ScoreScreen):
-        return [f"{screen.who} {screen.points}", *screen.reasons, *([screen.footer] if screen.footer else [])]
+        starter = f" | starter {screen.starter}" if screen.starter is not None else ""
+        return [f"{screen.who} {screen.points}{starter}", *screen.reasons, *([screen.footer] if screen.footer else [])]
     if isinstance(screen, ShowScreen):
         items = [" ".join([item.kind, *map(str, item.cards), str(item.points)]) for item in screen.items]
         claimed = f" (claimed {screen.claimed})" if screen.claimed is not None else ""

@@ -34,6 +34,8 @@ MORE = {
                                laid=("Bob", Card.parse("5C"))),
     "play_laid_long": PlayScreen(7, "Ann", None, starter=Card.parse("2S"), laid=("Dan & Eve", Card.parse("7D"))),
     "score_play": ScoreScreen("Bob", 2, ("fifteen two",), count=15, turn="Dan & Eve"),
+    "score_play_starter": ScoreScreen("Dan & Eve", 12, ("a pair royal is six, and a double run",), count=21,
+                                      turn="Carol", starter=Card.parse("QH")),
     "alert_game": AlertScreen("GAME!", ("Alice wins 121-85: skunk, 2 game points",)),
     "alert_items": AlertScreen("MUGGINS!", ("Bob claimed 4 of 6: muggins for 2?", "pair 5H 5S 2", "fifteen 5H TD 2")),
     "scores_four": ScoresScreen(tuple(ScoreRow(n, s, g) for n, s, g in
@@ -144,7 +146,7 @@ def screens(draw):
     if kind == "score":
         played = draw(st.booleans())  # a play score has a footer: the count and whose turn
         return ScoreScreen(draw(NAME), draw(st.integers(0, 29)), draw(BODY), count=draw(st.integers(0, 31)) if played else None,
-                           turn=draw(NAME) if played else "")
+                           turn=draw(NAME) if played else "", starter=draw(st.sampled_from(DECK[:8])) if played else None)
     if kind == "alert":
         return AlertScreen(draw(st.sampled_from(["MUGGINS!", "Overclaim", "GAME!"])), draw(BODY))
     if kind == "message":

@@ -113,7 +113,7 @@ def test_the_play_shows_the_count_whose_turn_the_starter_and_the_last_score_with
     assert phase_screen(table.state) == PlayScreen(5, "Ben", starter=starter, laid=("Ann", Card.parse("5C")))
     table(Lay(BEN, Card.parse("TD")))
     # the score covers the play screen, so it says the count and whose turn comes next
-    assert table.screens() == [ScoreScreen("Ben", 2, ("fifteen two",), count=15, turn="Ann")]
+    assert table.screens() == [ScoreScreen("Ben", 2, ("fifteen two",), count=15, turn="Ann", starter=Card.parse("2S"))]
     assert table.screens()[0].footer == "count 15, Ann next"
     last = last_score_line(table.state, table.effects)
     assert last == ScoreLine("Ben", 2, "fifteen two")
@@ -157,7 +157,7 @@ def test_claim_mode_says_whose_play_score_is_open_never_how_much():
                                                    ("Ben", Card.parse("TD")))
     table(Claim(BEN, 2))
     # a play score claimed later still says the count it was made at
-    assert table.screens() == [ScoreScreen("Ben", 2, ("fifteen two",), count=15, turn="Ann")]
+    assert table.screens() == [ScoreScreen("Ben", 2, ("fifteen two",), count=15, turn="Ann", starter=Card.parse("2S"))]
 
 
 def test_the_play_s_last_scores_are_claimed_before_the_show():
@@ -220,7 +220,7 @@ def test_an_overclaim_is_corrected_and_the_penalty_said_where_the_rules_give_one
     table(Claim(BEN, 4))
     assert table.screens() == [
         AlertScreen("Overclaim", ("Ben claimed 4 but has 2: corrected; Ann pegs 2", "fifteen 5C TD 2")),
-        ScoreScreen("Ben", 2, ("fifteen two",), count=15, turn="Ann"),
+        ScoreScreen("Ben", 2, ("fifteen two",), count=15, turn="Ann", starter=Card.parse("2S")),
         ScoreScreen("Ann", 2, ("overclaim penalty",)),
     ]
     acc = Table(ACC, Mode.CLAIM)(Starter(Card.parse("2S")), Lay(ANN, Card.parse("5C")), Lay(BEN, Card.parse("TD")))
@@ -253,7 +253,7 @@ def test_the_show_counts_each_hand_item_by_item_then_asks_for_the_crib():
     last = table.play_out()[-1]
     screens = effect_screens(table.state, last)
     assert [type(s) for s in screens] == [ScoreScreen, ShowScreen, ShowScreen]
-    assert screens[0] == ScoreScreen("Ben", 1, ("one for last is one",), count=20)  # the play is over: no turn
+    assert screens[0] == ScoreScreen("Ben", 1, ("one for last is one",), count=20)  # the play is over: no turn, no starter
     ann, ben = screens[1], screens[2]
     assert (ann.title, ann.total, ben.title, ben.total) == ("Ann hand", 9, "Ben hand", 14)
     assert all(isinstance(item, ScoreItem) for item in ann.items + ben.items)
