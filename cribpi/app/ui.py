@@ -36,6 +36,7 @@ __all__ = ["TableUI", "describe_event", "ok_event", "page_through", "refusal", "
 FLASH_SECONDS = 1.2
 ANIM_TICK = 0.2
 REFUSED = "Not allowed"
+REFUSAL_UNDO = "UNDO: back"
 PAGED = (ShowScreen, ScoreScreen, AlertScreen, MessageScreen)  # the screens that have pages
 UNDO_KEYS = (Kind.UNDO, Kind.UNDO_LONG)
 OVER = (Phase.GAME_OVER, Phase.MATCH_OVER)
@@ -256,7 +257,9 @@ def confirm_screen(state: State, side: int | None, given: dict[int, bool]) -> Me
 
 
 def refusal(why: str) -> AlertScreen:
-    return AlertScreen(REFUSED, (why,))
+    """Why the input was refused. UNDO here takes back only the refusal (the input changed
+    nothing), so the screen says so: a second UNDO takes back the last event."""
+    return AlertScreen(REFUSED, (why, REFUSAL_UNDO))
 
 
 def is_refusal(screen: ScreenModel) -> bool:

@@ -93,10 +93,12 @@ def test_undo_after_a_refusal_only_takes_back_the_refusal(table):
     dismiss(parts, ui, app)
     card(parts, app, "KS")
     card(parts, app, "KS")  # refused
-    assert ui.screen().title == "Not allowed"
+    assert ui.screen().title == "Not allowed" and ui.screen().lines[-1] == "UNDO: back"  # says what UNDO does here
     events = len(ui.session.game.events)
     press(parts, app, "undo")
     assert len(ui.session.game.events) == events and not ui.screens
+    press(parts, app, "undo")  # now the last event
+    assert len(ui.session.game.events) == events - 1 and ui.screen().title == "Undone"
 
 
 def test_undo_says_what_it_took_back(table):
