@@ -7,7 +7,7 @@ from cribpi.game import events as ev
 from cribpi.game.claims import settle_unclaimed
 from cribpi.game.queries import active_seats, next_seat
 from cribpi.game.show import start_show
-from cribpi.game.state import AlertKind, DealState, Moment, Phase, State, Where
+from cribpi.game.state import AlertKind, DealState, Phase, State, Where
 from cribpi.game.transaction import Tx, check_seat, check_unseen, need_phase, who
 from cribpi.rules import MAX_COUNT, Card, Rank, ScoreItem, score_play
 
@@ -26,7 +26,7 @@ def starter(tx: Tx, event: ev.Starter) -> None:
         if not state.rules.heels_peg_out and state.scores[state.team_of(dealer)] + 2 >= state.rules.game_length:
             tx.alert(AlertKind.HEELS, "his heels cannot peg out under these rules: not scored", dealer)
         else:
-            tx.score(Moment(dealer, Where.HEELS, 2, items))
+            tx.score(dealer, Where.HEELS, 2, items)
     tx.set_deal(base=tx.freeze())  # what a moved card's replay starts from: the play about to begin
 
 
@@ -70,7 +70,7 @@ def lay(tx: Tx, event: ev.Lay) -> None:
     if ends and running != MAX_COUNT:
         items += (_go_item(tx.deal),)
         points += 1
-    tx.score(Moment(seat, Where.PLAY, points, items, running))
+    tx.score(seat, Where.PLAY, points, items, running)
     if ends:
         _end_count(tx)
     else:
@@ -142,7 +142,7 @@ def go(tx: Tx, event: ev.Go) -> None:
         return
     last = tx.deal.last_layer
     assert last is not None  # a go on an empty count is refused above
-    tx.score(Moment(last, Where.PLAY, 1, (_go_item(tx.deal),), running))
+    tx.score(last, Where.PLAY, 1, (_go_item(tx.deal),), running)
     _end_count(tx)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cribpi.game.queries import known_hand, show_order
-from cribpi.game.state import Moment, Phase, Where
+from cribpi.game.state import Phase, Where
 from cribpi.game.transaction import Tx
 from cribpi.rules import Card, ShowScore, score_hand
 
@@ -27,19 +27,17 @@ def advance_show(tx: Tx) -> None:
             if len(hand) < tx.state.rules.cards_held:
                 return  # waiting for HandCards
             score = _show_score(tx, hand, crib=False)
-            tx.set_deal(hand_totals=tx.deal.hand_totals + ((seat, score.total),))
-            moment = Moment(seat, Where.HAND, score.total, score.items)
+            tx.set_deal(hand_totals=tx.deal.hand_totals + ((seat, score.total),), show_step=step + 1)
+            tx.score(seat, Where.HAND, score.total, score.items)
         elif step == len(order):
             if len(tx.deal.crib) < 4:
                 return  # waiting for the crib
             score = _show_score(tx, tx.deal.crib, crib=True)
-            tx.set_deal(crib_total=score.total)
-            moment = Moment(tx.deal.dealer, Where.CRIB, score.total, score.items)
+            tx.set_deal(crib_total=score.total, show_step=step + 1)
+            tx.score(tx.deal.dealer, Where.CRIB, score.total, score.items)
         else:
             tx.set(phase=Phase.DONE)
             return
-        tx.set_deal(show_step=step + 1)
-        tx.score(moment)
 
 
 def _show_score(tx: Tx, hand: tuple[Card, ...], crib: bool) -> ShowScore:

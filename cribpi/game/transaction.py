@@ -60,11 +60,11 @@ class Tx:
             self._own_deal = None  # a deal from elsewhere: copied before it is changed
 
     def set_deal(self, **changes: Any) -> None:
-        deal = self.deal
-        if deal is self._own_deal and self.state is self._own_state:
-            deal.__dict__.update(changes)
+        own = self._own_deal
+        if own is not None and self.state is self._own_state:  # then own is the state's deal
+            own.__dict__.update(changes)
         else:
-            deal = changed(deal, changes)
+            deal = changed(self.deal, changes)
             self._set({"deal": deal})
             self._own_deal = deal
 
@@ -97,16 +97,18 @@ class Tx:
         if scores[team] >= state.rules.game_length:
             self._end_game(team)
 
-    def score(self, moment: Moment) -> None:
-        """Count mode pegs at once; claim mode waits for the claim.
+    def score(self, seat: int, where: Where, points: int, items: tuple[ScoreItem, ...], count: int | None = None) -> None:
+        """Count mode pegs at once; claim mode waits for the claim (as a :class:`Moment`).
 
         A play or heels score waits without blocking the play, until its player lays his next
         card (Hoyle: a short peg "may not be corrected after he has played the next card"; the
         leaflet: heels are lost once the dealer plays). A hand or the crib blocks the show.
         """
         if self.state.mode is not Mode.CLAIM:
-            self.peg(moment.seat, moment.points, moment.where.reason, moment.items, count=moment.count)
-        elif moment.where.in_show:
+            self.peg(seat, points, where.reason, items, count=count)
+            return
+        moment = Moment(seat, where, points, items, count)
+        if moment.where.in_show:
             self.set_deal(pending=moment)
         else:
             self._add_unclaimed(moment)
