@@ -7,6 +7,8 @@ Any callable taking an ``Update`` can subscribe to :class:`~cribpi.app.loop.Tabl
 A part that fails (an OLED off the bus, the controller unplugged) is a *problem*: while any
 is open, the displays that still work show it instead of the table's screen, so the players
 know why the board went dark; the game itself is untouched and is shown again once it clears.
+A *mark* (the room's broker out of reach: ``offline``) is smaller news: a glyph in a corner of
+every display, the screen kept.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ class Update:
     events: tuple[Event, ...] = ()  # applied by this action (none for a key that only moves a menu)
     effects: tuple[Effect, ...] = ()
     game_id: int | None = None
+    marks: frozenset[str] = frozenset()  # status marks shown beside the screen (``offline``)
 
 
 Listener = Callable[[Update], None]
@@ -57,4 +60,4 @@ class PartsView:
         problems = self.problems()
         for display, page in zip(self.parts.displays, self.parts.pages):
             screen = problem_screen(problems) if problems else update.scores if page == "scores" else update.screen
-            display.show(render_screen(screen, display.size))
+            display.show(render_screen(screen, display.size, update.marks))

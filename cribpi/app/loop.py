@@ -3,7 +3,9 @@
 Actions arrive through an :class:`~cribpi.hal.ActionQueue` (gpiozero calls back from its own
 threads); the loop waits on the queue's file descriptor with a selector and wakes on a timer
 only while something is animating or a timer (:meth:`TableApp.every`: the watchdog's ping, a
-part's retry) is due. After every action, and every animation step, each
+part's retry) is due. Other threads change what is shown only through the loop: a status mark
+(:meth:`TableApp.set_mark`, from a publisher's network thread) is posted to it and drawn by it.
+After every action, and every animation step, each
 listener gets an :class:`~cribpi.app.listeners.Update`: the parts' own view (board and
 displays) is one listener; a status line or a tournament publisher is just another
 ``subscribe``. A listener that fails is logged and the table goes on.
@@ -12,7 +14,10 @@ displays) is one listener; a status line or a tournament publisher is just anoth
 from __future__ import annotations
 
 import logging
+import os
+import queue
 import selectors
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -22,7 +27,9 @@ from cribpi.app.listeners import Listener, PartsView, Update
 from cribpi.app.ui import ANIM_TICK, FLASH_SECONDS, TableUI
 from cribpi.game import Effect, Event, GameOver
 from cribpi.hal import Action, ActionQueue, Parts
+from cribpi.exc import ViewError
 from cribpi.views.leds import LedSettings
+from cribpi.views.oled import MARKS
 from cribpi.views.table import scores_screen
 
 __all__ = ["TableApp"]
@@ -35,6 +42,53 @@ class _Timer:
     due: float
     interval: float
     callback: Callable[[], object]
+
+
+class _Mailbox:
+    """Calls handed to the loop from other threads: queued, with a byte on a pipe to wake the
+    loop's selector (as the action queue does for keys)."""
+
+    def __init__(self) -> None:
+        self.calls: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        self.read_fd, self.write_fd = os.pipe()
+        os.set_blocking(self.read_fd, False)
+        os.set_blocking(self.write_fd, False)
+        self.lock = threading.Lock()  # a post never writes to a pipe close() has let go
+        self.closed = False
+
+    def post(self, call: Callable[[], None]) -> None:
+        with self.lock:
+            if self.closed:
+                return  # a late post while the table shuts down
+            self.calls.put(call)
+            try:
+                os.write(self.write_fd, b"\0")
+            except BlockingIOError:
+                pass  # the pipe is full: the loop has wake-ups pending already
+
+    def fileno(self) -> int:
+        return self.read_fd
+
+    def drain(self) -> list[Callable[[], None]]:
+        with self.lock:
+            if self.closed:
+                return []
+            try:
+                while os.read(self.read_fd, 4096):
+                    pass
+            except BlockingIOError:
+                pass
+        calls = []
+        while not self.calls.empty():
+            calls.append(self.calls.get_nowait())
+        return calls
+
+    def close(self) -> None:
+        with self.lock:
+            if not self.closed:
+                self.closed = True
+                os.close(self.read_fd)
+                os.close(self.write_fd)
 
 
 class TableApp:
@@ -56,10 +110,35 @@ class TableApp:
         self.anim_until = 0.0
         self.listeners: list[Listener] = [PartsView(parts, problems)]
         self.timers: list[_Timer] = []
+        self.marks: frozenset[str] = frozenset()
+        self.mailbox = _Mailbox()
 
     def subscribe(self, listener: Listener) -> None:
         """Tell ``listener`` of every change from now on."""
         self.listeners.append(listener)
+
+    def set_mark(self, name: str) -> None:
+        """Show the status mark ``name`` (see :data:`cribpi.views.oled.MARKS`) beside the
+        screen until :meth:`clear_mark`. Safe from any thread: the loop draws it."""
+        if name not in MARKS:
+            raise ViewError(f"no status mark {name!r}: marks are {', '.join(MARKS)}")
+        self.mailbox.post(lambda: self._mark(name, True))
+
+    def clear_mark(self, name: str) -> None:
+        self.mailbox.post(lambda: self._mark(name, False))
+
+    def _mark(self, name: str, on: bool) -> None:
+        marks = self.marks | {name} if on else self.marks - {name}
+        if marks != self.marks:
+            self.marks = marks
+            self.publish((), ())
+
+    def run_posts(self) -> int:
+        """Run what other threads posted (the loop does, when its pipe wakes it); how many."""
+        calls = self.mailbox.drain()
+        for call in calls:
+            call()
+        return len(calls)
 
     def every(self, seconds: float, callback: Callable[[], object]) -> None:
         """Call ``callback`` from the loop every ``seconds`` (first after one interval). Being
@@ -98,7 +177,7 @@ class TableApp:
         ui = self.ui
         update = Update(
             screen=ui.screen(), scores=scores_screen(ui.state), board=ui.board(marks=self.led_settings.marks),
-            state=ui.state, events=events, effects=effects, game_id=ui.session.game_id,
+            state=ui.state, events=events, effects=effects, game_id=ui.session.game_id, marks=self.marks,
         )
         for listener in self.listeners:
             try:
@@ -133,6 +212,7 @@ class TableApp:
         """The loop: wait on the action queue (and ``extra`` file objects) with a selector."""
         with selectors.DefaultSelector() as sel:
             sel.register(self.queue, selectors.EVENT_READ, self.pump)
+            sel.register(self.mailbox, selectors.EVENT_READ, self.run_posts)
             for fileobj, callback in extra:
                 sel.register(fileobj, selectors.EVENT_READ, callback)
             while not should_stop():
@@ -148,3 +228,4 @@ class TableApp:
             self.parts.close()  # first: its input threads stop delivering
         finally:
             self.queue.close()
+            self.mailbox.close()

@@ -19,7 +19,8 @@ def attach(app: TableApp, config: Config) -> Callable[[], None]:
         return lambda: None
     from cribpi.tournament.publisher import TablePublisher
 
-    publisher = TablePublisher.from_config(config)
+    app.set_mark("offline")  # until the broker has the table
+    publisher = TablePublisher.from_config(config, online=lambda on: (app.clear_mark if on else app.set_mark)("offline"))
     app.subscribe(publisher)
     publisher.start()
     return publisher.stop

@@ -41,8 +41,10 @@ log = logging.getLogger(__name__)
 
 class TablePublisher:
     def __init__(self, broker: Broker, event: str, table: str, outbox: Outbox, *,
-                 clock: Callable[[], float] = time.time, max_delay: int = 5) -> None:
+                 clock: Callable[[], float] = time.time, max_delay: int = 5,
+                 online: Callable[[bool], None] = lambda on: None) -> None:
         self.event, self.table, self.outbox, self.clock = event, table, outbox, clock
+        self.online = online  # told from paho's thread on each connect (True) and loss (False)
         self.client = new_client(broker, f"cribpi-{event}-{table}", max_delay=max_delay)
         self.client.will_set(self.topic("status"), b"offline", qos=1, retain=True)
         self.client.on_connect = self._on_connect
@@ -62,14 +64,14 @@ class TablePublisher:
         self.sender = threading.Thread(target=self._send, name=f"cribpi-publish-{table}", daemon=True)
 
     @classmethod
-    def from_config(cls, config: Config) -> TablePublisher:
+    def from_config(cls, config: Config, *, online: Callable[[bool], None] = lambda on: None) -> TablePublisher:
         """The publisher ``[tournament]`` asks for, its outbox beside the game journal."""
         t = config.tournament
         if not t.enabled or t.broker is None:
             raise ConfigError("[tournament] has no broker: the table does not publish")
         broker = parse_broker(t.broker, username=t.username or t.table, password=t.password,
                               password_file=t.password_file, ca=t.ca)
-        return cls(broker, t.event, t.table, Outbox(outbox_path(Path(config.db))))
+        return cls(broker, t.event, t.table, Outbox(outbox_path(Path(config.db))), online=online)
 
     def topic(self, kind: str) -> str:
         return topic(self.event, self.table, kind)
@@ -129,10 +131,12 @@ class TablePublisher:
         with self.wake:
             self.connected = self.fresh = True
             self.wake.notify()
+        self.online(True)
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         with self.wake:
             self.connected = False
+        self.online(False)
 
     def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason: Any, props: Any) -> None:
         with self.ids:

@@ -17,7 +17,7 @@ pages (``pages`` says how many a screen takes on a display of a given size).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from PIL import Image
@@ -32,7 +32,7 @@ from cribpi.views.model import (
 )
 from cribpi.views.scores import draw_scores
 
-__all__ = ["DEFAULT_SIZE", "render_screen", "pages", "show_pages", "score_text", "card_text"]
+__all__ = ["DEFAULT_SIZE", "render_screen", "pages", "show_pages", "score_text", "card_text", "MARKS"]
 
 Size = tuple[int, int]
 MID_DIGITS = BitmapFont(BIG_DIGITS.data)  # the count on a compact display: 10x20, not 20x40
@@ -316,10 +316,42 @@ def draw_screen(screen: ScreenModel, size: Size = DEFAULT_SIZE) -> Canvas:
     return canvas
 
 
-def render_screen(screen: ScreenModel, size: Size = DEFAULT_SIZE) -> Image.Image:
+def render_screen(screen: ScreenModel, size: Size = DEFAULT_SIZE, marks: Collection[str] = ()) -> Image.Image:
     """Draw ``screen`` for a display of ``size`` (width, height) as an image of mode ``'1'``
-    (1 = lit pixel)."""
-    return draw_screen(screen, size).image
+    (1 = lit pixel), with each of ``marks`` (names in :data:`MARKS`) as a small glyph in the
+    top right corner."""
+    canvas = draw_screen(screen, size)
+    _draw_marks(canvas, screen, marks)
+    return canvas.image
+
+
+# -- status marks -------------------------------------------------------------------------
+
+#: A status the table shows beside any screen, without taking it over (a part's problem does
+#: that): its 7x7 glyph, rows top down, ``#`` lit.
+MARKS: dict[str, tuple[str, ...]] = {
+    "offline": ("#######", "##...##", "#.#.#.#", "#..#..#", "#.#.#.#", "##...##", "#######"),  # a crossed box
+}
+MARK = 7
+
+
+def _draw_marks(c: Canvas, screen: ScreenModel, marks: Collection[str]) -> None:
+    """Right to left from the top right corner (left of a play screen's starter, in the corner
+    its turn line keeps clear), each on a dark 1-pixel margin so it reads over any text."""
+    unknown = sorted(set(marks) - set(MARKS))
+    if unknown:
+        raise ViewError(f"no status mark {unknown[0]!r}: marks are {', '.join(MARKS)}")
+    right = c.width
+    if isinstance(screen, PlayScreen) and screen.starter is not None:
+        right -= SMALL.text_width(card_text(screen.starter)) + 1
+    for name in sorted(marks):
+        left = right - MARK
+        c.draw.rectangle([(left - 1, 0), (right - 1, MARK)], fill=0)
+        for y, row in enumerate(MARKS[name]):
+            for x, pixel in enumerate(row):
+                if pixel == "#":
+                    c.image.putpixel((left + x, y), 1)
+        right = left - 2
 
 
 def pages(screen: ScreenModel, size: Size = DEFAULT_SIZE) -> int:
