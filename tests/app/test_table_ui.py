@@ -13,7 +13,7 @@ from cribpi.app import Session, TableSettings, TableUI, open_table
 from cribpi.game import Mode, Phase
 from cribpi.hal import Action
 from cribpi.store import Store
-from cribpi.views.model import AlertScreen, ScoreScreen, ShowScreen
+from cribpi.views.model import AlertScreen, MessageScreen, PromptScreen, ScoreScreen, ShowScreen
 from cribpi.views.oled import pages
 
 
@@ -216,3 +216,16 @@ def test_the_app_pages_at_the_size_of_the_table_display_not_an_onlookers():
     parts = Parts(SimInputs(), MemoryPegboard(), (large, small), pages=("scores", "table"))
     TableApp(parts, ui)
     assert ui.display_size == (128, 32)
+
+
+def test_a_resumed_game_says_first_which_game_it_is(tmp_path):
+    with Store(tmp_path / "t.db") as store:
+        ui = open_table(store, TableSettings(table="main"), rng=random.Random(1))
+        ui.handle(Action.parse("ok"))  # the cut
+        assert not any(screen.title == "Resumed" for screen in ui.screens if isinstance(screen, MessageScreen))
+    with Store(tmp_path / "t.db") as store:
+        number = store.current(table="main").game_id
+        ui = open_table(store, TableSettings(table="main"))
+        assert ui.screen() == MessageScreen((f"resumed game {number}", "OK: go on"), "Resumed")
+        ui.handle(Action.parse("ok"))
+        assert ui.screens == [] and isinstance(ui.screen(), PromptScreen)  # the starter, as the game left it
