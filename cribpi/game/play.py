@@ -40,8 +40,12 @@ def _begin_play(tx: Tx) -> None:
 def _check_play_turn(tx: Tx, event: ev.Lay | ev.Go, what: str) -> tuple[int, DealState]:
     """The checks every card and go share: the play is on and it is this seat's turn."""
     state = tx.state
+    deal = state.deal
+    seat = event.seat
+    if state.phase is Phase.PLAY and deal is not None and type(seat) is int and deal.turn == seat:
+        return seat, deal  # the turn is a seat, so every check below would pass
     need_phase(state, event, Phase.PLAY)
-    seat = check_seat(state, event.seat)
+    seat = check_seat(state, seat)
     deal = tx.deal
     if deal.turn != seat:
         turn = "nobody" if deal.turn is None else who(state, deal.turn)

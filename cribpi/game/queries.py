@@ -41,8 +41,9 @@ def claimable(state: State, seat: int) -> Moment | None:
 
 def next_seat(state: State, after: int, active: set[int]) -> int | None:
     """The first seat of ``active`` clockwise after ``after``."""
-    for i in range(1, state.seats + 1):
-        seat = (after + i) % state.seats
+    seats = state.seats
+    for i in range(1, seats + 1):
+        seat = (after + i) % seats
         if seat in active:
             return seat
     return None

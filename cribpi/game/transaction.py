@@ -105,7 +105,8 @@ class Tx:
         leaflet: heels are lost once the dealer plays). A hand or the crib blocks the show.
         """
         if self.state.mode is not Mode.CLAIM:
-            self.peg(seat, points, where.reason, items, count=count)
+            if points:
+                self.peg(seat, points, where.reason, items, count=count)
             return
         moment = Moment(seat, where, points, items, count)
         if moment.where.in_show:
