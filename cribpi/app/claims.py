@@ -11,6 +11,7 @@ from cribpi.game import Alert, AlertKind, Claim, Effect, Event, Mode, Muggins, P
 from cribpi.game.claims import MAX_CLAIM
 from cribpi.game.engine import claimable
 from cribpi.app.parts import Table
+from cribpi.views.model import PromptScreen
 
 __all__ = ["ClaimTally", "muggins_track"]
 
@@ -62,7 +63,16 @@ class ClaimTally:
         if self.tally is None:
             return ""
         seat, points = self.tally
-        return f"{self.table.state.names[seat]} {'muggins ' if self.calling else ''}{points}"
+        return f"{self.table.state.names[seat]} {points}"
+
+    def call_screen(self) -> PromptScreen | None:
+        """A muggins call being keyed: who calls it, the points named so far and the keys that
+        finish it (None when no call is open)."""
+        if not self.calling or self.tally is None:
+            return None
+        seat, points = self.tally
+        return PromptScreen(f"{self.table.state.names[seat]} calls muggins", f"{points} points",
+                            "PEG adds points, OK calls it, UNDO drops it")
 
     def muggins(self, seat: int, points: int | None = None) -> tuple[Effect, ...]:
         """``seat`` calls muggins for ``points`` (taken from what an opponent missed; a wrong call

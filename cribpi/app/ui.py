@@ -91,6 +91,9 @@ class TableUI:
             given, side = answers(self.session.game.events), self.confirming()
             if side is not None or False in given.values():
                 return confirm_screen(self.state, side, given)
+        call = self.claims.call_screen()
+        if call is not None:
+            return call
         keyed = self.claims.text() or self.entry.text()
         return phase_screen(self.state, keyed, self.entry.hint(), self.last_score)
 
