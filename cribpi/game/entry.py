@@ -33,7 +33,7 @@ def enter_hand(tx: Tx, event: ev.HandCards) -> None:
     check_unseen(deal, cards, "hand", allowed=set(laid))
     declared = list(deal.declared)
     declared[seat] = cards
-    tx.set_deal(declared=tuple(declared))
+    tx.set_deal(declared=tuple(declared), seen_bits=deal.seeing(cards))
     check_renege(tx, seat, tuple(c for c in cards if c not in laid))
     if state.phase is Phase.SHOW:
         advance_show(tx)
@@ -58,7 +58,7 @@ def enter_discard(tx: Tx, event: ev.Discard) -> None:
         check_unseen(deal, cards, "discard")
     discards = list(deal.discards)
     discards[seat] = cards
-    tx.set_deal(discards=tuple(discards))
+    tx.set_deal(discards=tuple(discards), seen_bits=deal.seeing(cards))
 
 
 def enter_crib(tx: Tx, event: ev.Crib) -> None:
@@ -74,6 +74,6 @@ def enter_crib(tx: Tx, event: ev.Crib) -> None:
         missing = sorted(thrown - set(cards))
         raise RulesError(f"the crib must hold the discards entered: {' '.join(map(str, missing))} missing")
     check_unseen(tx.deal, cards, "crib", allowed=thrown)
-    tx.set_deal(crib=cards)
+    tx.set_deal(crib=cards, seen_bits=tx.deal.seeing(cards))
     if state.phase is Phase.SHOW:
         advance_show(tx)

@@ -19,7 +19,7 @@ def starter(tx: Tx, event: ev.Starter) -> None:
     need_phase(state, event, Phase.STARTER)
     check_unseen(tx.deal, (event.card,), "starter")
     dealer = tx.deal.dealer
-    tx.set_deal(starter=event.card)
+    tx.set_deal(starter=event.card, seen_bits=tx.deal.seeing((event.card,)))
     _begin_play(tx)
     if event.card.rank == Rank.JACK:
         items = (ScoreItem("heels", (event.card,), 2),)
@@ -67,7 +67,8 @@ def lay(tx: Tx, event: ev.Lay) -> None:
     running = scored.running
     held = list(deal.held)
     held[seat] -= 1
-    tx.set_deal(count=count, running=running, played=deal.played + ((seat, card),), last_layer=seat, held=tuple(held))
+    tx.set_deal(count=count, running=running, played=deal.played + ((seat, card),), last_layer=seat, held=tuple(held),
+                seen_bits=deal.seen_bits | card.bit)
     items, points = scored.items, scored.total
     active = active_seats(tx.deal)
     ends = running == MAX_COUNT or not active

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, Final
 
 from cribpi.game import events as ev
@@ -147,6 +147,7 @@ class DealState:
     count: tuple[Card, ...] = ()  # cards since the count last restarted
     running: int = 0  # the count's total, kept as cards are laid (asked at every card and go)
     held: tuple[int, ...] = ()  # per seat, the cards it has not laid yet (kept, not counted from the play)
+    seen_bits: int = 0  # the Card.bit of every card in seen(), or-ed in as cards are seen: has_seen in one step
     last_layer: int | None = None  # seat that laid the last card of the current count
     gone: frozenset[int] = frozenset()  # seats that said go in this count
     turn: int | None = None
@@ -178,20 +179,15 @@ class DealState:
         return seen
 
     def has_seen(self, card: Card) -> bool:
-        """``card in self.seen()``, without building the set or a generator (asked for every
-        card laid; ``in`` a tuple of interned cards compares identity first, in C)."""
-        if card is self.starter or card in self.crib:
-            return True
-        for _, laid in self.played:
-            if laid is card:
-                return True
-        for cards in self.declared:
-            if cards is not None and card in cards:
-                return True
-        for cards in self.discards:
-            if cards is not None and card in cards:
-                return True
-        return False
+        """``card in self.seen()``, in one step (asked for every card laid or entered)."""
+        return self.seen_bits & card.bit != 0
+
+    def seeing(self, cards: Iterable[Card]) -> int:
+        """``seen_bits`` once ``cards`` are seen too: the handlers that show cards set it."""
+        bits = self.seen_bits
+        for card in cards:
+            bits |= card.bit
+        return bits
 
     def _shown(self) -> Iterator[tuple[Card, ...]]:
         """The cards seen outside the play: the crib, the starter, hands and discards entered."""

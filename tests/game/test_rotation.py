@@ -3,7 +3,7 @@
 import pytest
 
 from cribpi.exc import RulesError
-from cribpi.game import Crib, EndDeal, Go, HandCards, Lay, Mode, NewGame, Phase, Starter, show_order
+from cribpi.game import Crib, Discard, EndDeal, Go, HandCards, Lay, Mode, NewGame, Phase, Starter, show_order
 from cribpi.rules import ACC
 
 from game_script import C, Script, cards
@@ -79,12 +79,15 @@ def test_wrong_seat_is_refused_and_changes_nothing():
     assert s.state is before
 
 
-@pytest.mark.parametrize("event, message", [
-    (Lay(0, C("KS")), "already been seen"),  # the starter
-    (Go(0), "every card fits"),
+@pytest.mark.parametrize("entered, event, message", [
+    ((), Lay(0, C("KS")), "already been seen"),  # the starter
+    ((Discard(1, cards("QD JD")),), Lay(0, C("QD")), "already been seen"),
+    ((Crib(cards("QD JD 4C 4D")),), Lay(0, C("4C")), "already been seen"),
+    ((HandCards(1, cards("9H 8H 7H 6H")),), Lay(0, C("9H")), "already been seen"),
+    ((), Go(0), "every card fits"),
 ])
-def test_impossible_input_is_refused(event, message):
-    s = Script(NewGame(("A", "B"), ACC, Mode.COUNT, first_dealer=1), Starter(C("KS")))
+def test_impossible_input_is_refused(entered, event, message):
+    s = Script(NewGame(("A", "B"), ACC, Mode.COUNT, first_dealer=1), Starter(C("KS")), *entered)
     with pytest.raises(RulesError, match=message):
         s.game.apply(event)
 
