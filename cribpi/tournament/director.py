@@ -5,6 +5,15 @@ malformed; here a replay (a (table, id) already seen, or a game already resulted
 older than the table's newest, a player who is not registered or not seated at that table,
 are refused too. Each refusal is counted by its reason and logged, and none reaches a
 standing. Only a confirmed result counts; a disputed one waits for the director's correction.
+
+On the broker, a result is never lost: the director acknowledges each message (QoS 1, manual
+acks, in order) only once what it wrote is on the disk. It commits each message at once, but
+without waiting for the disk (a commit that only the director's death could not lose); a flusher
+thread then makes the commits durable, one fsync for all that came in the last few
+milliseconds, and acknowledges them. So taking a result costs no fsync on the message thread,
+and a power cut before that fsync loses nothing either: those messages were not acknowledged,
+and the director's persistent session at the broker delivers them again (counted once: a
+result already stored is a replay).
 """
 
 from __future__ import annotations
@@ -13,6 +22,7 @@ import logging
 import random
 import sqlite3
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -51,6 +61,12 @@ class Director:
         # Set once the broker holds the director's subscription: from then on its persistent
         # session keeps every message for it. Start the director before the tables.
         self.subscribed = threading.Event()
+        self.acks = threading.Lock()  # the order of acknowledgements
+        self.unacked: list[tuple[int, int]] = []  # (mid, qos) waiting for the fsync, oldest first
+        self.syncing = False  # the flusher holds acknowledgements older than any in unacked
+        self.flush_wanted = threading.Event()
+        self.flusher: threading.Thread | None = None
+        self.stopping = False
         kinds = db.round_kinds()
         for row in db.results("status = 'confirmed'"):
             self._count(row, kinds.get(row["round"], "qualifying"))
@@ -146,6 +162,7 @@ class Director:
     def register(self, name: str) -> bool:
         with self.lock:
             added = self.db.add_player(name)
+            self.db.sync()  # the admin's change is durable before the page says so
             self.standings.register(name)
         self._notify("standings", {})
         return added
@@ -164,6 +181,7 @@ class Director:
                 self._count(row, kinds.get(row["round"], "qualifying"), -1)
             self.db.update_result(result_id, {"scores": scores, "winner": winner, "kind": kind, "margin": margin,
                                               "status": "confirmed"}, by=by, why=why)
+            self.db.sync()
             self._count(self.db.result(result_id) or {}, kinds.get(row["round"], "qualifying"))
 
     def seat_round(self, method: str, rng: random.Random) -> tuple[int, dict[str, list[str]]]:
@@ -183,7 +201,10 @@ class Director:
             seating, kind = seat_swiss([x["name"] for x in self.ranked()], tables, met), "qualifying"
         else:
             raise ConfigError(f"method {method!r} is not valid: one of {', '.join(METHODS)}")
-        return self.db.add_round(kind, seating), seating
+        with self.lock:
+            number = self.db.add_round(kind, seating)
+            self.db.sync()
+        return number, seating
 
     def ranked(self) -> list[dict[str, Any]]:
         with self.lock:
@@ -215,10 +236,13 @@ class Director:
         for listener in self.listeners:
             listener(what, data)
 
-    def connect(self, broker: Broker) -> None:
+    def connect(self, broker: Broker, *, group_seconds: float = 0.005) -> None:
         """Follow the event on ``broker``: a persistent session, so nothing sent while the
-        director or the broker was away is missed (the broker keeps it, QoS 1)."""
+        director or the broker was away is missed (the broker keeps it, QoS 1). Messages are
+        made durable in groups gathered over ``group_seconds``, and acknowledged after."""
         client = new_client(broker, f"cribpi-director-{self.event}", max_delay=2, clean_session=False)
+        client.manual_ack_set(True)
+        self.group_commits(group_seconds)
         client.on_connect = lambda c, u, f, rc, p: c.subscribe(subscription(self.event), qos=1) \
             if not rc.is_failure else log.error("broker refused the director: %s", rc)
         client.on_message = self._on_message
@@ -229,8 +253,48 @@ class Director:
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         self.handle(message.topic, bytes(message.payload))
+        with self.acks:  # acknowledged now only if nothing it wrote, or before it, waits for the disk
+            if self.unacked or self.syncing or self.db.unsynced():
+                self.unacked.append((message.mid, message.qos))
+                self.flush_wanted.set()
+            else:
+                client.ack(message.mid, message.qos)
+
+    def group_commits(self, group_seconds: float = 0.005) -> None:
+        """From now on, commit without waiting for the disk and make the commits durable in
+        groups from a flusher thread (``connect`` does this)."""
+        self.db.defer_sync()
+        self.flusher = threading.Thread(target=self._flush_loop, args=(group_seconds,), daemon=True,
+                                        name="cribpi-director-flush")
+        self.flusher.start()
+
+    def _flush_loop(self, group_seconds: float) -> None:
+        while not self.stopping:
+            if self.flush_wanted.wait(0.5):
+                time.sleep(group_seconds)  # gather what else comes in the meantime
+                self.flush_wanted.clear()
+                if not self.stopping:  # close() flushes last itself
+                    self.flush()
+                    self.db.checkpoint()
+
+    def flush(self) -> None:
+        """Make the commits so far durable, then acknowledge their messages (in order). The
+        fsync holds no lock the message thread needs: messages meanwhile wait for the next."""
+        with self.acks:
+            waiting, self.unacked = self.unacked, []
+            self.syncing = bool(waiting)
+        self.db.sync()
+        with self.acks:
+            if self.client is not None:
+                for mid, qos in waiting:
+                    self.client.ack(mid, qos)
+            self.syncing = False
 
     def close(self) -> None:
+        self.stopping = True
+        if self.flusher is not None:
+            self.flusher.join(2)
+        self.flush()
         if self.client is not None:
             self.client.disconnect()
             self.client.loop_stop()

@@ -1,11 +1,19 @@
 """The director's database of one event (SQLite): players, rounds and their seating, tables,
-results, and an audit trail of every correction. Written by the director only."""
+results, and an audit trail of every correction. Written by the director only.
+
+Every write is durable when its method returns (WAL, synchronous=FULL), unless the director
+has deferred the fsync (:meth:`EventDB.defer_sync`, when it follows a broker): then a commit
+reaches the WAL file without waiting for the disk, which loses nothing if the director dies,
+and :meth:`EventDB.sync` (one fsync of the WAL, made outside the database lock) makes every
+commit so far safe from a power cut too. The director acknowledges a message to the broker only
+after that (see :mod:`cribpi.tournament.director`)."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
 import json
+import os
 import secrets
 import sqlite3
 import threading
@@ -61,9 +69,60 @@ class EventDB:
         self.db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.executescript(_SCHEMA)
+        self.path = str(path)
+        self.wal: int | None = None  # the WAL file, once the fsync is deferred
+        self.checkpointer: sqlite3.Connection | None = None
+        self.synced = self.db.total_changes
 
     def close(self) -> None:
-        self.db.close()
+        self.sync()
+        with self.lock:
+            self.db.close()
+        if self.checkpointer is not None:
+            self.checkpointer.close()
+            self.checkpointer = None
+        if self.wal is not None:
+            os.close(self.wal)
+            self.wal = None
+
+    def defer_sync(self) -> None:
+        """Commit without waiting for the disk from now on; :meth:`sync` makes it durable."""
+        with self.lock:
+            if self.wal is not None:
+                return
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            # Checkpoints (which fsync) move to the flusher's own connection: see checkpoint().
+            self.db.execute("PRAGMA wal_autocheckpoint=0")
+            # The WAL file SQLite appends each commit to (created with the database's first
+            # read in WAL mode); an fsync of any descriptor of it flushes those appends.
+            self.db.execute("SELECT count(*) FROM meta").fetchone()
+            self.wal = os.open(f"{self.path}-wal", os.O_RDONLY)
+            self.checkpointer = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+
+    def checkpoint(self, over: int = 4 << 20) -> bool:
+        """Copy the WAL into the database once it holds over ``over`` bytes (a PASSIVE
+        checkpoint on a connection of its own: the message thread goes on committing);
+        whether it ran."""
+        if self.wal is None or self.checkpointer is None or os.fstat(self.wal).st_size <= over:
+            return False
+        self.checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        return True
+
+    def unsynced(self) -> bool:
+        """Whether a commit may not be on the disk yet."""
+        with self.lock:
+            return self.wal is not None and self.db.total_changes != self.synced
+
+    def sync(self) -> None:
+        """Make every commit so far durable: one fsync of the WAL, outside the lock, so the
+        message thread goes on committing meanwhile."""
+        if self.wal is None:
+            return
+        with self.lock:
+            changes = self.db.total_changes
+        os.fsync(self.wal)
+        with self.lock:
+            self.synced = max(self.synced, changes)
 
     # -- meta -----------------------------------------------------------------------------
 

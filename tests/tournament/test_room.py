@@ -21,11 +21,12 @@ pytestmark = pytest.mark.mqtt
 NAMES = ("Ann", "Ben")
 
 
-def director(broker: Mosquitto) -> Director:
+def director(broker: Mosquitto, group_seconds: float = 0.005) -> Director:
     d = Director(EventDB(broker.room.folder / EVENT_DB))
     for name in NAMES:
         d.register(name)
-    d.connect(parse_broker(broker.url, username=DIRECTOR, password=broker.room.credentials[DIRECTOR]))
+    d.connect(parse_broker(broker.url, username=DIRECTOR, password=broker.room.credentials[DIRECTOR]),
+              group_seconds=group_seconds)
     wait_for(d.subscribed.is_set)
     return d
 
@@ -73,6 +74,29 @@ def test_broker_restarted_mid_game_nothing_lost_nothing_doubled(broker: Mosquitt
     assert [x["games"] for x in d.ranked()] == [1, 1]
     assert set(d.refused) <= {"replay"}  # a resend whose ack was lost, dropped by (table, id)
     d.close()
+
+
+def test_a_director_that_dies_before_acknowledging_gets_the_result_again_and_counts_it_once(
+        broker: Mosquitto, tmp_path: Path) -> None:
+    d = director(broker, group_seconds=3)  # its fsync and acks wait 3 s: the director dies first
+    pub = publisher(broker, tmp_path)
+    pub.start()
+    for _ in play_match(NAMES, random.Random(11), pub, 1):
+        pass
+    wait_for(lambda: d.accepted["result"] == 1)
+    assert d.db.unsynced() and d.unacked and winner(d)["games"] == 1  # taken and counted, not acknowledged
+    d.stopping = True  # dies: no fsync of its own, no acknowledgement
+    assert d.client is not None
+    d.client.disconnect()
+    d.client.loop_stop()
+    pub.stop()
+    again = director(broker)
+    assert winner(again)["games"] == 1  # its commit was kept (the director died, not the machine)
+    wait_for(lambda: again.refused["replay"] >= 1)  # the broker delivers the unacknowledged result again
+    assert len(again.db.results()) == 1 and winner(again)["games"] == 1 and again.accepted["result"] == 0
+    again.close()
+    again.db.close()
+    d.db.close()
 
 
 def test_a_table_offline_for_a_whole_game_then_reconnecting(broker: Mosquitto, tmp_path: Path) -> None:
