@@ -302,7 +302,9 @@ def test_muggins_switched_on_from_the_menu_in_the_default_preset(claim_sim):
     while "to claim: Ann" not in (screen := tmux.stable()):
         tmux.send("Enter")
         tmux.wait_change(screen)
-    tmux.send("x", "1")  # Ann calls muggins
+    tmux.send("x", "1", "1")  # Ann calls muggins for the 1 point Bob missed
+    tmux.wait_for("muggins: seat 1 calls 1 points: Enter calls it")
+    tmux.send("Enter")
     screen = tmux.wait_for("muggins for 1")
     assert "Ann 1" in screen and "Ann 1  Bob 1   [claim, acc, play]" in screen
 

@@ -46,7 +46,9 @@ def test_a_seat_not_at_the_table_is_refused():
     assert keys.notice == "seat 3 is not at this table: seats are 1-2"
     assert keys.entry == "p"  # still waiting for a seat
     assert typed(keys, ESC + "x4", seats=3) == [] and "seats are 1-3" in keys.notice
-    assert typed(keys, "3", seats=3) == [Action.muggins(2)]
+    assert typed(keys, "3", seats=3) == [] and "type the points called" in keys.prompt
+    assert typed(keys, "30", seats=3) == [] and "30 points cannot be called" in keys.notice
+    assert typed(keys, ENTER, seats=3) == [Action(Kind.MUGGINS, seat=2, points=3)]  # the call names its points
 
 
 def test_backspace_and_esc_edit_the_entry():
