@@ -124,12 +124,15 @@ class Director:
         body, table = message.body, message.table
         number, kind = self.db.current_round()
         players = body["players"]
-        unknown = [p for p in players if p not in self.standings.lines]
+        unknown = [p for p in players if self._side(p) is None]
         if unknown:
             raise BadMessage("unknown_player", f"{table}/result: {', '.join(unknown)[:80]} not registered")
         seated = self.db.seating(number).get(table)
-        if seated is not None and sorted(seated) != sorted(players):
+        entrants = [name for side in players for name in self._side(side) or ()]
+        if seated is not None and sorted(seated) != sorted(entrants):
             raise BadMessage("not_seated", f"{table}/result: {players} are not the players seated there")
+        if kind == "playoff" and len(entrants) != len(players):
+            raise BadMessage("not_seated", f"{table}/result: {players}: a playoff match is between entrants")
         known = self.db.result_for_game(table, body["game"], body["game_number"])
         if known is not None:
             if known["status"] == "confirmed" or body["status"] == "disputed" or known["msg_id"] >= body["id"]:
@@ -155,9 +158,21 @@ class Director:
             pair = self.playoff_games.setdefault(frozenset(players), Counter())
             pair[winner] += sign
         else:
-            losers = tuple(p for p in players if p != winner)
-            self.standings.add(Outcome(winner, losers, row["kind"], row["margin"]), sign)
+            sides = [self._side(p) or () for p in players]
+            losers = tuple(name for n, side in enumerate(sides) if n != row["winner"] for name in side)
+            self.standings.add(Outcome(sides[row["winner"]], losers, row["kind"], row["margin"], len(sides)), sign)
         self._notify("standings", {})
+
+    def _side(self, name: str) -> tuple[str, ...] | None:
+        """The entrants a result's side stands for: itself when registered (a partnership
+        entered as a team, "Ann & Cy"), else each partner of "Ann & Cy" when both entered one
+        by one; None when neither."""
+        if name in self.standings.lines:
+            return (name,)
+        partners = tuple(part.strip() for part in name.split(" & "))
+        if len(partners) == 2 and len(set(partners)) == 2 and all(p in self.standings.lines for p in partners):
+            return partners
+        return None
 
     def register(self, name: str) -> bool:
         with self.lock:

@@ -34,12 +34,15 @@ class Line:
 
 @dataclass(frozen=True)
 class Outcome:
-    """A confirmed game between players, as the standings count it."""
+    """A confirmed game between sides, as the standings count it: the winning side's entrants
+    (one, or both partners of a partnership whose partners entered one by one) and every
+    losing side's."""
 
-    winner: str
+    winners: tuple[str, ...]
     losers: tuple[str, ...]
     kind: str
     margin: int
+    sides: int = 2
 
 
 class Standings:
@@ -52,12 +55,14 @@ class Standings:
         self.lines.setdefault(name, Line(name))
 
     def add(self, outcome: Outcome, sign: int = 1) -> None:
-        """Count a result (``sign=-1`` takes one back: a correction is a take-back and an add)."""
-        win = self.lines[outcome.winner]
-        win.games += sign
-        win.won += sign
-        win.points += sign * ACC_POINTS[outcome.kind]
-        win.spread += sign * outcome.margin * len(outcome.losers)
+        """Count a result (``sign=-1`` takes one back: a correction is a take-back and an add).
+        The spread stays zero-sum: each winner gains the margin over each losing side."""
+        for name in outcome.winners:
+            win = self.lines[name]
+            win.games += sign
+            win.won += sign
+            win.points += sign * ACC_POINTS[outcome.kind]
+            win.spread += sign * outcome.margin * (outcome.sides - 1)
         for name in outcome.losers:
             line = self.lines[name]
             line.games += sign

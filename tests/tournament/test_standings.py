@@ -199,3 +199,36 @@ def test_an_older_state_is_refused_until_the_table_reconnects(room: Room) -> Non
     assert room.send("t1", "status", b"online")  # restarted: its clock may have gone back
     assert room.send("t1", "state", {**state, "scores": [6, 7], "at": 10.0})
     assert room.director.live["t1"]["state"]["scores"] == [6, 7]
+
+
+def test_a_partnership_counts_for_each_partner_entered_one_by_one(room: Room) -> None:
+    # Partners P01 & P03 beat P02 & P04 by a skunk, 121-85: each partner +3 and +36, each loser -36.
+    room.director.db.add_round("qualifying", {"t1": ["P01", "P02", "P03", "P04"]})
+    assert room.send("t1", "result", room.result("t1", "P01 & P03", "P02 & P04", 85))
+    lines = {x["name"]: (x["points"], x["won"], x["games"], x["spread"]) for x in room.director.ranked()}
+    assert lines["P01"] == lines["P03"] == (3, 1, 1, 36)
+    assert lines["P02"] == lines["P04"] == (0, 0, 1, -36)
+    assert sum(x["spread"] for x in room.director.ranked()) == 0
+    assert lines["P05"] == (0, 0, 0, 0)
+    assert room.director.refused == {}
+
+
+def test_a_partnership_entered_as_a_team_is_one_entrant(tmp_path: Path) -> None:
+    room = Room(tmp_path)
+    for team in ("Ann & Cy", "Ben & Di"):
+        room.director.register(team)
+    room.director.db.add_round("qualifying", {"t1": ["Ann & Cy", "Ben & Di"]})
+    assert room.send("t1", "result", room.result("t1", "Ben & Di", "Ann & Cy", 100))
+    assert table(room.director) == [("Ben & Di", 2, 1, 21), ("Ann & Cy", 0, 0, -21)]
+
+
+def test_a_partnership_with_a_partner_not_entered_or_not_seated_is_refused(room: Room) -> None:
+    before = table(room.director)
+    assert not room.send("t1", "result", room.result("t1", "P01 & Zed", "P02 & P04", 85))
+    room.director.db.add_round("qualifying", {"t1": ["P01", "P02", "P03", "P04"]})
+    assert not room.send("t1", "result", room.result("t1", "P01 & P05", "P02 & P04", 85))  # P05 sits elsewhere
+    assert not room.send("t1", "result", room.result("t1", "P01 & P01", "P02 & P04", 85))
+    room.director.db.add_round("playoff", {"t1": ["P01", "P02", "P03", "P04"]})
+    assert not room.send("t1", "result", room.result("t1", "P01 & P03", "P02 & P04", 85))  # playoffs: entrants
+    assert dict(room.director.refused) == {"unknown_player": 2, "not_seated": 2}
+    assert table(room.director) == before
