@@ -48,9 +48,6 @@ class Tx:
         return deal
 
     def set(self, **changes: Any) -> None:
-        self._set(changes)
-
-    def _set(self, changes: dict[str, Any]) -> None:
         state = self.state
         if state is self._own_state:
             state.__dict__.update(changes)
@@ -65,7 +62,7 @@ class Tx:
             own.__dict__.update(changes)
         else:
             deal = changed(self.deal, changes)
-            self._set({"deal": deal})
+            self.set(deal=deal)
             self._own_deal = deal
 
     def freeze(self) -> State:
