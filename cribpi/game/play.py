@@ -5,7 +5,7 @@ from __future__ import annotations
 from cribpi.exc import RulesError
 from cribpi.game import events as ev
 from cribpi.game.claims import settle_unclaimed
-from cribpi.game.queries import active_seats, next_seat
+from cribpi.game.queries import next_to_play
 from cribpi.game.show import start_show
 from cribpi.game.state import AlertKind, DealState, Phase, State, Where
 from cribpi.game.transaction import Tx, check_seat, check_unseen, need_phase, who
@@ -32,7 +32,7 @@ def starter(tx: Tx, event: ev.Starter) -> None:
 
 def _begin_play(tx: Tx) -> None:
     state = tx.state
-    leader = next_seat(state, tx.deal.dealer, active_seats(tx.deal))
+    leader = next_to_play(state, tx.deal, tx.deal.dealer)
     tx.set(phase=Phase.PLAY)
     tx.set_deal(turn=leader)
 
@@ -70,8 +70,8 @@ def lay(tx: Tx, event: ev.Lay) -> None:
     tx.set_deal(count=count, running=running, played=deal.played + ((seat, card),), last_layer=seat, held=tuple(held),
                 seen_bits=deal.seen_bits | card.bit)
     items, points = scored.items, scored.total
-    active = active_seats(tx.deal)
-    ends = running == MAX_COUNT or not active
+    turn = next_to_play(tx.state, tx.deal, seat)
+    ends = running == MAX_COUNT or turn is None
     if ends and running != MAX_COUNT:
         items += (_go_item(tx.deal),)
         points += 1
@@ -79,7 +79,7 @@ def lay(tx: Tx, event: ev.Lay) -> None:
     if ends:
         _end_count(tx)
     else:
-        tx.set_deal(turn=next_seat(tx.state, seat, active))
+        tx.set_deal(turn=turn)
 
 
 def _check_card(state: State, deal: DealState, seat: int, card: Card) -> None:
@@ -141,9 +141,9 @@ def go(tx: Tx, event: ev.Go) -> None:
             raise RulesError(f"{who(state, seat)} holds {fits[0]}, which fits at {running}: a player who can lay "
                              f"a card must lay it (a go said anyway is a renege, {RENEGE_RULE})")
     tx.set_deal(gone=tx.deal.gone | {seat}, gone_at=tx.deal.gone_at + ((seat, running),))
-    active = active_seats(tx.deal)
-    if active:
-        tx.set_deal(turn=next_seat(tx.state, seat, active))
+    turn = next_to_play(tx.state, tx.deal, seat)
+    if turn is not None:
+        tx.set_deal(turn=turn)
         return
     last = tx.deal.last_layer
     assert last is not None  # a go on an empty count is refused above
@@ -156,11 +156,10 @@ def _end_count(tx: Tx) -> None:
     state = tx.state
     deal = tx.deal
     tx.set_deal(count=(), running=0, gone=frozenset())
-    with_cards = {s for s, held in enumerate(deal.held) if held}
-    if not with_cards or state.rules.five_card:
+    if not any(deal.held) or state.rules.five_card:
         tx.set_deal(turn=None, unclaimed=tuple(m for m in tx.deal.unclaimed if m.points))
         if not tx.deal.unclaimed:
             start_show(tx)  # else the play's last scores are claimed first
         return
     assert deal.last_layer is not None
-    tx.set_deal(turn=next_seat(state, deal.last_layer, with_cards))
+    tx.set_deal(turn=next_to_play(state, tx.deal, deal.last_layer))

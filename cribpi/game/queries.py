@@ -6,7 +6,7 @@ from __future__ import annotations
 from cribpi.game.state import DealState, Moment, State
 from cribpi.rules import Card
 
-__all__ = ["show_order", "cards_left", "known_hand", "claimable", "next_seat", "active_seats"]
+__all__ = ["show_order", "cards_left", "known_hand", "claimable", "next_to_play"]
 
 
 def show_order(state: State) -> tuple[int, ...]:
@@ -39,17 +39,13 @@ def claimable(state: State, seat: int) -> Moment | None:
     return next((m for m in deal.unclaimed if m.seat == seat), None)
 
 
-def next_seat(state: State, after: int, active: set[int]) -> int | None:
-    """The first seat of ``active`` clockwise after ``after``."""
+def next_to_play(state: State, deal: DealState, after: int) -> int | None:
+    """The first seat clockwise after ``after`` that may still lay a card on the current count:
+    it holds one and has not said go (``after`` itself comes last)."""
     seats = state.seats
+    held, gone = deal.held, deal.gone
     for i in range(1, seats + 1):
         seat = (after + i) % seats
-        if seat in active:
+        if held[seat] and seat not in gone:
             return seat
     return None
-
-
-def active_seats(deal: DealState) -> set[int]:
-    """Seats that may still lay a card on the current count."""
-    gone = deal.gone
-    return {s for s, held in enumerate(deal.held) if held and s not in gone}
