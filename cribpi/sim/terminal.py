@@ -31,7 +31,7 @@ from cribpi.sim.parts import sim_parts
 from cribpi.views.board import RGB
 from cribpi.views.text import screen_text
 
-__all__ = ["Terminal", "Palette", "status_line", "nearest_colour", "ESCAPE_DELAY_MS"]
+__all__ = ["Terminal", "Palette", "status_line", "rules_words", "PHASE_WORDS", "nearest_colour", "ESCAPE_DELAY_MS"]
 
 ESCAPE_DELAY_MS = 25  # curses waits this long after Esc for the rest of an arrow key's sequence
 _SPECIAL_KEYS = {curses.KEY_ENTER: ENTER, curses.KEY_BACKSPACE: BACKSPACE, curses.KEY_DC: BACKSPACE}
@@ -233,10 +233,35 @@ def nearest_colour(colour: RGB | None, colours: int) -> int:
     return int(r) + 2 * int(g) + 4 * int(b)  # curses numbers red 1, green 2, blue 4
 
 
+#: Each phase as the players say it (the status line never shows an identifier).
+PHASE_WORDS = {
+    Phase.NEW: "new game", Phase.CUT: "cutting for deal", Phase.STARTER: "cutting the starter",
+    Phase.PLAY: "the play", Phase.SHOW: "the show", Phase.DONE: "deal counted", Phase.BOARD: "pegging",
+    Phase.GAME_OVER: "game over", Phase.MATCH_OVER: "match over",
+}
+
+
+def rules_words(name: str) -> str:
+    """A preset's name as said at the table.
+
+    >>> rules_words("acc-tournament"), rules_words("hoyle")
+    ('ACC tournament rules', 'Hoyle rules')
+    """
+    said = {"acc": "ACC", "hoyle": "Hoyle"}
+    return " ".join([*(said.get(word, word) for word in name.split("-")), "rules"])
+
+
 def status_line(state: State) -> str:
-    """The scores, how the game is set, its phase, who deals, and in the play the count."""
+    """The scores, how the game is set, its phase, who deals, and in the play the count, all
+    in the players' words.
+
+    >>> from cribpi.game import Game, NewGame
+    >>> from cribpi.rules import ACC
+    >>> status_line(Game([NewGame(("Ann", "Bob"), ACC)]).state)
+    'Ann 0  Bob 0   (count mode, ACC rules, cutting for deal)'
+    """
     scores = "  ".join(f"{state.team_name(t)} {s}" for t, s in enumerate(state.scores))
-    line = f"{scores}   [{state.mode.value}, {state.rules.name}, {state.phase.value}]"
+    line = f"{scores}   ({state.mode.value} mode, {rules_words(state.rules.name)}, {PHASE_WORDS[state.phase]})"
     deal = state.deal
     if deal and state.names:
         line += f", {state.names[deal.dealer]} deals"
