@@ -18,7 +18,7 @@ from cribpi.game import Mode, NewGame, State
 from cribpi.rules import PRESETS, MugginsScope, Rules, get_rules
 
 __all__ = [
-    "TableSettings", "settings_of", "MODES_CYCLE", "PLAYER_SETUPS", "BRIGHTNESS_STEPS", "MATCH_LENGTHS",
+    "TableSettings", "settings_of", "MAIN_TABLE", "MODES_CYCLE", "PLAYER_SETUPS", "BRIGHTNESS_STEPS", "MATCH_LENGTHS",
     "DEFAULT_NAMES", "next_mode", "next_players", "next_rules", "next_brightness", "next_match",
     "toggle_review", "toggle_muggins", "muggins_on",
 ]
@@ -28,6 +28,7 @@ PLAYER_SETUPS = ((2, False), (3, False), (4, False), (4, True))  # players, part
 BRIGHTNESS_STEPS = (0.1, 0.25, 0.5, 0.75, 1.0)
 MATCH_LENGTHS = (1, 3, 5, 7)
 DEFAULT_NAMES = ("Red", "Blue", "Green", "Yellow")
+MAIN_TABLE = "main"  # the table `cribpi run` and `cribpi sim` both play at: one open game per journal
 TWO_HANDED_ONLY = "five-card"
 FALLBACK_RULES = "acc"
 

@@ -1,8 +1,9 @@
 """``cribpi sim``: play at the whole table in a terminal, with no hardware.
 
-The game is journalled (``--db``; default: the same database as the daemon) and resumes
-where it stopped; ``--new`` starts a fresh one. Asking for another --mode, --players or --rules
-than the open game's asks first whether to start a new game (answer n to resume it as it was).
+The game is journalled (``--db``; default: the same database as the daemon) at the same
+table as ``cribpi run``, so both resume the one open game; ``--new`` starts a fresh one. Asking
+for another --mode, --players or --rules than the open game's asks first whether to start a new
+game, naming the open one (answer n to resume it as it was).
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cribpi.exc import ConfigError
+from cribpi.app.settings import MAIN_TABLE
+from cribpi.exc import ConfigError, StoreError
 from cribpi.game import Mode
+from cribpi.inputs import path_option
 
 if TYPE_CHECKING:
     from cribpi.app import TableSettings
@@ -24,7 +27,8 @@ if TYPE_CHECKING:
 Ask = Callable[[str], str]  # a question -> the answer typed
 DEFAULTS = {"players": "2", "mode": Mode.COUNT.value, "rules": "acc"}
 
-TABLE = "sim"
+TABLE = MAIN_TABLE  # the table `cribpi run` plays at: one open game per journal
+NAME_CHARS = 12  # a longer name would push the scores off the board row and the status line
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,9 +40,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="2 (the default), 3, 4 individual, or 4p (partners opposite)")
     p.add_argument("--mode", choices=[m.value for m in Mode], help="count (the default), claim or board")
     p.add_argument("--rules", help="rule preset (acc, the default; hoyle, leaflet, acc-tournament, five-card)")
-    p.add_argument("--names", help="comma-separated player names, seat 1 first")
+    p.add_argument("--names", help=f"comma-separated player names, one per player, seat 1 first "
+                   f"(1-{NAME_CHARS} printable characters each)")
     p.add_argument("--match", type=int, default=1, choices=[1, 3, 5, 7], help="best of N games (default 1)")
-    p.add_argument("--db", type=Path, help=f"journal file (default: $CRIBPI_DB, else the XDG state folder; "
+    p.add_argument("--db", type=path_option("game journal"), help=f"journal file (default: $CRIBPI_DB, else the XDG state folder; "
                    f"here and now {default_db_path()})")
     p.add_argument("--new", action="store_true", help="start a new game instead of resuming")
     p.add_argument("--seed", type=int, help="seed for random cuts (reproducible sessions)")
@@ -52,11 +57,39 @@ def settings_from(args: argparse.Namespace) -> TableSettings:
     chosen = {key: getattr(args, key) or default for key, default in DEFAULTS.items()}
     get_rules(chosen["rules"])  # a bad preset name fails before the terminal changes
     players = 4 if chosen["players"] == "4p" else int(chosen["players"])
-    names = tuple(n.strip() for n in args.names.split(",")) if args.names else DEFAULT_NAMES
-    if len(names) < players:
-        raise ConfigError(f"--names gives {len(names)} name(s) for {players} players")
+    names = DEFAULT_NAMES if args.names is None else player_names(args.names, players)
     return TableSettings(names=names, players=players, partnerships=chosen["players"] == "4p",
                          rules=chosen["rules"], mode=Mode(chosen["mode"]), match_games=args.match, table=TABLE)
+
+
+def player_names(text: str, players: int) -> tuple[str, ...]:
+    """``--names``: exactly one name per player, each 1-NAME_CHARS printable characters."""
+    names = tuple(n.strip() for n in text.split(","))
+    if len(names) != players:
+        raise ConfigError(f"--names {text!r} gives {len(names)} name(s) for {players} players; "
+                          f"give one name per player, seat 1 first, separated by commas")
+    for name in names:
+        if not name or len(name) > NAME_CHARS or not name.isprintable():
+            raise ConfigError(f"--names {text!r}: {name!r} is not a name; "
+                              f"each name is 1-{NAME_CHARS} printable characters")
+    return names
+
+
+def journal_path(db: Path) -> Path:
+    """The journal ``--db`` names: a regular file, or nothing yet (it will be made)."""
+    if db.exists() and not db.is_file():
+        kind = "a folder" if db.is_dir() else "a device, FIFO or socket"
+        raise ConfigError(f"--db {str(db)!r} is {kind}, not a regular file; "
+                          "expected a game journal file (made if missing)")
+    return db
+
+
+def setup_words(state: State) -> str:
+    """How a game is set, as the question names it: ``2 players, count mode, ACC rules: Ann v Bob``."""
+    from cribpi.sim.terminal import rules_words
+
+    seats = f"{state.seats} players" + (" in partnerships" if state.rules.partnerships else "")
+    return f"{seats}, {state.mode.value} mode, {rules_words(state.rules.name)}: {' v '.join(state.names)}"
 
 
 def differences(state: State, args: argparse.Namespace) -> list[str]:
@@ -74,12 +107,18 @@ def start_new(db: Path, args: argparse.Namespace, ask: Ask) -> bool:
 
     if args.new or not db.is_file():
         return bool(args.new)
-    with Store(db) as store:
-        restored = store.current(TABLE)
-    changed = differences(restored.game.state, args) if restored else []
+    try:  # read only: no lock, no writing; play() opens it for writing (and recovers it)
+        with Store(db, read_only=True) as store:
+            restored = store.current(TABLE)
+    except StoreError:  # damaged or unreadable: no open game to ask about; play() moves it aside
+        return False
+    if restored is None:
+        return False
+    changed = differences(restored.game.state, args)
     if not changed:
         return False
-    answer = ask(f"{db} has a game open; you asked for {', '.join(changed)}. "
+    answer = ask(f"{db} has game {restored.game_id} open ({setup_words(restored.game.state)}); "
+                 f"you asked for {', '.join(changed)}. "
                  "Start a new game? (y: new game, n: go on with the open one) [y/n] ")
     return answer.strip().lower() in ("y", "yes")
 
@@ -99,6 +138,6 @@ def run(args: argparse.Namespace) -> int:
     if not sys.stdin.isatty():
         raise ConfigError("cribpi sim needs a terminal to read keys from (stdin is not a tty)")
     settings = settings_from(args)
-    config = Config(db=args.db or default_db_path())
+    config = Config(db=journal_path(args.db or default_db_path()))
     new = start_new(config.db, args, _ask_terminal)
     return play(config, open_parts(config, "sim"), settings, new=new, rng=random.Random(args.seed))

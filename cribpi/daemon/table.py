@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from cribpi.app import TableApp, TableSettings, TableUI, Update, open_table
+from cribpi.app.settings import MAIN_TABLE
 from cribpi.config import DEFAULT_PINS, Config, load_config
 from cribpi.daemon.guard import Guard
 from cribpi.daemon.signals import stop_on_signals
@@ -47,7 +48,7 @@ __all__ = ["CONFIG_PATHS", "find_config", "play", "run", "guarded_app", "status_
 
 log = logging.getLogger("cribpi.daemon")
 
-TABLE = "main"
+TABLE = MAIN_TABLE
 CONFIG_PATHS = ("/etc/cribpi/cribpi.toml",)
 #: How often the loop looks at failing parts (retries themselves back off to half a minute).
 CHECK_S = 0.5

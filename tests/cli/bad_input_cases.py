@@ -175,7 +175,19 @@ def cases() -> list[tuple[list[str], str]]:
     out += [(["sim", *c.split()], m) for c, m in [
         ("--players 5", r"invalid choice"), ("--mode x", r"invalid choice"), ("--match 2", r"invalid choice"),
         ("--seed x", r"invalid int"), ("--players", r"expected one argument"), ("--rules nope", r"no rule preset"),
-        ("--names Ann", r"--names gives 1 name"), ("--db", r"expected one argument"),
+        ("--names Ann", r"--names 'Ann' gives 1 name\(s\) for 2 players; give one name per player"),
+        ("--names A,B,C", r"--names 'A,B,C' gives 3 name\(s\) for 2 players"),
+        ("--players 3 --names A,B", r"gives 2 name\(s\) for 3 players"),
+        ("--names Ann,", r"--names 'Ann,': '' is not a name; each name is 1-12 printable characters"),
+        ("--names Ann,Christopherson", r"'Christopherson' is not a name; each name is 1-12 printable"),
+        ("--db", r"expected one argument"), ("--db /dev/zero", r"--db '/dev/zero' is a device.*not a regular file"),
+        ("--db {folder}", r"is a folder, not a regular file; expected a game journal file"),
+        ("--db {fifo}", r"not a regular file"),
+    ]]
+    out += [(["sim", *c], m) for c, m in [
+        (["--names", ""], r"--names '' gives|'' is not a name"), (["--names", "Ann,B\tb"], r"is not a name"),
+        (["--names", "X" * 200 + ",Bob"], r"is not a name; each name is 1-12"),
+        (["--db", "a\0b"], r"--db: .*NUL byte"), (["--db", "~nosuchuser_cribpi/x.db"], r"--db: .*no user"),
     ]]
     out += [(["export", *c.split()], m) for c, m in [
         ("0", r"argument game: '0' is not valid: expected a whole number 1-"),

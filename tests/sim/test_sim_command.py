@@ -83,3 +83,29 @@ def test_help_names_the_journal(tmp_path):
     done = subprocess.run([str(cribpi), "sim", "--help"], capture_output=True, text=True,
                           env={"CRIBPI_DB": str(db), "PATH": "/usr/bin:/bin", "COLUMNS": "200"})
     assert done.returncode == 0 and f"here and now {db}" in done.stdout
+
+
+def test_run_and_sim_share_one_table():
+    from cribpi.daemon.table import TABLE as RUN_TABLE
+
+    assert TABLE == RUN_TABLE
+
+
+def test_the_question_names_the_open_games_number_and_setup(journal):
+    with Store(journal) as store:
+        game_id = store.current(TABLE).game_id
+    ask = Asked("n")
+    assert start_new(journal, args(players="3"), ask) is False
+    [question] = ask.questions
+    assert f"has game {game_id} open (2 players, count mode, ACC rules: Ann v Bob)" in question
+    assert "--players 3 (the open game: players 2)" in question
+
+
+def test_a_damaged_journal_is_no_open_game_and_is_left_for_play_to_move_aside(tmp_path):
+    db = tmp_path / "damaged.db"
+    db.write_bytes(b"SQLite format 3\0" + b"\xff" * 4000)
+    ask = Asked("y")
+    assert start_new(db, args(players="3"), ask) is False
+    assert ask.questions == [] and db.read_bytes().startswith(b"SQLite format 3\0")
+    with Store(db, recover=True) as store:  # what play() opens it with
+        assert store.notice and store.current(TABLE) is None
