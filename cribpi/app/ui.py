@@ -138,7 +138,8 @@ class TableUI:
         self.screens = list(effect_screens(state, effects))
         if isinstance(event, CutForDeal) and state.mode is Mode.BOARD:  # no starter prompt will name the dealer
             self.screens = [cut_screen(state, event.cards, effects)]
-        self.last_score = last_score_line(state, effects, self.last_score)
+        rescored = isinstance(event, (MoveCard, Undo))  # the play scored again: the old last score may be gone
+        self.last_score = last_score_line(state, effects, None if rescored else self.last_score)
         return effects
 
     def change_settings(self, step: Callable[[TableSettings], TableSettings]) -> None:
