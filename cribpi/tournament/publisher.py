@@ -82,14 +82,16 @@ class TablePublisher:
         self.client.loop_start()
 
     def stop(self) -> None:
-        """Say ``offline`` and disconnect (unsent messages stay in the outbox for next time)."""
-        if self.connected:
-            self.client.publish(self.topic("status"), b"offline", qos=1, retain=True).wait_for_publish(2)
+        """Say ``offline`` and disconnect (unsent messages stay in the outbox for next time).
+        The sender stops first, so no board of its follows the ``offline`` (which would show
+        the table online again at the director)."""
         with self.wake:
             self.stopping = True
             self.wake.notify()
         if self.sender.is_alive():
             self.sender.join(5)
+        if self.connected:
+            self.client.publish(self.topic("status"), b"offline", qos=1, retain=True).wait_for_publish(2)
         self.client.disconnect()
         self.client.loop_stop()
         self.outbox.close()
@@ -159,8 +161,13 @@ class TablePublisher:
         while True:
             with self.wake:
                 self.wake.wait(0.5)
-                if self.stopping:
-                    return
+                stopping = self.stopping
+                last = self.state if stopping and self.state_dirty and self.connected else None
+            if stopping:  # the board as it was left goes first: stop() then says offline
+                if last is not None:
+                    self.client.publish(self.topic("state"), last, qos=1, retain=True)
+                return
+            with self.wake:
                 if not self.connected:
                     continue
                 if self.fresh:  # the board and "online" again on every connect

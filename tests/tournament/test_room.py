@@ -48,7 +48,8 @@ def test_a_tables_game_reaches_the_standings(broker: Mosquitto, tmp_path: Path) 
     top = winner(d)
     assert top["name"] == NAMES[won.winner] and top["points"] == won.result.game_points
     assert top["spread"] == won.result.margin
-    assert d.live["t1"]["state"]["game"] == 2 and d.live["t1"]["online"] is False  # the last will / goodbye
+    wait_for(lambda: d.live["t1"]["online"] is False)  # the table's goodbye, delivered after its stop
+    assert d.live["t1"]["state"]["game"] == 2
     assert d.refused == {}
     d.close()
 
