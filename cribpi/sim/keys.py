@@ -114,7 +114,8 @@ class KeyMapper:
         points = int(entry[2:] + digit)
         if not 1 <= points <= MAX_POINTS:
             what = "pegged at once" if entry[0] == "p" else "called"
-            self.notice = f"{points} points cannot be {what}: type 1-{MAX_POINTS}, then Enter"
+            # the entry still stands: say what Enter would do with it, not only what was refused
+            self.notice = f"{points} points cannot be {what} (1-{MAX_POINTS}); {self.prompt}"
             return None
         self.entry = entry + digit
         return None

@@ -24,7 +24,7 @@ from cribpi.hal.term import (
 from cribpi.views.board import RGB
 from cribpi.views.leds import LedFrame
 
-__all__ = ["View", "Section", "fit", "too_small", "minimum_size", "ARRANGEMENTS"]
+__all__ = ["View", "Section", "fit", "track_label", "too_small", "minimum_size", "ARRANGEMENTS"]
 
 FULL_ROW = 30  # holes a row on the full board, as the real tracks run
 LABEL_WIDTH = 10  # a compact track's label: the name and score ("Green 121 ")
@@ -51,6 +51,16 @@ class Section(NamedTuple):
 
     size: Callable[[View], tuple[int, int]]
     draw: Callable[[View], list[Line]]
+
+
+def track_label(name: str, score: int) -> str:
+    """A track's label, its name shortened so the score always shows (labels hold 9 characters).
+
+    >>> track_label("Ann", 12), track_label("Christopher", 121), track_label("Christopher", 5)
+    ('Ann 12', 'Chri… 121', 'Christ… 5')
+    """
+    room = LABEL_WIDTH - 2 - len(str(score))  # the space after the name, the column after the label
+    return f"{name if len(name) <= room else name[:room - 1] + '…'} {score}"
 
 
 def _tracks(view: View) -> tuple[tuple[RGB, ...], ...]:

@@ -24,9 +24,8 @@ from cribpi.exc import ConfigError
 from cribpi.game import Phase, State, describe_expected
 from cribpi.hal import Action, Kind, Parts
 from cribpi.hal.term import Line, Segment, xterm256
-from cribpi.rules.play import count_total
 from cribpi.sim.keys import BACKSPACE, ENTER, LEGEND, QUIT_KEYS, KeyMapper
-from cribpi.sim.layout import View, fit, too_small
+from cribpi.sim.layout import View, fit, too_small, track_label
 from cribpi.sim.parts import sim_parts
 from cribpi.views.board import RGB
 from cribpi.views.text import screen_text
@@ -66,7 +65,7 @@ class Terminal:
 
     def view(self) -> View:
         ui, state = self.app.ui, self.app.ui.state
-        labels = tuple(f"{state.team_name(t)} {s}" for t, s in enumerate(state.scores))
+        labels = tuple(track_label(state.team_name(t), s) for t, s in enumerate(state.scores))
         prompt = self.mapper.notice or self.mapper.prompt or _waiting_for(self.app)
         return View(str(self.journal or ""), self.pegboard.frame if self.pegboard else None, labels,
                     self.display.image if self.display else None, status_line(state),
@@ -235,8 +234,8 @@ def nearest_colour(colour: RGB | None, colours: int) -> int:
 
 #: Each phase as the players say it (the status line never shows an identifier).
 PHASE_WORDS = {
-    Phase.NEW: "new game", Phase.CUT: "cutting for deal", Phase.STARTER: "cutting the starter",
-    Phase.PLAY: "the play", Phase.SHOW: "the show", Phase.DONE: "deal counted", Phase.BOARD: "pegging",
+    Phase.NEW: "new game", Phase.CUT: "cut for deal", Phase.STARTER: "starter card",
+    Phase.PLAY: "play", Phase.SHOW: "show", Phase.DONE: "deal counted", Phase.BOARD: "pegging",
     Phase.GAME_OVER: "game over", Phase.MATCH_OVER: "match over",
 }
 
@@ -252,21 +251,19 @@ def rules_words(name: str) -> str:
 
 
 def status_line(state: State) -> str:
-    """The scores, how the game is set, its phase, who deals, and in the play the count, all
-    in the players' words.
+    """The scores, how the game is set, its phase and who deals, in the players' words (short
+    enough for three players' two-digit scores on 80 columns).
 
     >>> from cribpi.game import Game, NewGame
     >>> from cribpi.rules import ACC
     >>> status_line(Game([NewGame(("Ann", "Bob"), ACC)]).state)
-    'Ann 0  Bob 0   (count mode, ACC rules, cutting for deal)'
+    'Ann 0  Bob 0 · count mode · ACC rules · cut for deal'
     """
     scores = "  ".join(f"{state.team_name(t)} {s}" for t, s in enumerate(state.scores))
-    line = f"{scores}   ({state.mode.value} mode, {rules_words(state.rules.name)}, {PHASE_WORDS[state.phase]})"
+    line = f"{scores} · {state.mode.value} mode · {rules_words(state.rules.name)} · {PHASE_WORDS[state.phase]}"
     deal = state.deal
-    if deal and state.names:
-        line += f", {state.names[deal.dealer]} deals"
-        if state.phase is Phase.PLAY:
-            line += f", count {count_total(deal.count)}"
+    if deal and state.names:  # the count is not repeated: the words under it show it all through the play
+        line += f" · {state.names[deal.dealer]} deals"
     return line
 
 

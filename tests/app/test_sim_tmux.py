@@ -112,26 +112,26 @@ def lay(tmux: Tmux, card: str) -> None:
 
 def test_a_whole_deal_in_the_terminal_then_resume(sim, tmp_path):
     tmux, db = sim
-    tmux.wait_for("[count, acc, cut]")
+    tmux.wait_for(" · count mode · ACC rules · cut for deal")
     tmux.send("Enter")
-    screen = tmux.wait_for("[count, acc, starter]")
+    screen = tmux.wait_for(" · count mode · ACC rules · starter card")
     assert "Ann 0  Bob 0" in screen
     lay(tmux, "6S")
-    tmux.wait_for("[count, acc, play]")
+    tmux.wait_for(" · count mode · ACC rules · play")
     for card in ("QH", "5C", "TD", "6D", "2C", "4H", "4S", "4D"):
         lay(tmux, card)
-    tmux.wait_for("[count, acc, show]")
+    tmux.wait_for(" · count mode · ACC rules · show")
     for card in ("7C", "8H", "7D", "8S"):
         lay(tmux, card)
-    screen = tmux.wait_for("[count, acc, done]")
+    screen = tmux.wait_for(" · count mode · ACC rules · deal counted")
     assert ("Ann 59  Bob 2" in screen) or ("Ann 2  Bob 59" in screen)
     assert "●" in screen and ("▀" in screen or "▄" in screen)  # LEDs and the OLED are drawn
     tmux.send("C-c")
     screen = tmux.wait_for("the game is kept")
-    assert "[count, acc, done]" not in screen  # curses gave the terminal back as it was
+    assert " · count mode · ACC rules · deal counted" not in screen  # curses gave the terminal back as it was
     again = Tmux(f"{CRIBPI} sim --db {db}; sleep 30")
     try:
-        screen = again.wait_for("[count, acc, done]")
+        screen = again.wait_for(" · count mode · ACC rules · deal counted")
         assert ("Ann 59  Bob 2" in screen) or ("Ann 2  Bob 59" in screen)
     finally:
         again.kill()
@@ -139,16 +139,16 @@ def test_a_whole_deal_in_the_terminal_then_resume(sim, tmp_path):
 
 def test_undo_and_a_refused_card_in_the_terminal(sim):
     tmux, _ = sim
-    tmux.wait_for("[count, acc, cut]")
+    tmux.wait_for(" · count mode · ACC rules · cut for deal")
     tmux.send("Enter")
-    tmux.wait_for("[count, acc, starter]")
+    tmux.wait_for(" · count mode · ACC rules · starter card")
     lay(tmux, "JS")  # his heels
-    screen = tmux.wait_for("[count, acc, play]")
+    screen = tmux.wait_for(" · count mode · ACC rules · play")
     assert "Ann 2" in screen or "Bob 2" in screen
     tmux.send("u")
-    tmux.wait_for("[count, acc, starter]")
+    tmux.wait_for(" · count mode · ACC rules · starter card")
     lay(tmux, "6S")
-    tmux.wait_for("[count, acc, play]")
+    tmux.wait_for(" · count mode · ACC rules · play")
     lay(tmux, "6S")  # the starter again: refused with a reason
     tmux.wait_for("Not allowed")
 
@@ -223,14 +223,14 @@ def play_game(tmux: Tmux, players: int, seed: int) -> dict[str, int]:
 
 def start_players(tmux: Tmux, players: int) -> None:
     """From the first screen: MENU, the next game's set-up, the players, start it now."""
-    tmux.wait_for("[count, acc, cut]")
+    tmux.wait_for(" · count mode · ACC rules · cut for deal")
     tmux.send("m")
     choose(tmux, "Next game setup...")
     while f"Players: {players}" not in tmux.stable():
         choose(tmux, "Players: ")
     choose(tmux, "Start it now...")
     choose(tmux, "Yes: new game")
-    tmux.wait_for("Red 0  Blue 0  Green 0   [count, acc, cut]")
+    tmux.wait_for("Red 0  Blue 0  Green 0 · count mode · ACC rules · cut for deal")
 
 
 def choose(tmux: Tmux, label: str) -> None:
@@ -249,7 +249,7 @@ def choose(tmux: Tmux, label: str) -> None:
 
 @pytest.mark.slow
 def test_a_first_time_player_plays_a_two_player_game_at_80x24(first_time):
-    screen = first_time.wait_for("[count, acc, cut]", timeout=60)  # .ci/play sets up first
+    screen = first_time.wait_for(" · count mode · ACC rules · cut for deal", timeout=60)  # .ci/play sets up first
     assert "journal: " in screen and "Ctrl-C: quit" in screen
     figures = play_game(first_time, 2, seed=3)
     assert figures["scores"] > 5 and figures["deals"] >= 4
@@ -258,7 +258,7 @@ def test_a_first_time_player_plays_a_two_player_game_at_80x24(first_time):
 
 @pytest.mark.slow
 def test_a_first_time_player_plays_a_three_player_game_at_80x24(first_time):
-    first_time.wait_for("[count, acc, cut]", timeout=60)
+    first_time.wait_for(" · count mode · ACC rules · cut for deal", timeout=60)
     start_players(first_time, 3)
     figures = play_game(first_time, 3, seed=5)
     assert figures["scores"] > 5 and figures["deals"] >= 3
@@ -281,16 +281,16 @@ def claim_sim(tmp_path) -> Iterator[Tmux]:
 
 def test_muggins_switched_on_from_the_menu_in_the_default_preset(claim_sim):
     tmux = claim_sim
-    tmux.wait_for("[claim, acc, cut]")
+    tmux.wait_for(" · claim mode · ACC rules · cut for deal")
     tmux.send("m")
     choose(tmux, "Next game setup...")
     choose(tmux, "Muggins: off")
     tmux.wait_for("> Muggins: on")
     choose(tmux, "Start it now...")
     choose(tmux, "Yes: new game")
-    tmux.wait_for("[claim, acc, cut]")
+    tmux.wait_for(" · claim mode · ACC rules · cut for deal")
     tmux.send("Enter")  # a random cut: Bob deals (seed 7)
-    tmux.wait_for("[claim, acc, starter], Bob deals")
+    tmux.wait_for(" · claim mode · ACC rules · starter card · Bob deals")
     for card in ("KS", "5C", "TD"):  # Bob's TD makes fifteen: 2 to claim
         lay(tmux, card)
     tmux.wait_for("count 15")
@@ -306,7 +306,7 @@ def test_muggins_switched_on_from_the_menu_in_the_default_preset(claim_sim):
     tmux.wait_for("muggins: seat 1 calls 1 points: Enter calls it")
     tmux.send("Enter")
     screen = tmux.wait_for("muggins for 1")
-    assert "Ann 1" in screen and "Ann 1  Bob 1   [claim, acc, play]" in screen
+    assert "Ann 1" in screen and "Ann 1  Bob 1 · claim mode · ACC rules · play" in screen
 
 
 @pytest.fixture
@@ -318,9 +318,9 @@ def count_sim(tmp_path) -> Iterator[Tmux]:
 
 def test_a_refused_go_and_a_card_moved_to_its_seat(count_sim):
     tmux = count_sim
-    tmux.wait_for("[count, acc, cut]")
+    tmux.wait_for(" · count mode · ACC rules · cut for deal")
     tmux.send("Enter")  # a random cut: Bob deals, Ann leads (seed 7)
-    tmux.wait_for("[count, acc, starter], Bob deals")
+    tmux.wait_for(" · count mode · ACC rules · starter card · Bob deals")
     for card in ("KS", "TD"):
         lay(tmux, card)
     tmux.wait_for("count 10")
@@ -329,13 +329,13 @@ def test_a_refused_go_and_a_card_moved_to_its_seat(count_sim):
     assert "cannot say go at 10" in screen and "Ann 0  Bob 0" in screen
     for card in ("QD", "5C", "6C"):  # Bob said go at 25, but nobody pressed GO: 6C went to Bob
         lay(tmux, card)
-    screen = tmux.wait_for("Ann 0  Bob 2   [count, acc, play]")
+    screen = tmux.wait_for("Ann 0  Bob 2 · count mode · ACC rules · play")
     assert "thirty-one" in screen
     tmux.send("m")
     choose(tmux, "Move a card...")
     choose(tmux, "6C Bob -> Ann")
     screen = tmux.wait_for("Card moved")
-    assert "6C moved from Bob to Ann" in screen and "Ann 2  Bob 0   [count, acc, play]" in screen
+    assert "6C moved from Bob to Ann" in screen and "Ann 2  Bob 0 · count mode · ACC rules · play" in screen
     tmux.send("u")  # a move is undone like any event
     screen = tmux.wait_for("took back")
-    assert "Ann 0  Bob 2   [count, acc, play]" in screen
+    assert "Ann 0  Bob 2 · count mode · ACC rules · play" in screen

@@ -6,11 +6,12 @@ import pytest
 
 import cribpi.hal.term
 import cribpi.sim.keys
+import cribpi.sim.layout
 import cribpi.sim.terminal
 from cribpi.sim.terminal import nearest_colour
 
 
-@pytest.mark.parametrize("module", [cribpi.sim.keys, cribpi.sim.terminal, cribpi.hal.term])
+@pytest.mark.parametrize("module", [cribpi.sim.keys, cribpi.sim.layout, cribpi.sim.terminal, cribpi.hal.term])
 def test_doctests(module):
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

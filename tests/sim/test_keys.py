@@ -28,7 +28,7 @@ def test_p12p12_is_never_212():
     assert "'p' does nothing now" in keys.notice and "Enter pegs them" in keys.notice
     assert typed(keys, "1") == []  # 21 points is allowed (typed after the refused p)
     assert typed(keys, "2") == []  # 212 is refused on the spot...
-    assert "212 points cannot be pegged at once: type 1-29" in keys.notice
+    assert keys.notice.startswith("212 points cannot be pegged at once (1-29); peg: seat 1, 21 points: Enter pegs")
     assert typed(keys, ENTER) == [Action.peg(0, 21)]  # ...and the peg stays what was shown
 
 
@@ -38,6 +38,14 @@ def test_points_over_29_or_zero_are_refused_as_typed(points):
     typed(keys, "p1" + points)
     assert "cannot be pegged at once" in keys.notice
     assert keys.entry is not None and int(keys.entry[2:] or "0") <= MAX_POINTS
+
+
+def test_a_refused_digit_shows_the_points_enter_would_peg():
+    """``p 1 3 0``: the refusal names the 3 points still pending, which Enter then pegs."""
+    keys = KeyMapper()
+    assert typed(keys, "p130") == []
+    assert "30 points cannot be pegged at once" in keys.notice and "seat 1, 3 points: Enter pegs them" in keys.notice
+    assert typed(keys, ENTER) == [Action.peg(0, 3)]
 
 
 def test_a_seat_not_at_the_table_is_refused():

@@ -35,7 +35,7 @@ def test_every_line_fits(players, columns, rows):
     assert max(map(len, texts)) <= columns, max(texts, key=len)
     board = [t for t in texts if "·····" in t]  # a track's first row shows its game counters
     assert len(board) == players
-    assert any("[count, acc, play]" in t for t in texts)  # the status line
+    assert any(" · count mode · ACC rules · play" in t for t in texts)  # the status line
     assert texts[-1].strip()  # the keys are always there
 
 

@@ -97,8 +97,10 @@ def run_sim(tmp_path):
     started: list[PtyTerminal] = []
 
     def start(columns: int, rows: int, *extra: str) -> PtyTerminal:
+        players = extra[extra.index("--players") + 1] if "--players" in extra else "2"
+        names = ",".join(("Ann", "Bob", "Cat", "Dan")[:int(players[0])])  # one name a player
         term = PtyTerminal([str(CRIBPI), "sim", "--db", str(tmp_path / "sim.db"), "--seed", "7",
-                            "--names", "Ann,Bob,Cat,Dan", *extra], columns, rows)
+                            "--names", names, *extra], columns, rows)
         started.append(term)
         return term
 
@@ -116,10 +118,10 @@ def lines_fit(term: PtyTerminal) -> None:
 @pytest.mark.parametrize("players", ["2", "3", "4"])
 def test_80x24_in_place(run_sim, players):
     term = run_sim(80, 24, "--players", players)
-    screen = term.wait_for("[count, acc, cut]")
+    screen = term.wait_for(" · count mode · ACC rules · cut for deal")
     assert "Ctrl-C: quit" in screen and "x seat: muggins" in screen
     term.send("\r")
-    screen = term.wait_for("[count, acc, starter]")
+    screen = term.wait_for(" · count mode · ACC rules · starter card")
     tracks = [line for line in screen.splitlines() if line.rstrip().endswith(" ·····")]
     assert len(tracks) == int(players)
     lines_fit(term)
@@ -127,24 +129,24 @@ def test_80x24_in_place(run_sim, players):
 
 def test_resize_redraws_for_the_new_size(run_sim):
     term = run_sim(140, 60)
-    screen = term.wait_for("[count, acc, cut]")
+    screen = term.wait_for(" · count mode · ACC rules · cut for deal")
     assert "+----" in screen and "Ann 0   1 " in screen  # the full board and the OLED's image
     term.resize(80, 24)
     term.pump(0.5)
-    screen = term.wait_for("[count, acc, cut]")
+    screen = term.wait_for(" · count mode · ACC rules · cut for deal")
     assert "+----" not in screen and "Ann 0   1 " not in screen
     lines_fit(term)
     term.resize(50, 8)
     screen = term.wait_for("or more (this is")
     assert "(this is 50x8)" in screen and len([x for x in screen.splitlines() if x.strip()]) == 1
     term.resize(100, 30)
-    term.wait_for("[count, acc, cut]")
+    term.wait_for(" · count mode · ACC rules · cut for deal")
     lines_fit(term)
 
 
 def test_esc_closes_the_menu_at_once(run_sim):
     term = run_sim(80, 24)
-    term.wait_for("[count, acc, cut]")
+    term.wait_for(" · count mode · ACC rules · cut for deal")
     term.send("m")
     term.wait_for("> Resume")
     term.send("\x1bOB")  # the down arrow (keypad mode, as curses asks of xterm) moves down, as g does
@@ -158,18 +160,18 @@ def test_esc_closes_the_menu_at_once(run_sim):
 
 def test_board_mode_peg_entry_prompts_and_pegs(run_sim):
     term = run_sim(80, 24, "--mode", "board")
-    term.wait_for("[board, acc, cut]")
+    term.wait_for(" · board mode · ACC rules · cut for deal")
     term.send("\r")  # random cut
-    term.wait_for("[board, acc, board]")
+    term.wait_for(" · board mode · ACC rules · pegging")
     term.send("p1")
     term.wait_for("peg: seat 1, type the points (1-29), then Enter")
     term.send("2p")
     term.wait_for("'p' does nothing now: peg: seat 1, 2 points: Enter pegs them")
     term.send("12")
-    term.wait_for("212 points cannot be pegged at once")
+    term.wait_for("212 points cannot be pegged at once (1-29); peg: seat 1, 21 points")
     term.send("\r")
     screen = term.wait_for("Ann 21  Bob 0")
-    assert "212" not in screen.split("[board")[0]
+    assert "212" not in screen.split(" · board mode")[0]
     term.send("z")
     term.wait_for("'z' is not a key here")
 
@@ -177,7 +179,7 @@ def test_board_mode_peg_entry_prompts_and_pegs(run_sim):
 def test_a_key_draws_in_place(run_sim):
     """A key changes a few characters; the screen is not written out again."""
     term = run_sim(80, 24)
-    term.wait_for("[count, acc, cut]")
+    term.wait_for(" · count mode · ACC rules · cut for deal")
     term.pump(0.3)
     before = term.written
     term.send("z")
@@ -226,7 +228,7 @@ def test_an_unknown_terminal_is_one_line_and_exit_2(tmp_path):
 
 def test_sigterm_stops_cleanly_and_says_where_the_game_is(run_sim, tmp_path):
     term = run_sim(80, 24)
-    term.wait_for("[count, acc, cut]")
+    term.wait_for(" · count mode · ACC rules · cut for deal")
     term.process.terminate()
     assert term.process.wait(10) == 0
     term.pump(0.3)
