@@ -42,7 +42,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--rules", help="rule preset (acc, the default; hoyle, leaflet, acc-tournament, five-card)")
     p.add_argument("--names", help=f"comma-separated player names, one per player, seat 1 first "
                    f"(1-{NAME_CHARS} printable characters each)")
-    p.add_argument("--match", type=int, default=1, choices=[1, 3, 5, 7], help="best of N games (default 1)")
+    p.add_argument("--match", type=int, choices=[1, 3, 5, 7], help="best of N games (default 1)")
     p.add_argument("--db", type=path_option("game journal"), help=f"journal file (default: $CRIBPI_DB, else the XDG state folder; "
                    f"here and now {default_db_path()})")
     p.add_argument("--new", action="store_true", help="start a new game instead of resuming")
@@ -59,7 +59,14 @@ def settings_from(args: argparse.Namespace) -> TableSettings:
     players = 4 if chosen["players"] == "4p" else int(chosen["players"])
     names = DEFAULT_NAMES if args.names is None else player_names(args.names, players)
     return TableSettings(names=names, players=players, partnerships=chosen["players"] == "4p",
-                         rules=chosen["rules"], mode=Mode(chosen["mode"]), match_games=args.match, table=TABLE)
+                         rules=chosen["rules"], mode=Mode(chosen["mode"]), match_games=args.match or 1, table=TABLE)
+
+
+def given_fields(args: argparse.Namespace) -> set[str]:
+    """The settings the command line chose: a fresh game takes the rest from the table's last game."""
+    fields = {"players": ("players", "partnerships"), "mode": ("mode",), "rules": ("rules", "muggins"),
+              "names": ("names",), "match": ("match_games",)}
+    return {name for option, names in fields.items() if getattr(args, option) is not None for name in names}
 
 
 def player_names(text: str, players: int) -> tuple[str, ...]:
@@ -140,4 +147,5 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     config = Config(db=journal_path(args.db or default_db_path()))
     new = start_new(config.db, args, _ask_terminal)
-    return play(config, open_parts(config, "sim"), settings, new=new, rng=random.Random(args.seed))
+    return play(config, open_parts(config, "sim"), settings, new=new, rng=random.Random(args.seed),
+                given=given_fields(args))

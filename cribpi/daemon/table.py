@@ -21,7 +21,7 @@ import random
 import shlex
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 
 from cribpi.app import TableApp, TableSettings, TableUI, Update, open_table
@@ -133,9 +133,10 @@ def table_settings(config: Config, settings: TableSettings) -> TableSettings:
 
 def play(config: Config, parts: Parts, settings: TableSettings, *, new: bool = False,
          rng: random.Random | None = None, clock: Callable[[], float] = time.monotonic,
-         notifier: Notifier | None = None) -> int:
+         notifier: Notifier | None = None, given: Collection[str] = ()) -> int:
     """Run the table on ``parts`` with the journal ``config.db`` until a signal (or, in the
-    terminal simulator, a quit key) stops it. ``parts`` are closed on the way out."""
+    terminal simulator, a quit key) stops it. ``parts`` are closed on the way out. A fresh
+    game is set up as the table's last one but for the ``given`` fields of ``settings``."""
     from cribpi.sim import Terminal, has_sim_keys
 
     notifier = notifier or Notifier()
@@ -143,7 +144,7 @@ def play(config: Config, parts: Parts, settings: TableSettings, *, new: bool = F
     with stop_on_signals() as (received, wake_fd), parts:
         config.db.parent.mkdir(parents=True, exist_ok=True)
         with Store(config.db, recover=True) as store:
-            table = open_table(store, settings, new=new, rng=rng)
+            table = open_table(store, settings, new=new, rng=rng, history=store, given=given)
             if store.notice:  # a damaged journal was moved aside: say so before anything else
                 log.warning("%s", store.notice)
                 table.show(MessageScreen((store.notice,), "Journal"))

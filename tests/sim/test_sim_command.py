@@ -15,7 +15,7 @@ from cribpi.store import Store
 
 
 def args(**given: object) -> argparse.Namespace:
-    base = {"players": None, "mode": None, "rules": None, "names": None, "match": 1, "new": False}
+    base = {"players": None, "mode": None, "rules": None, "names": None, "match": None, "new": False}
     return argparse.Namespace(**{**base, **given})
 
 
@@ -109,3 +109,11 @@ def test_a_damaged_journal_is_no_open_game_and_is_left_for_play_to_move_aside(tm
     assert ask.questions == [] and db.read_bytes().startswith(b"SQLite format 3\0")
     with Store(db, recover=True) as store:  # what play() opens it with
         assert store.notice and store.current(TABLE) is None
+
+
+def test_only_the_options_given_override_the_tables_last_setup():
+    from cribpi.commands.sim import given_fields
+
+    assert given_fields(args()) == set()
+    assert given_fields(args(mode="claim", players="4p")) == {"mode", "players", "partnerships"}
+    assert settings_from(args()).match_games == 1
