@@ -62,6 +62,9 @@ class TableUI:
         self.flash: tuple[tuple[int, ...], ...] = ()
         self.muggins_track: int | None = None
         self.display_size: Size = DEFAULT_SIZE  # the table's display: OK pages at its size
+        # the pages a screen takes where the table shows it otherwise (the simulator's words
+        # alone, a page a terminal's worth of lines); None: as the display draws it
+        self.count_pages: Callable[[ScreenModel], int] | None = None
 
     @property
     def state(self) -> State:
@@ -96,6 +99,10 @@ class TableUI:
             return call
         keyed = self.claims.text() or self.entry.text()
         return phase_screen(self.state, keyed, self.entry.hint(), self.last_score)
+
+    def pages(self, screen: ScreenModel) -> int:
+        """How many pages OK steps through on ``screen``, as the table shows it."""
+        return self.count_pages(screen) if self.count_pages is not None else pages(screen, self.display_size)
 
     def confirming(self) -> int | None:
         """The side asked to confirm the game just finished, or None: the table does not ask
@@ -162,7 +169,7 @@ class TableUI:
             self.screens.insert(0, refusal(action.text or "unreadable input"))
         elif kind is Kind.MENU or self.menus.current is not None:
             self.menus.press(kind)
-        elif not page_through(self.screens, kind, self.display_size):
+        elif not page_through(self.screens, kind, self.pages):
             self.screens.clear()
             return self._key(action)
         return ()
@@ -270,11 +277,12 @@ def is_refusal(screen: ScreenModel) -> bool:
     return isinstance(screen, AlertScreen) and screen.title == REFUSED
 
 
-def page_through(screens: list[ScreenModel], kind: Kind, size: Size = DEFAULT_SIZE) -> bool:
-    """With screens queued, OK pages through them (as many pages as each takes on a display of
-    ``size``) and UNDO takes back a refusal (not the last event); True when the key was used so."""
+def page_through(screens: list[ScreenModel], kind: Kind, count: Callable[[ScreenModel], int] = pages) -> bool:
+    """With screens queued, OK pages through them (as many pages as ``count`` says each takes:
+    by default on the 128x64 OLED) and UNDO takes back a refusal (not the last event); True
+    when the key was used so."""
     if screens and kind is Kind.OK:
-        next_page(screens, size)
+        next_page(screens, count)
         return True
     if screens and kind in UNDO_KEYS and is_refusal(screens[0]):
         screens.pop(0)
@@ -282,11 +290,11 @@ def page_through(screens: list[ScreenModel], kind: Kind, size: Size = DEFAULT_SI
     return False
 
 
-def next_page(screens: list[ScreenModel], size: Size = DEFAULT_SIZE) -> None:
+def next_page(screens: list[ScreenModel], count: Callable[[ScreenModel], int] = pages) -> None:
     """OK on a queued screen: its next page (a long show, a score's reasons, an alert's or a
     message's lines), else the next screen."""
     screen = screens[0]
-    if isinstance(screen, PAGED) and screen.page + 1 < pages(screen, size):
+    if isinstance(screen, PAGED) and screen.page + 1 < count(screen):
         screens[0] = dataclasses.replace(screen, page=screen.page + 1)
     else:
         screens.pop(0)

@@ -24,7 +24,7 @@ from cribpi.hal.term import (
 from cribpi.views.board import RGB
 from cribpi.views.leds import LedFrame
 
-__all__ = ["View", "Section", "fit", "track_label", "too_small", "minimum_size", "ARRANGEMENTS"]
+__all__ = ["View", "Section", "fit", "track_label", "words_page", "wrapped_words", "too_small", "minimum_size", "ARRANGEMENTS"]
 
 FULL_ROW = 30  # holes a row on the full board, as the real tracks run
 LABEL_WIDTH = 10  # a compact track's label: the name and score ("Green 121 ")
@@ -149,12 +149,10 @@ def fit(view: View, columns: int, rows: int) -> list[Line] | None:
     two lines of words; the smallest one makes do with a line of each. Only the arrangement
     chosen is drawn."""
     legend = _packed(view.legend, columns)
-    words = _wrapped(view.words, columns)
+    words = wrapped_words(view.words, columns)
     for sections in ARRANGEMENTS:
-        least_words, least_legend = (1, 1) if sections[1] is NO_OLED else (min(len(words), 2), len(legend))
-        room = rows - 3 - least_words - least_legend  # and the header, status and prompt lines
-        sizes = [section.size(view) for section in sections]
-        if max(width for width, _ in sizes) > columns or sum(height for _, height in sizes) > room:
+        least_words, least_legend, room = _room(view, sections, columns, rows, len(words), len(legend))
+        if room < 0:
             continue
         body = [line for section in sections for line in section.draw(view)]
         spare = room - len(body)
@@ -165,6 +163,33 @@ def fit(view: View, columns: int, rows: int) -> list[Line] | None:
         tail = [*[""] * (gaps >= 1), _cut(view.status, columns), *words[:least_words + more_words],
                 _cut(view.prompt, columns), *[""] * (gaps >= 3), *legend[:least_legend + more_legend]]
         return [*((Segment(t),) for t in head), *body, *((Segment(t),) for t in tail)]
+    return None
+
+
+def _room(view: View, sections: tuple[Section, Section], columns: int, rows: int, words: int,
+          legend: int) -> tuple[int, int, int]:
+    """The least lines of words and keys ``sections`` leave, and the rows left under them for
+    the sections and more of each (negative: the sections do not fit)."""
+    least_words, least_legend = (1, 1) if sections[1] is NO_OLED else (min(words, 2), legend)
+    room = rows - 3 - least_words - least_legend  # and the header, status and prompt lines
+    sizes = [section.size(view) for section in sections]
+    if max(width for width, _ in sizes) > columns or sum(height for _, height in sizes) > room:
+        return least_words, least_legend, -1
+    return least_words, least_legend, room
+
+
+def words_page(view: View, columns: int, rows: int) -> int | None:
+    """The lines of words a page holds when ``fit`` shows the OLED's words alone (no picture
+    of it: so OK pages by these lines, not the OLED's); None when a picture is shown."""
+    words, legend = len(wrapped_words(view.words, columns)), len(_packed(view.legend, columns))
+    for sections in ARRANGEMENTS:
+        least_words, _, room = _room(view, sections, columns, rows, words, legend)
+        if room < 0:
+            continue
+        if sections[1] is not NO_OLED:
+            return None
+        spare = room - sum(height for _, height in (section.size(view) for section in sections))
+        return least_words + max(0, min(spare, MAX_WORDS - least_words))
     return None
 
 
@@ -196,8 +221,8 @@ def _cut(text: str, columns: int) -> str:
     return text if len(text) <= columns else text[:max(columns - 1, 0)] + "…"
 
 
-def _wrapped(lines: Sequence[str], columns: int) -> list[str]:
-    """Each line wrapped at spaces to ``columns`` (a word longer than that is cut); at least one line."""
+def wrapped_words(lines: Sequence[str], columns: int) -> list[str]:
+    """The OLED's words as ``fit`` shows them: each line wrapped at spaces to ``columns`` (a word longer than that is cut); at least one line."""
     out: list[str] = []
     for line in lines:
         if len(line) <= columns:

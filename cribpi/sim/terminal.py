@@ -8,6 +8,8 @@ terminal is redrawn to the arrangement its new size holds (:mod:`cribpi.sim.layo
 from __future__ import annotations
 
 import curses
+import dataclasses
+import functools
 import itertools
 import os
 import select
@@ -20,14 +22,16 @@ from typing import Any
 
 from cribpi.app import TableApp
 from cribpi.app.listeners import Update
+from cribpi.app.ui import PAGED
 from cribpi.exc import ConfigError
 from cribpi.game import Phase, State, describe_expected
 from cribpi.hal import Action, Kind, Parts
 from cribpi.hal.term import Line, Segment, xterm256
 from cribpi.sim.keys import BACKSPACE, ENTER, LEGEND, QUIT_KEYS, KeyMapper
-from cribpi.sim.layout import View, fit, too_small, track_label
+from cribpi.sim.layout import View, fit, too_small, track_label, words_page, wrapped_words
 from cribpi.sim.parts import sim_parts
 from cribpi.views.board import RGB
+from cribpi.views.model import ScreenModel
 from cribpi.views.text import screen_text
 
 __all__ = ["Terminal", "Palette", "status_line", "rules_words", "PHASE_WORDS", "nearest_colour", "ESCAPE_DELAY_MS"]
@@ -77,7 +81,7 @@ class Terminal:
             return
         size = self._size()
         rows, columns = size
-        view = self.view()
+        view = self.paged(self.view(), columns, rows)
         lines = fit(view, columns, rows) or [(Segment(too_small(view, columns, rows)),)]
         if size != self._shown_size:
             self.screen.erase()
@@ -93,6 +97,20 @@ class Terminal:
         self._shown = lines
         self.screen.refresh()
         self.frames += 1
+
+    def paged(self, view: View, columns: int, rows: int) -> View:
+        """``view`` with the words of the screen's page when the OLED's words are shown alone:
+        OK then pages by the lines the terminal holds, not by the OLED's 128x64 pages (the
+        table is told so until a larger terminal shows the OLED's picture again)."""
+        lines = words_page(view, columns, rows)
+        ui = self.app.ui
+        ui.count_pages = None if lines is None else functools.partial(_word_pages, columns, lines)
+        screen = ui.screen()
+        if lines is None or not isinstance(screen, PAGED):
+            return view
+        page = min(screen.page, _word_pages(columns, lines, screen) - 1)
+        words = wrapped_words(view.words, columns)
+        return dataclasses.replace(view, words=tuple(words[page * lines:(page + 1) * lines]))
 
     def _put(self, y: int, line: Line) -> None:
         x = 0
@@ -265,6 +283,11 @@ def status_line(state: State) -> str:
     if deal and state.names:  # the count is not repeated: the words under it show it all through the play
         line += f" · {state.names[deal.dealer]} deals"
     return line
+
+
+def _word_pages(columns: int, lines: int, screen: ScreenModel) -> int:
+    """The pages ``screen``'s words take, ``lines`` a page, wrapped to ``columns``."""
+    return max(1, -(-len(wrapped_words(screen_text(screen).split("\n"), columns)) // lines))
 
 
 def _waiting_for(app: TableApp) -> str:
