@@ -62,7 +62,7 @@ def describe_expected(state: State) -> str:
     exp = expected(state)
     who = f" from {state.names[exp.seat]}" if exp.seat is not None and state.names else ""
     words = [ACTION_WORDS.get(a, a) for a in exp.actions]
-    return (" or ".join(words) or "nothing: the match is over") + who
+    return (" or ".join(words) or "a new match: this one is over") + who
 
 
 def legal_cards(state: State, seat: int | None = None) -> list[Card]:

@@ -148,11 +148,20 @@ def _match_winner(state: State) -> int | None:
     return None
 
 
+#: Each phase as the table says it (refusals are read by players, not programmers).
+PHASE_WORDS = {
+    Phase.NEW: "before the game", Phase.CUT: "the cut for the deal", Phase.STARTER: "the starter's turn-up",
+    Phase.PLAY: "the play", Phase.SHOW: "the show", Phase.DONE: "the end of a deal",
+    Phase.BOARD: "pegging by hand", Phase.GAME_OVER: "the end of a game", Phase.MATCH_OVER: "the end of the match",
+}
+
+
 def need_phase(state: State, event: ev.Event, *phases: Phase) -> None:
     if state.phase not in phases:
-        wanted = " or ".join(p.value for p in phases)
-        raise RulesError(f"{event.kind} is not possible now: the table is in the {state.phase.value} phase, "
-                         f"{event.kind} needs {wanted} (waiting for {describe_expected(state)})")
+        what = event.kind.replace("_", " ")
+        wanted = " or ".join(PHASE_WORDS[p] for p in phases)
+        raise RulesError(f"{what} is not possible now, at {PHASE_WORDS[state.phase]}: only at {wanted} "
+                         f"(waiting for {describe_expected(state)})")
 
 
 def check_seat(state: State, seat: object) -> int:

@@ -117,7 +117,7 @@ def test_the_answers_reach_the_listeners_survive_a_restart_and_are_recorded(tmp_
 def test_a_confirmation_is_refused_before_the_game_is_over_or_for_no_side() -> None:
     ui = TableUI(TOURNEY, rng=random.Random(1))
     ui.handle_event(Confirm(0))
-    assert ui.screen().title == "Not allowed" and "game_over" in ui.screen().lines[0] and _confirms(ui) == []
+    assert ui.screen().title == "Not allowed" and "the end of a game" in " ".join(ui.screen().lines) and _confirms(ui) == []
     _win_game(ui)
     ui.handle_event(Confirm(2))
     assert ui.screen().lines[0] == "side 2 does not exist: sides are 0-1" and _confirms(ui) == []

@@ -106,7 +106,7 @@ def test_a_move_that_wins_the_game_ends_it_there():
     s = forgotten_go(Penalty(ANN, 119, "set-up"))
     s.game.apply(MoveCard(C("9H"), ANN))
     assert s.state.phase is Phase.MATCH_OVER and s.state.scores[ANN] == 121  # a one-game match
-    with pytest.raises(RulesError, match="match_over"):
+    with pytest.raises(RulesError, match="at the end of the match"):
         s.game.apply(MoveCard(C("9H"), BOB))
 
 
