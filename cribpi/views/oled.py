@@ -336,13 +336,13 @@ MARK = 7
 
 
 def _draw_marks(c: Canvas, screen: ScreenModel, marks: Collection[str]) -> None:
-    """Right to left from the top right corner (left of a play screen's starter, in the corner
-    its turn line keeps clear), each on a dark 1-pixel margin so it reads over any text."""
+    """Right to left from the top right corner (left of the starter a play or score screen
+    shows), each on a dark 1-pixel margin so it reads over any text."""
     unknown = sorted(set(marks) - set(MARKS))
     if unknown:
         raise ViewError(f"no status mark {unknown[0]!r}: marks are {', '.join(MARKS)}")
     right = c.width
-    if isinstance(screen, PlayScreen) and screen.starter is not None:
+    if isinstance(screen, (PlayScreen, ScoreScreen)) and screen.starter is not None:
         right -= SMALL.text_width(card_text(screen.starter)) + 1
     for name in sorted(marks):
         left = right - MARK

@@ -9,7 +9,7 @@ from PIL import ImageChops
 from cribpi.exc import ViewError
 from cribpi.rules import Card
 from cribpi.views.fonts import SMALL
-from cribpi.views.model import MessageScreen, PlayScreen
+from cribpi.views.model import MessageScreen, PlayScreen, ScoreScreen
 from cribpi.views.oled import MARKS, render_screen
 
 
@@ -37,6 +37,14 @@ def test_on_the_play_screen_the_mark_sits_left_of_the_starter(golden) -> None:  
     assert _lit(marked, (starter, 0, 128, 8)) == _lit(plain, (starter, 0, 128, 8)) != ["." * (128 - starter)] * 8
     assert _lit(marked, (starter - 8, 0, starter - 1, 7)) == list(MARKS["offline"])
     golden.png("oled_mark_offline_play", marked)
+
+
+def test_on_a_play_score_the_mark_leaves_the_starter_in_view() -> None:
+    screen = ScoreScreen("Ann", 2, ("fifteen two",), count=15, turn="Bob", starter=Card.parse("JD"))
+    plain, marked = render_screen(screen), render_screen(screen, marks={"offline"})
+    starter = 128 - SMALL.text_width("JD")
+    assert _lit(marked, (starter, 0, 128, 8)) == _lit(plain, (starter, 0, 128, 8)) != ["." * (128 - starter)] * 8
+    assert _lit(marked, (starter - 8, 0, starter - 1, 7)) == list(MARKS["offline"])
 
 
 def test_an_unknown_mark_is_refused_by_name() -> None:
