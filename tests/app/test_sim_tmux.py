@@ -32,28 +32,30 @@ ROOT = Path(__file__).resolve().parents[2]
 
 class Tmux:
     def __init__(self, command: str, columns: int = 140, rows: int = 72) -> None:
-        self.tmux = require("tmux")
         self.name = f"cribpi-test-{uuid.uuid4().hex[:8]}"
+        # A tmux server of its own (-L): a shared default server exits when another test kills
+        # its last session, and a session started in that moment fails ("server exited").
+        self.tmux = require("tmux")
         self.columns, self.rows = columns, rows
-        subprocess.run([self.tmux, "new-session", "-d", "-s", self.name, "-x", str(columns), "-y", str(rows),
-                        command], check=True)
+        subprocess.run([self.tmux, "-L", self.name, "new-session", "-d", "-s", self.name, "-x", str(columns),
+                        "-y", str(rows), command], check=True)
 
     def send(self, *keys: str) -> None:
-        subprocess.run([self.tmux, "send-keys", "-t", self.name, *keys], check=True)
+        subprocess.run([self.tmux, "-L", self.name, "send-keys", "-t", self.name, *keys], check=True)
 
     def screen(self, joined: bool = False) -> str:
         """The screen's lines (``joined``: a line the terminal wrapped as one)."""
-        out = subprocess.run([self.tmux, "capture-pane", "-p", *(["-J"] if joined else []), "-t", self.name],
+        out = subprocess.run([self.tmux, "-L", self.name, "capture-pane", "-p", *(["-J"] if joined else []), "-t", self.name],
                              capture_output=True, text=True)
         return out.stdout
 
     def history(self) -> int:
         """Lines scrolled off the top so far (the terminal's scrollback)."""
-        out = subprocess.run([self.tmux, "display-message", "-p", "-t", self.name, "#{history_size}"],
+        out = subprocess.run([self.tmux, "-L", self.name, "display-message", "-p", "-t", self.name, "#{history_size}"],
                              capture_output=True, text=True, check=True)
         return int(out.stdout)
 
-    def wait_for(self, text: str, timeout: float = 10.0) -> str:
+    def wait_for(self, text: str, timeout: float = 30.0) -> str:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             screen = self.screen()
@@ -62,7 +64,7 @@ class Tmux:
             time.sleep(0.03)
         raise AssertionError(f"{text!r} never appeared; the screen was:\n{self.screen()}")
 
-    def wait_change(self, before: str, timeout: float = 5.0) -> str:
+    def wait_change(self, before: str, timeout: float = 15.0) -> str:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             screen = self.screen()
@@ -82,10 +84,10 @@ class Tmux:
             screen = again
 
     def alive(self) -> bool:
-        return subprocess.run([self.tmux, "has-session", "-t", self.name], capture_output=True).returncode == 0
+        return subprocess.run([self.tmux, "-L", self.name, "has-session", "-t", self.name], capture_output=True).returncode == 0
 
     def kill(self) -> None:
-        subprocess.run([self.tmux, "kill-session", "-t", self.name], capture_output=True)
+        subprocess.run([self.tmux, "-L", self.name, "kill-server"], capture_output=True)
 
 
 @pytest.fixture
