@@ -242,7 +242,9 @@ class TagTable:
             self._refuse(key, f"a value for {option}: use yes or no")
         number = whole_number(text)
         if kind is int and number is None:
-            self._refuse(key, f"a value for {option}: use a whole number")
+            too_long = text.isascii() and text.isdigit()  # digits, but more than a record allows
+            self._refuse(key, f"a value for {option}: use a whole number"
+                         + (" (of at most 6 digits)" if too_long else ""))
         return _YES_NO[text.lower()] if kind is bool else number if kind is int else text
 
     def _rules_error(self, exc: RuleOptionError) -> RecordTagError:

@@ -90,7 +90,7 @@ RECORDS = [
     ("no-cut-play", '[Players "Ann" "Ben"]\nPlay: 5H\n', r"no one deals yet"),
     ("match-super", '[Players "Ann" "Ben"]\n[Match "²"]\n', r"line 2: '²': expected an odd number"),
     ("match-even", '[Players "Ann" "Ben"]\n[Match "2"]\n', r"expected an odd number of games"),
-    ("game-digits", f'[Players "Ann" "Ben"]\n[Game "{BIG}"]\n', r"line 2: '9999.*use a whole number"),
+    ("game-digits", f'[Players "Ann" "Ben"]\n[Game "{BIG}"]\n', r"line 2: '9999.*use a whole number \(of at most 6 digits\)"),
     ("deal-digits", f'[Players "Ann" "Ben"]\n[Dealer "Ann"]\nDeal {BIG}: Ann deals\n', r"line 3: '9999"),
     ("tag-cr", '[Players "Ann" "Ben"]\n[Event "a\rb"]\n', r"holds a line break"),
     ("players", '[Players "Ann"]\n', r"2-4 names"),
