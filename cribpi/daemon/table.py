@@ -202,5 +202,9 @@ def run(config_path: str | None = None, backend: str | None = None, inject: Inje
         parts.close()
         raise ConfigError("no Raspberry Pi here and no terminal for the simulator: "
                           "run `cribpi run` in a terminal, or choose a backend with --backend")
+    if has_sim_keys(parts) and sys.stderr.isatty():
+        # The simulator owns the terminal: its first screen and quit message name the journal,
+        # so the service's INFO lines would only repeat them (and wrap) around the curses screen.
+        logging.getLogger().setLevel(logging.WARNING)
     settings = TableSettings(table=TABLE, brightness=config.leds.brightness)
     return play(config, parts, settings, notifier=notifier)

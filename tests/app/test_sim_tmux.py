@@ -268,6 +268,7 @@ def test_a_first_time_player_plays_a_three_player_game_at_80x24(first_time):
     first_time.wait_for("the game is kept in")
     quit_message = first_time.screen(joined=True)
     assert "play.db; run `bash .ci/play` to go on with it." in quit_message
+    assert "cribpi INFO" not in quit_message  # the service's log lines stay out of the player's terminal
 
 
 # -- the table's checks, keyed as players key them --------------------------------------------
