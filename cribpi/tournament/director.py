@@ -53,6 +53,7 @@ class Director:
         self.live: dict[str, dict[str, Any]] = {t: {"table": t, "online": False, "state": None} for t in db.tables()}
         self.newest: dict[str, int] = {}  # table -> newest event id
         self.since: dict[str, float] = {}  # table -> the table clock of the state shown (reset on connect)
+        self.shown: dict[str, set[float]] = {}  # table -> the clocks of its states shown since then
         self.seen: dict[str, set[int]] = {}
         self.listeners: list[Notify] = []
         self.standings = Standings(db.players())
@@ -97,13 +98,18 @@ class Director:
         live["online"] = message.body["online"]
         if live["online"]:  # a table that restarted may have a clock set back (a Pi has no RTC)
             self.since.pop(message.table, None)
+            self.shown.pop(message.table, None)
         self._notify("table", live)
 
     def _on_state(self, message: Message) -> None:
-        live = self._table(message)
-        if message.body["at"] < self.since.get(message.table, 0.0):
+        live, at = self._table(message), message.body["at"]
+        shown = self.shown.setdefault(message.table, set())
+        if at < self.since.get(message.table, 0.0):
+            if at in shown:  # delivered again: its acknowledgement was lost in a broker restart
+                raise BadMessage("replay", f"{message.table}/state shown before")
             raise BadMessage("out_of_order", f"{message.table}/state older than the one shown")
-        self.since[message.table] = message.body["at"]
+        self.since[message.table] = at
+        shown.add(at)
         live["state"], live["online"] = message.body, True
         self._notify("table", live)
 

@@ -54,8 +54,9 @@ class TablePublisher:
         # Nothing here holds a lock of ours while calling paho, whose callbacks hold paho's own.
         self.wake = threading.Condition()
         self.connected = self.fresh = self.stopping = False  # fresh: connected, nothing sent yet
+        self.session = 0  # counts the connections: a batch handed to paho stops at a new one
         self.ids = threading.Lock()
-        self.inflight: dict[int, int] = {}  # paho mid -> outbox id
+        self.inflight: dict[int, int | None] = {}  # paho mid -> outbox id (None: a board or status), till acked
         self.acked: set[int] = set()  # mids acknowledged before publish() returned their row
         self.state: bytes | None = None
         self.state_dirty = False
@@ -132,6 +133,7 @@ class TablePublisher:
             return
         with self.wake:
             self.connected = self.fresh = True
+            self.session += 1
             self.wake.notify()
         self.online(True)
 
@@ -142,21 +144,29 @@ class TablePublisher:
 
     def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason: Any, props: Any) -> None:
         with self.ids:
+            known = mid in self.inflight
             row = self.inflight.pop(mid, None)
-            if row is None:
+            if not known:
                 self.acked.add(mid)
-        if row is not None:
+        if known:
             self._sent(row)
 
-    def _sent(self, row: int) -> None:
-        self.outbox.mark_sent([row])
+    def _sent(self, row: int | None) -> None:
+        if row is not None:
+            self.outbox.mark_sent([row])
         with self.wake:
             self.wake.notify()
 
     # -- the sender's thread ----------------------------------------------------------------
 
     def _send(self) -> None:
-        """Hand paho what waits, in id order, whenever connected; one batch in flight at a time."""
+        """Hand paho what waits, in id order, whenever connected; at most 100 rows in flight.
+
+        Paho resends what it held when a connection was lost, but only after ``_on_connect``
+        has returned: anything handed to it in between would reach the director first (an
+        older event id after a newer one, refused as out of order; an older board after the
+        newer one). So on a new connection nothing new goes until all that was held is
+        acknowledged."""
         cursor = 0  # the highest outbox id handed to paho (which resends its own after a reconnect)
         while True:
             with self.wake:
@@ -167,28 +177,40 @@ class TablePublisher:
                 if last is not None:
                     self.client.publish(self.topic("state"), last, qos=1, retain=True)
                 return
-            with self.wake:
-                if not self.connected:
-                    continue
-                if self.fresh:  # the board and "online" again on every connect
-                    self.fresh, self.state_dirty = False, True
-                    self.client.publish(self.topic("status"), b"online", qos=1, retain=True)
-                state, self.state_dirty = (self.state if self.state_dirty else None), False
-            if state is not None:
-                self.client.publish(self.topic("state"), state, qos=1, retain=True)
             with self.ids:
-                busy = len(self.inflight) >= 100
-            if busy:
+                held = len(self.inflight)
+            with self.wake:
+                if not self.connected or (self.fresh and held):
+                    continue
+                session, fresh = self.session, self.fresh
+                if fresh:  # the board and "online" again on every connect
+                    self.fresh, self.state_dirty = False, True
+                state, self.state_dirty = (self.state if self.state_dirty else None), False
+            if fresh:
+                self._publish("status", b"online", retain=True)
+            if state is not None:
+                self._publish("state", state, retain=True)
+            if held >= 100:
                 continue
             for row, kind, payload in self.outbox.pending(cursor, 100):
-                info = self.client.publish(self.topic(kind), payload, qos=1)
-                if info.rc not in (mqtt.MQTT_ERR_SUCCESS, mqtt.MQTT_ERR_NO_CONN):  # NO_CONN: queued by paho
+                with self.wake:
+                    if self.session != session:  # a new connection: paho's resends go first
+                        break
+                if self._publish(kind, payload, row=row) is None:
                     break
                 cursor = row
-                with self.ids:
-                    early = info.mid in self.acked
-                    self.acked.discard(info.mid)
-                    if not early:
-                        self.inflight[info.mid] = row
-                if early:
-                    self._sent(row)
+
+    def _publish(self, kind: str, payload: bytes, *, retain: bool = False, row: int | None = None) -> int | None:
+        """Hand one message to paho and track it till the broker acknowledges it: its mid, or
+        None if paho would not take it (a row then waits for the next round)."""
+        info = self.client.publish(self.topic(kind), payload, qos=1, retain=retain)
+        if info.rc not in (mqtt.MQTT_ERR_SUCCESS, mqtt.MQTT_ERR_NO_CONN):  # NO_CONN: queued by paho
+            return None
+        with self.ids:
+            early = info.mid in self.acked
+            self.acked.discard(info.mid)
+            if not early:
+                self.inflight[info.mid] = row
+        if early:
+            self._sent(row)
+        return info.mid

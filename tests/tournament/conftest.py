@@ -5,6 +5,7 @@ machine and fails under ``CI=true``."""
 from __future__ import annotations
 
 import getpass
+import signal
 import socket
 import subprocess
 import time
@@ -26,7 +27,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def wait_port(port: int, up: bool = True, timeout: float = 5.0) -> None:
+def wait_port(port: int, up: bool = True, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
@@ -56,10 +57,16 @@ class Mosquitto:
                                      stdout=subprocess.DEVNULL, stderr=(self.room.folder / "mosquitto.log").open("ab"))
         wait_port(self.room.port)
 
+    def freeze(self) -> None:
+        """Suspend the broker (SIGSTOP): what is sent to it meanwhile waits unacknowledged."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGSTOP)
+
     def stop(self) -> None:
         if self.proc is not None:
             self.proc.terminate()  # SIGTERM: mosquitto saves its persistence file
-            self.proc.wait(5)
+            self.proc.send_signal(signal.SIGCONT)  # a frozen broker takes it once resumed
+            self.proc.wait(30)
             self.proc = None
             wait_port(self.room.port, up=False)
 

@@ -77,6 +77,34 @@ def test_broker_restarted_mid_game_nothing_lost_nothing_doubled(broker: Mosquitt
     d.close()
 
 
+def test_a_broker_lost_holding_unacknowledged_messages_still_gets_every_id_in_order(
+        broker: Mosquitto, tmp_path: Path) -> None:
+    """Paho resends what it held on the lost connection only after the new one's on_connect:
+    the publisher's newer messages must not overtake those resends (an out-of-order refusal)."""
+    d = director(broker)
+    pub = publisher(broker, tmp_path)
+    pub.start()
+    game = play_match(NAMES, random.Random(12), pub, 1)
+    for _ in range(20):
+        next(game)
+    wait_for(lambda: pub.outbox.unsent() == 0)
+    broker.freeze()
+    for _ in range(20):  # handed to paho, never acknowledged by the frozen broker
+        next(game)
+    wait_for(lambda: len(pub.inflight) >= 10)  # the sender handed them over
+    broker.stop()
+    for _ in game:
+        pass
+    start_next(NAMES, pub, 2)
+    ids = {row for (row,) in pub.outbox.db.execute("SELECT id FROM tournament_outbox")}
+    broker.start()
+    wait_for(lambda: d.accepted["result"] == 1 and d.newest.get("t1") == max(ids), timeout=30)
+    pub.stop()
+    assert d.seen["t1"] == ids - {r["msg_id"] for r in d.db.results()}
+    assert set(d.refused) <= {"replay"}  # never out_of_order: no newer id before a resent older one
+    d.close()
+
+
 def test_a_director_that_dies_before_acknowledging_gets_the_result_again_and_counts_it_once(
         broker: Mosquitto, tmp_path: Path) -> None:
     d = director(broker, group_seconds=3)  # its fsync and acks wait 3 s: the director dies first

@@ -201,6 +201,19 @@ def test_an_older_state_is_refused_until_the_table_reconnects(room: Room) -> Non
     assert room.director.live["t1"]["state"]["scores"] == [6, 7]
 
 
+def test_a_state_delivered_again_after_a_newer_one_is_a_replay_and_changes_nothing(room: Room) -> None:
+    """A broker restart redelivers what the director had not acknowledged: an older board it
+    showed already is a replay; an older board it never showed stays out of order."""
+    state = {"game": 1, "players": ["P01", "P16"], "scores": [5, 7], "rear": [0, 3], "dealer": 0, "game_number": 1,
+             "match_games": 1, "games_won": [0, 0], "last": None, "phase": "play", "status": "playing", "at": 400.0}
+    assert room.send("t1", "state", state)
+    assert room.send("t1", "state", {**state, "scores": [9, 7], "at": 500.0})
+    assert not room.send("t1", "state", state)  # delivered again
+    assert not room.send("t1", "state", {**state, "scores": [8, 7], "at": 450.0})  # never shown
+    assert room.director.live["t1"]["state"]["scores"] == [9, 7]
+    assert dict(room.director.refused) == {"replay": 1, "out_of_order": 1}
+
+
 def test_a_partnership_counts_for_each_partner_entered_one_by_one(room: Room) -> None:
     # Partners P01 & P03 beat P02 & P04 by a skunk, 121-85: each partner +3 and +36, each loser -36.
     room.director.db.add_round("qualifying", {"t1": ["P01", "P02", "P03", "P04"]})
