@@ -93,6 +93,11 @@ for _suit in Suit:
     for _alias in (_suit.symbol, "♣♦♥♠"[_suit], "♧♢♡♤"[_suit]):
         _SUIT_BY_TOKEN[_alias] = _suit
 
+#: Where ``Card.show_code`` packs the suit counts (3 bits a suit, after 13 ranks of 3 bits) and
+#: the card bits (last, so that a card given twice carries into nothing else).
+SHOW_SUITS: Final = 39
+SHOW_BITS: Final = 51
+
 _ACCEPTED: Final = "a rank (A, 2-9, 10 or T, J, Q, K) then a suit (C, D, H, S or ♣ ♦ ♥ ♠), e.g. 5H, 10h, TD, QS, 5♥"
 
 
@@ -102,7 +107,7 @@ class Card:
     Ordering is by rank, then suit. ``Card(Rank.FIVE, Suit.HEARTS) is Card.parse("5H")``.
     """
 
-    __slots__ = ("rank", "suit", "index", "value", "rank_bit", "bit", "_text")
+    __slots__ = ("rank", "suit", "index", "value", "rank_bit", "bit", "show_code", "nobs_code", "_text")
 
     rank: Rank
     suit: Suit
@@ -110,6 +115,10 @@ class Card:
     value: int  # pip value in the count
     rank_bit: int  # 1 << 3 * (rank - 1): summing these over cards keys their rank multiset
     bit: int  # 1 << index: or-ing these over cards sets one bit per different card
+    #: ``rank_bit``, a count for the suit and ``bit``, packed (``SHOW_SUITS``, ``SHOW_BITS``) so
+    #: that one sum over five cards gives the show its rank key, suit counts and card bits at once
+    show_code: int
+    nobs_code: int  # the show_code bit of the jack of this card's suit: his nobs, as this starter
     _text: str
 
     def __new__(cls, rank: Rank | int, suit: Suit | int) -> Card:
@@ -127,6 +136,8 @@ class Card:
         set_(card, "value", rank.value_in_count)
         set_(card, "rank_bit", 1 << 3 * (rank - 1))
         set_(card, "bit", 1 << (rank - 1) * 4 + suit)
+        set_(card, "show_code", card.rank_bit | 1 << SHOW_SUITS + 3 * suit | card.bit << SHOW_BITS)
+        set_(card, "nobs_code", 1 << SHOW_BITS + (Rank.JACK - 1) * 4 + suit)
         set_(card, "_text", rank.symbol + suit.symbol)
         return card
 
