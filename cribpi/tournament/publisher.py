@@ -92,7 +92,7 @@ class TablePublisher:
         if self.sender.is_alive():
             self.sender.join(5)
         if self.connected:
-            self.client.publish(self.topic("status"), b"offline", qos=1, retain=True).wait_for_publish(2)
+            self.client.publish(self.topic("status"), b"offline", qos=1, retain=True).wait_for_publish(10)
         self.client.disconnect()
         self.client.loop_stop()
         self.outbox.close()

@@ -85,7 +85,7 @@ def test_the_wall_and_leaderboard_update_live(broker: Mosquitto, tmp_path: Path,
             state = next(t1)
         scores = "#table-t1 .score"
         page.wait_for_function(f"[...document.querySelectorAll('{scores}')].map(e => e.textContent).join() == "
-                               f"'{','.join(map(str, state.scores))}'", timeout=5000)
+                               f"'{','.join(map(str, state.scores))}'", timeout=30_000)
         wait_for(lambda: all(pub.outbox.unsent() == 0 for pub in tables))
         page.wait_for_timeout(300)
         page.screenshot(path=str(shots / "tournament-wall.png"))
@@ -104,7 +104,7 @@ def test_the_wall_and_leaderboard_update_live(broker: Mosquitto, tmp_path: Path,
         winner = state.names[state.games[0].winner]
         board.wait_for_function(f"document.querySelector('tr:nth-child(2) td:nth-child(2)').textContent == '{winner}'"
                                 f" && document.querySelector('tr:nth-child(2) td:nth-child(5)').textContent != '0'",
-                                timeout=5000)
+                                timeout=30_000)
         board.screenshot(path=str(shots / "tournament-leaderboard.png"))
     finally:
         for pub in tables:

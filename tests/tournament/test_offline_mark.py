@@ -21,7 +21,7 @@ from tests.tournament.conftest import EVENT, Mosquitto
 pytestmark = pytest.mark.mqtt
 
 
-def _run_until(app: TableApp, done: Callable[[], bool], timeout: float = 15) -> None:
+def _run_until(app: TableApp, done: Callable[[], bool], timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     app.run(should_stop=lambda: done() or time.monotonic() > deadline)
     assert done(), "timed out"

@@ -69,7 +69,7 @@ def test_broker_restarted_mid_game_nothing_lost_nothing_doubled(broker: Mosquitt
     ids = {row for (row,) in pub.outbox.db.execute("SELECT id FROM tournament_outbox")}  # sent rows stay till a restart
     total = max(ids)
     broker.start()
-    wait_for(lambda: d.accepted["result"] == 1 and d.newest.get("t1") == total, timeout=20)
+    wait_for(lambda: d.accepted["result"] == 1 and d.newest.get("t1") == total, timeout=60)
     pub.stop()
     assert d.seen["t1"] == ids - {r["msg_id"] for r in d.db.results()}
     assert [x["games"] for x in d.ranked()] == [1, 1]
@@ -98,7 +98,7 @@ def test_a_broker_lost_holding_unacknowledged_messages_still_gets_every_id_in_or
     start_next(NAMES, pub, 2)
     ids = {row for (row,) in pub.outbox.db.execute("SELECT id FROM tournament_outbox")}
     broker.start()
-    wait_for(lambda: d.accepted["result"] == 1 and d.newest.get("t1") == max(ids), timeout=30)
+    wait_for(lambda: d.accepted["result"] == 1 and d.newest.get("t1") == max(ids), timeout=60)
     pub.stop()
     assert d.seen["t1"] == ids - {r["msg_id"] for r in d.db.results()}
     assert set(d.refused) <= {"replay"}  # never out_of_order: no newer id before a resent older one
@@ -203,7 +203,7 @@ def test_director_serve_follows_the_broker_and_serves_the_api(broker: Mosquitto,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     pub = publisher(broker, tmp_path)
     try:
-        wait_port(port, timeout=20)  # serve answers once the broker holds its subscription
+        wait_port(port, timeout=60)  # serve answers once the broker holds its subscription
         pub.start()
         for _ in play_match(NAMES, random.Random(15), pub, 1):
             pass
@@ -216,10 +216,10 @@ def test_director_serve_follows_the_broker_and_serves_the_api(broker: Mosquitto,
                 return False
             return [r["games"] for r in rows] == [1, 1]
 
-        wait_for(played, timeout=20)
+        wait_for(played, timeout=60)
         table = httpx.get(f"http://127.0.0.1:{port}/api/tables/t1").json()
         assert table["state"]["game"] == 2 and table["state"]["players"] == list(NAMES)
     finally:
         pub.stop()
         proc.terminate()
-        proc.communicate(timeout=10)
+        proc.communicate(timeout=60)

@@ -27,11 +27,12 @@ def test_cribpi_run_publishes_the_table(broker: Mosquitto, tmp_path: Path) -> No
     proc = subprocess.Popen([sys.executable, "-m", "cribpi", "run", "--config", str(config), "--backend", "mock"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        wait_for(lambda: any(t.endswith("/t3/state") for t, _, _ in seen.messages), timeout=20)
+        wait_for(lambda: any(t.endswith("/t3/state") for t, _, _ in seen.messages), timeout=60)
     finally:
         proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=10)
+        _, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
+    wait_for(lambda: seen.messages[-1][:2] == (f"cribpi/{EVENT}/tables/t3/status", b"offline"))  # its goodbye, last
     state = json.loads(next(p for t, p, _ in seen.messages if t.endswith("/t3/state")))
     assert state["status"] == "playing" and len(state["players"]) == 2
     statuses = [p for t, p, _ in seen.messages if t.endswith("/t3/status")]
