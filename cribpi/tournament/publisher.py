@@ -196,16 +196,16 @@ class TablePublisher:
                 with self.wake:
                     if self.session != session:  # a new connection: paho's resends go first
                         break
-                if self._publish(kind, payload, row=row) is None:
+                if not self._publish(kind, payload, row=row):
                     break
                 cursor = row
 
-    def _publish(self, kind: str, payload: bytes, *, retain: bool = False, row: int | None = None) -> int | None:
-        """Hand one message to paho and track it till the broker acknowledges it: its mid, or
-        None if paho would not take it (a row then waits for the next round)."""
+    def _publish(self, kind: str, payload: bytes, *, retain: bool = False, row: int | None = None) -> bool:
+        """Hand one message to paho and track it till the broker acknowledges it; False if paho
+        would not take it (a row then waits for the next round)."""
         info = self.client.publish(self.topic(kind), payload, qos=1, retain=retain)
         if info.rc not in (mqtt.MQTT_ERR_SUCCESS, mqtt.MQTT_ERR_NO_CONN):  # NO_CONN: queued by paho
-            return None
+            return False
         with self.ids:
             early = info.mid in self.acked
             self.acked.discard(info.mid)
@@ -213,4 +213,4 @@ class TablePublisher:
                 self.inflight[info.mid] = row
         if early:
             self._sent(row)
-        return info.mid
+        return True
