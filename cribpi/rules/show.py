@@ -59,9 +59,9 @@ def _unpack_table() -> dict[int, int]:
 _NOBS: Final = tuple(Card(Rank.JACK, s) for s in Suit)
 _new: Final = object.__new__
 _RANK_KEY: Final = (1 << SHOW_SUITS) - 1
-_SUIT_COUNTS: Final = (1 << SHOW_BITS - SHOW_SUITS) - 1
-#: The hand's suit counts when every held card (four, or three in five-card) has one suit.
-_FLUSHES: Final = frozenset(held << 3 * suit for held in (3, 4) for suit in Suit)
+_EACH_SUIT: Final = sum(1 << SHOW_SUITS + 3 * suit for suit in Suit)
+#: A suit's count reaches four only in a flush (three cards in five-card start it at one).
+_FLUSH: Final = 4 * _EACH_SUIT
 
 
 def rank_multiset_points(cards: Sequence[Card]) -> int:
@@ -126,7 +126,7 @@ def score_hand(hand: Sequence[Card], starter: Card, *, crib: bool = False, rules
     The hand has ``rules.cards_held`` cards (4; 3 in five-card cribbage); a crib always has 4.
     """
     hand = tuple(hand)
-    expected = 4 if crib else rules.cards_held
+    expected = 4 if crib or not rules.five_card else 3  # rules.cards_held, without a property call
     if len(hand) != expected:
         what = "a crib" if crib else "a hand"
         raise RulesError(f"{what} needs {expected} cards, not {len(hand)}: {_fmt(hand)}")
@@ -137,8 +137,8 @@ def score_hand(hand: Sequence[Card], starter: Card, *, crib: bool = False, rules
         if expected == 4:
             a, b, c, d = hand
             held = a.show_code + b.show_code + c.show_code + d.show_code
-        else:
-            held = 0
+        else:  # three cards in five-card cribbage: each suit's count starts at one
+            held = (4 - expected) * _EACH_SUIT
             for card in hand:
                 held += card.show_code
         code = held + starter.show_code
@@ -153,7 +153,7 @@ def score_hand(hand: Sequence[Card], starter: Card, *, crib: bool = False, rules
         total = _table()[code & _RANK_KEY]
     if nobs:
         total += 1
-    if held >> SHOW_SUITS & _SUIT_COUNTS in _FLUSHES:
+    if held & _FLUSH:
         total += _flush_points(expected, hand[0].suit is starter.suit, crib, rules)
     # ShowScore(...) without its __init__: a Python __init__ frame costs as much as the rest.
     score = _new(ShowScore)
