@@ -9,9 +9,11 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cribpi.exc import RulesError
 from cribpi.rules import ACC, DECK, FIVE_CARD, Card, Suit, score_hand, score_play
 
 five_cards = st.lists(st.sampled_from(DECK), min_size=5, max_size=5, unique=True)
@@ -116,6 +118,25 @@ def test_items_sum_to_the_total(cards: list[Card], crib: bool) -> None:
     assert sum(item.points for item in score.items) == score.total
     assert score.as_dict()["total"] == score.total
     assert score.explain()
+
+
+@settings(max_examples=400)
+@given(st.lists(st.sampled_from(DECK[:8]), min_size=4, max_size=5), st.booleans(), st.booleans())
+def test_a_card_given_more_than_once_is_always_refused(cards: list[Card], crib: bool, five_card: bool) -> None:
+    """score_hand sums one packed code per card and counts the card bits left: two to five
+    copies of a card (carries) must never pass for different cards. Drawn from eight cards,
+    so that repeats are common; each draw is a three- or four-card hand with the starter."""
+    hand, starter = split(cards)
+    rules = FIVE_CARD if five_card else ACC
+    if len(hand) != (4 if crib else rules.cards_held):
+        return
+    first_repeat = next((c for i, c in enumerate(cards) if c in cards[:i]), None)
+    if first_repeat is None:
+        assert score_hand(hand, starter, crib=crib, rules=rules).total == reference_show(hand, starter, crib)
+        return
+    where = "is the starter and also in the hand" if first_repeat is starter else "appears twice"
+    with pytest.raises(RulesError, match=f"^{first_repeat} {where}: every card must be different$"):
+        score_hand(hand, starter, crib=crib, rules=rules)
 
 
 # -- the play ----------------------------------------------------------------------------
