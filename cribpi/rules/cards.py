@@ -93,8 +93,9 @@ for _suit in Suit:
     for _alias in (_suit.symbol, "♣♦♥♠"[_suit], "♧♢♡♤"[_suit]):
         _SUIT_BY_TOKEN[_alias] = _suit
 
-#: Where ``Card.show_code`` packs the suit counts (3 bits a suit, after 13 ranks of 3 bits) and
-#: the card bits (last, so that a card given twice carries into nothing else).
+#: Where ``Card.show_code`` packs its fields, 3 bits each, so that five cards summed never carry
+#: from one into the next: 13 rank counts, then 4 suit counts from ``SHOW_SUITS``, then 52
+#: card counts from ``SHOW_BITS`` (a card given twice is a count of two there).
 SHOW_SUITS: Final = 39
 SHOW_BITS: Final = 51
 
@@ -115,10 +116,11 @@ class Card:
     value: int  # pip value in the count
     rank_bit: int  # 1 << 3 * (rank - 1): summing these over cards keys their rank multiset
     bit: int  # 1 << index: or-ing these over cards sets one bit per different card
-    #: ``rank_bit``, a count for the suit and ``bit``, packed (``SHOW_SUITS``, ``SHOW_BITS``) so
-    #: that one sum over five cards gives the show its rank key, suit counts and card bits at once
+    #: ``rank_bit``, a count for the suit and one for the card, packed (``SHOW_SUITS``,
+    #: ``SHOW_BITS``): one sum over five cards gives the show its rank key, suit counts and
+    #: card counts at once
     show_code: int
-    nobs_code: int  # the show_code bit of the jack of this card's suit: his nobs, as this starter
+    nobs_code: int  # the show_code count of the jack of this card's suit: his nobs, as this starter
     _text: str
 
     def __new__(cls, rank: Rank | int, suit: Suit | int) -> Card:
@@ -136,8 +138,8 @@ class Card:
         set_(card, "value", rank.value_in_count)
         set_(card, "rank_bit", 1 << 3 * (rank - 1))
         set_(card, "bit", 1 << (rank - 1) * 4 + suit)
-        set_(card, "show_code", card.rank_bit | 1 << SHOW_SUITS + 3 * suit | card.bit << SHOW_BITS)
-        set_(card, "nobs_code", 1 << SHOW_BITS + (Rank.JACK - 1) * 4 + suit)
+        set_(card, "show_code", card.rank_bit | 1 << SHOW_SUITS + 3 * suit | 1 << SHOW_BITS + 3 * card.index)
+        set_(card, "nobs_code", 1 << SHOW_BITS + 3 * ((Rank.JACK - 1) * 4 + suit))
         set_(card, "_text", rank.symbol + suit.symbol)
         return card
 

@@ -57,8 +57,9 @@ def _unpack_table() -> dict[int, int]:
 
 
 _NOBS: Final = tuple(Card(Rank.JACK, s) for s in Suit)
-_new: Final = object.__new__
 _RANK_KEY: Final = (1 << SHOW_SUITS) - 1
+#: Set in a sum of show codes when some card's count is two or more: a card given twice.
+_TWICE: Final = sum(6 << SHOW_BITS + 3 * index for index in range(52))
 _EACH_SUIT: Final = sum(1 << SHOW_SUITS + 3 * suit for suit in Suit)
 #: A suit's count reaches four only in a flush (three cards in five-card start it at one).
 _FLUSH: Final = 4 * _EACH_SUIT
@@ -77,17 +78,20 @@ def rank_points_table() -> Mapping[int, int]:
 
 
 class ShowScore:
-    """The count of one hand or crib. ``total`` is computed at once, ``items`` on demand."""
+    """The count of one hand or crib. ``total`` is computed at once, ``items`` on demand.
+
+    Made only by :func:`score_hand`, which fills the fields itself: it has no ``__init__``,
+    because a Python ``__init__`` frame would cost a third of a bare table lookup.
+    """
 
     __slots__ = ("total", "hand", "starter", "crib", "rules", "_items")
 
-    def __init__(self, total: int, hand: tuple[Card, ...], starter: Card, crib: bool, rules: Rules) -> None:
-        self.total = total
-        self.hand = hand
-        self.starter = starter
-        self.crib = crib
-        self.rules = rules
-        self._items: tuple[ScoreItem, ...] | None = None
+    total: int
+    hand: tuple[Card, ...]
+    starter: Card
+    crib: bool
+    rules: Rules
+    _items: tuple[ScoreItem, ...] | None
 
     @property
     def items(self) -> tuple[ScoreItem, ...]:
@@ -131,21 +135,21 @@ def score_hand(hand: Sequence[Card], starter: Card, *, crib: bool = False, rules
         what = "a crib" if crib else "a hand"
         raise RulesError(f"{what} needs {expected} cards, not {len(hand)}: {_fmt(hand)}")
     # One sum of the cards' packed ``show_code`` gives the rank key, the hand's suit counts and
-    # a bit per card (a card given twice carries, leaving fewer bits than cards). Four cards
-    # are summed without a loop: in CPython 3.11 the loop costs a third of a bare table lookup.
+    # a count per card (two or more: a card given twice). Four cards are summed without a
+    # loop: in CPython 3.11 the loop costs a third of a bare table lookup.
     try:
         if expected == 4:
             a, b, c, d = hand
             held = a.show_code + b.show_code + c.show_code + d.show_code
         else:  # three cards in five-card cribbage: each suit's count starts at one
-            held = (4 - expected) * _EACH_SUIT
+            held = _EACH_SUIT
             for card in hand:
                 held += card.show_code
         code = held + starter.show_code
         nobs = held & starter.nobs_code
     except (AttributeError, TypeError):
         raise RulesError(f"score_hand takes Card objects, not {_fmt(hand)} | {starter!r}") from None
-    if (code >> SHOW_BITS).bit_count() != expected + 1:
+    if code & _TWICE:
         raise RulesError(_duplicate_message(hand, starter))
     try:
         total = _TABLE[code & _RANK_KEY]
@@ -155,8 +159,7 @@ def score_hand(hand: Sequence[Card], starter: Card, *, crib: bool = False, rules
         total += 1
     if held & _FLUSH:
         total += _flush_points(expected, hand[0].suit is starter.suit, crib, rules)
-    # ShowScore(...) without its __init__: a Python __init__ frame costs as much as the rest.
-    score = _new(ShowScore)
+    score = ShowScore()
     score.total = total
     score.hand = hand
     score.starter = starter

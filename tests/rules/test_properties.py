@@ -123,9 +123,9 @@ def test_items_sum_to_the_total(cards: list[Card], crib: bool) -> None:
 @settings(max_examples=400)
 @given(st.lists(st.sampled_from(DECK[:8]), min_size=4, max_size=5), st.booleans(), st.booleans())
 def test_a_card_given_more_than_once_is_always_refused(cards: list[Card], crib: bool, five_card: bool) -> None:
-    """score_hand sums one packed code per card and counts the card bits left: two to five
-    copies of a card (carries) must never pass for different cards. Drawn from eight cards,
-    so that repeats are common; each draw is a three- or four-card hand with the starter."""
+    """score_hand sums one packed code per card, with a 3-bit count per card: two to five
+    copies of a card must never pass for different cards. Drawn from eight cards, so that
+    repeats are common; each draw is a three- or four-card hand with the starter."""
     hand, starter = split(cards)
     rules = FIVE_CARD if five_card else ACC
     if len(hand) != (4 if crib else rules.cards_held):
