@@ -119,7 +119,9 @@ def test_broker_down_for_a_whole_game_then_everything_arrives_once(broker: Mosqu
         pub.stop()
     ids = [e["id"] for e in seen.of("events")] + [r["id"] for r in seen.of("result")]
     assert sorted(ids) == queued  # every queued message, each once
-    assert timer.slowest < 0.05, f"a listener call took {timer.slowest * 1000:.1f} ms with the broker down"
+    # The table never waits on the missing broker (a connect attempt would take a second or
+    # more); the bound leaves room for an outbox fsync on a loaded CI disk, which is no wait on it.
+    assert timer.slowest < 0.5, f"a listener call took {timer.slowest * 1000:.1f} ms with the broker down"
     seen.close()
 
 
