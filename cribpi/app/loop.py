@@ -14,10 +14,7 @@ displays) is one listener; a status line or a tournament publisher is just anoth
 from __future__ import annotations
 
 import logging
-import os
-import queue
 import selectors
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -27,6 +24,7 @@ from cribpi.app.listeners import Listener, PartsView, Update
 from cribpi.app.ui import ANIM_TICK, FLASH_SECONDS, TableUI
 from cribpi.game import Effect, Event, GameOver
 from cribpi.hal import Action, ActionQueue, Parts
+from cribpi.hal.actions import WakeQueue
 from cribpi.exc import ViewError
 from cribpi.views.leds import LedSettings
 from cribpi.views.oled import MARKS
@@ -42,53 +40,6 @@ class _Timer:
     due: float
     interval: float
     callback: Callable[[], object]
-
-
-class _Mailbox:
-    """Calls handed to the loop from other threads: queued, with a byte on a pipe to wake the
-    loop's selector (as the action queue does for keys)."""
-
-    def __init__(self) -> None:
-        self.calls: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
-        self.read_fd, self.write_fd = os.pipe()
-        os.set_blocking(self.read_fd, False)
-        os.set_blocking(self.write_fd, False)
-        self.lock = threading.Lock()  # a post never writes to a pipe close() has let go
-        self.closed = False
-
-    def post(self, call: Callable[[], None]) -> None:
-        with self.lock:
-            if self.closed:
-                return  # a late post while the table shuts down
-            self.calls.put(call)
-            try:
-                os.write(self.write_fd, b"\0")
-            except BlockingIOError:
-                pass  # the pipe is full: the loop has wake-ups pending already
-
-    def fileno(self) -> int:
-        return self.read_fd
-
-    def drain(self) -> list[Callable[[], None]]:
-        with self.lock:
-            if self.closed:
-                return []
-            try:
-                while os.read(self.read_fd, 4096):
-                    pass
-            except BlockingIOError:
-                pass
-        calls = []
-        while not self.calls.empty():
-            calls.append(self.calls.get_nowait())
-        return calls
-
-    def close(self) -> None:
-        with self.lock:
-            if not self.closed:
-                self.closed = True
-                os.close(self.read_fd)
-                os.close(self.write_fd)
 
 
 class TableApp:
@@ -111,7 +62,7 @@ class TableApp:
         self.listeners: list[Listener] = [PartsView(parts, problems)]
         self.timers: list[_Timer] = []
         self.marks: frozenset[str] = frozenset()
-        self.mailbox = _Mailbox()
+        self.mailbox: WakeQueue[Callable[[], None]] = WakeQueue()  # calls posted from other threads
 
     def subscribe(self, listener: Listener) -> None:
         """Tell ``listener`` of every change from now on."""
@@ -122,10 +73,10 @@ class TableApp:
         screen until :meth:`clear_mark`. Safe from any thread: the loop draws it."""
         if name not in MARKS:
             raise ViewError(f"no status mark {name!r}: marks are {', '.join(MARKS)}")
-        self.mailbox.post(lambda: self._mark(name, True))
+        self.mailbox.put(lambda: self._mark(name, True))
 
     def clear_mark(self, name: str) -> None:
-        self.mailbox.post(lambda: self._mark(name, False))
+        self.mailbox.put(lambda: self._mark(name, False))
 
     def _mark(self, name: str, on: bool) -> None:
         marks = self.marks | {name} if on else self.marks - {name}

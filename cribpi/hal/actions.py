@@ -16,12 +16,16 @@ from __future__ import annotations
 import enum
 import os
 import queue
+import threading
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from cribpi.exc import ConfigError
 from cribpi.rules.cards import Card, Rank, Suit
 
-__all__ = ["Kind", "Action", "ActionQueue", "ACTION_FORMS"]
+__all__ = ["Kind", "Action", "ActionQueue", "WakeQueue", "ACTION_FORMS"]
+
+T = TypeVar("T")
 
 
 class Kind(enum.Enum):
@@ -149,59 +153,71 @@ def _parse_words(words: list[str]) -> Action:
     return Action.plain(kind)
 
 
-class ActionQueue:
-    """Hands actions from any thread to the main loop, which waits on :meth:`fileno`.
-
-    An input source calls the queue (it is its ``deliver`` callback) from whatever thread
-    its library uses; each call queues the action and writes one byte to a pipe, so the main
-    loop can ``select`` on the pipe with its other file descriptors and never polls.
-    """
+class WakeQueue(Generic[T]):
+    """Hands items from any thread to the main loop, which waits on :meth:`fileno`: each
+    :meth:`put` queues the item and writes one byte to a pipe, so the loop can ``select`` on
+    the pipe with its other file descriptors and never polls. After :meth:`close`, a late put
+    (from a thread still running while the table shuts down) is dropped."""
 
     def __init__(self) -> None:
-        self._queue: queue.SimpleQueue[Action] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[T] = queue.SimpleQueue()
         self._read_fd, self._write_fd = os.pipe()
-        self._closed = False
         os.set_blocking(self._read_fd, False)
         os.set_blocking(self._write_fd, False)
+        self._lock = threading.Lock()  # a put never writes to a pipe close() has let go
+        self._closed = False
 
-    def __call__(self, action: Action) -> None:
-        if self._closed:
-            return  # a late delivery from an input thread while the table shuts down
-        self._queue.put(action)
-        try:
-            os.write(self._write_fd, b"\0")
-        except BlockingIOError:
-            pass  # the pipe is full: the loop has wake-ups pending already
+    def put(self, item: T) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._queue.put(item)
+            try:
+                os.write(self._write_fd, b"\0")
+            except BlockingIOError:
+                pass  # the pipe is full: the loop has wake-ups pending already
 
     def fileno(self) -> int:
         return self._read_fd
 
-    def drain(self) -> list[Action]:
-        """Every action queued so far, oldest first; clears the wake-up."""
-        try:
-            while os.read(self._read_fd, 4096):
+    def drain(self) -> list[T]:
+        """Every item queued so far, oldest first; clears the wake-up."""
+        with self._lock:
+            if self._closed:
+                return []
+            try:
+                while os.read(self._read_fd, 4096):
+                    pass
+            except BlockingIOError:
                 pass
-        except BlockingIOError:
-            pass
-        actions = []
+        items = []
         while True:
             try:
-                actions.append(self._queue.get_nowait())
+                items.append(self._queue.get_nowait())
             except queue.Empty:
-                return actions
+                return items
 
     def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        for fd in (self._read_fd, self._write_fd):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            os.close(self._read_fd)
+            os.close(self._write_fd)
 
-    def __enter__(self) -> ActionQueue:
+    def __enter__(self) -> WakeQueue[T]:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class ActionQueue(WakeQueue[Action]):
+    """Actions for the main loop: an input source calls the queue (it is its ``deliver``
+    callback) from whatever thread its library uses."""
+
+    def __call__(self, action: Action) -> None:
+        self.put(action)
+
+    def __enter__(self) -> ActionQueue:
+        return self
