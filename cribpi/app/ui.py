@@ -18,6 +18,8 @@ from cribpi.game import (
     describe_expected, expected, random_cut,
 )
 from cribpi.game.confirm import answers
+from cribpi.game.engine import apply as apply_event
+from cribpi.game.moves import latest_score
 from cribpi.game.events import Confirm
 from cribpi.app.claims import ClaimTally, muggins_track
 from cribpi.app.entry import CardEntry, turn_of
@@ -145,9 +147,16 @@ class TableUI:
         self.screens = list(effect_screens(state, effects))
         if isinstance(event, CutForDeal) and state.mode is Mode.BOARD:  # no starter prompt will name the dealer
             self.screens = [cut_screen(state, event.cards, effects)]
-        rescored = isinstance(event, (MoveCard, Undo))  # the play scored again: the old last score may be gone
-        self.last_score = last_score_line(state, effects, None if rescored else self.last_score)
+        if isinstance(event, (MoveCard, Undo)):  # the play scored again: the old last score may be gone
+            self.last_score = last_score_line(state, effects, None) or self._rescored_line()
+        else:
+            self.last_score = last_score_line(state, effects, self.last_score)
         return effects
+
+    def _rescored_line(self) -> ScoreLine | None:
+        """The deal's latest score as the play now stands, in the words it was scored with."""
+        pegged = latest_score(self.state, apply_event)
+        return None if pegged is None else last_score_line(self.state, (pegged,))
 
     def change_settings(self, step: Callable[[TableSettings], TableSettings]) -> None:
         self.settings = step(self.settings)

@@ -8,6 +8,10 @@ the base, each card and go credited to the seat whose turn it is, the moved card
 (``DealState.moved``) to the seats named, each seat passed over to reach one saying go. The
 corrected play is the engine's own: a card that could not have been laid there, or an input
 after it that no longer fits, refuses the move and nothing changes. Undo takes a move back.
+
+A move (or an undo) tells no score of its own, so :func:`latest_score` finds what the table
+shows as the last score: the deal's inputs played again from the base, as :func:`replay` does,
+give the latest score with the reasons the rules gave it ("thirty-one is two", not "play").
 """
 
 from __future__ import annotations
@@ -18,12 +22,12 @@ from cribpi.exc import RulesError
 from cribpi.game import events as ev
 from cribpi.game.queries import cards_left
 from cribpi.game.state import (
-    Alert, AlertKind, DealState, Effect, GameOver, MatchOver, Phase, PlayInput, State, evolve,
+    Alert, AlertKind, DealState, Effect, GameOver, MatchOver, Pegged, Phase, PlayInput, State, evolve,
 )
 from cribpi.game.transaction import Tx, check_seat, need_phase, who
 from cribpi.rules import MAX_COUNT, Card
 
-__all__ = ["move_card", "Apply"]
+__all__ = ["move_card", "latest_score", "replay", "Apply"]
 
 Apply = Callable[[State, ev.Event], tuple[State, tuple[Effect, ...]]]
 
@@ -47,6 +51,19 @@ def move_card(tx: Tx, event: ev.MoveCard, apply: Apply) -> None:
     tx.alert(AlertKind.MOVED, f"{event.card} moved from {state.names[laid[event.card]]} to {state.names[seat]}: "
              f"the play scored again ({changes or 'no score changes'})", seat, other=laid[event.card])
     tx.effects.extend(e for e in effects if isinstance(e, (GameOver, MatchOver)) or _new_renege(e, deal, after))
+
+
+def latest_score(state: State, apply: Apply) -> Pegged | None:
+    """The latest score since the deal's starter, as it was pegged (its items, its note), or
+    None: no deal under way, no base to play from (before the starter) or nothing scored since."""
+    deal = state.deal
+    if deal is None or deal.base is None or not deal.log:
+        return None
+    try:
+        _, effects = replay(deal.base, deal.log, dict(deal.moved), apply)
+    except RulesError:
+        return None  # the state's own inputs always play again; a hand-made state may not
+    return next((e for e in reversed(effects) if isinstance(e, Pegged)), None)
 
 
 def _new_renege(effect: Effect, before: DealState, after: State) -> bool:
