@@ -6,15 +6,17 @@ Exit codes: 0 success, 1 a check failed (e.g. a record that does not replay), 2 
 from __future__ import annotations
 
 import argparse
-import difflib
 import errno
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
 
 from cribpi import __version__
 from cribpi.exc import CribpiError
+
+TYPE_CHECKING = False  # importing typing (and difflib, below) up front would cost every command 2-4 ms each
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 #: Each subcommand's module under :mod:`cribpi.commands` and its one-line help. Only the chosen
 #: command's module is imported, so ``cribpi score`` never pays for the game engine or the
@@ -92,6 +94,8 @@ def refuse_misspelt_option(parser: argparse.ArgumentParser, command: str | None,
     for word in words:
         name = word.split("=", 1)[0]
         if name.startswith("--") and name != "--" and not any(o.startswith(name) for o in known):
+            import difflib  # only for a misspelt option
+
             close = difflib.get_close_matches(name, known, n=1)
             if close:
                 chosen.error(f"unrecognized option {name}: did you mean {close[0]}?")

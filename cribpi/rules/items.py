@@ -9,14 +9,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from cribpi.rules.cards import Card, parse_cards  # noqa: F401  (doctest)
+from cribpi.rules.values import frozen
 
 __all__ = ["ScoreItem"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ScoreItem:
     """One scoring combination: its kind, the cards that make it, and its points."""
 

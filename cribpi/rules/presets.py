@@ -10,12 +10,12 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 from collections.abc import Mapping
 from types import MappingProxyType
 
 from cribpi.exc import RulesError
+from cribpi.rules.values import frozen, replace
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING would import typing (3 ms) just to be False
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ class RuleConflictError(RuleOptionError):
     """An option allowed on its own but not with the others (partnerships with 3 players)."""
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@frozen
 class Rules:
     """Every option in which the sources disagree. Instances are frozen; use :meth:`replace`."""
 
@@ -129,7 +129,7 @@ class Rules:
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some options changed (validated like the original)."""
-        return dataclasses.replace(self, **changes)
+        return replace(self, **changes)
 
     @property
     def cards_dealt(self) -> int:
@@ -310,7 +310,7 @@ def _accepted(key: str) -> str:
     return _ACCEPTED[key]
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
+@frozen
 class GameResult:
     """How a game was won, what it is worth in game points, and the spread."""
 

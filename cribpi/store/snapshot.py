@@ -1,7 +1,8 @@
 """A table's state as compact JSON, so a journal can restore without replaying from the start.
 
 Only the value types a :class:`~cribpi.game.State` is declared with can be written or read
-back: the frozen dataclasses and enums its fields' annotations reach, cards, tuples, frozensets
+back: the frozen dataclasses, the rules' frozen values (:mod:`cribpi.rules.values`) and the enums
+its fields' annotations reach, cards, tuples, frozensets
 and JSON scalars. A snapshot is a cache of what the journal's events give, never the record
 itself: one that cannot be read, or that was written by another version of cribpi or for
 another shape of the state (see :func:`snapshot_format`), is ignored and the journal is
@@ -26,6 +27,7 @@ from typing import Any, Final
 import cribpi
 from cribpi.game import State
 from cribpi.rules import Card
+from cribpi.rules.values import MISSING, is_value, value_fields
 
 __all__ = ["SnapshotError", "encode_state", "decode_state", "snapshot_format"]
 
@@ -37,21 +39,33 @@ class SnapshotError(ValueError):
     """A state that cannot be written as a snapshot, or a snapshot that cannot be read."""
 
 
+def _fields(cls: type) -> tuple[tuple[str, object], ...] | None:
+    """The ``(name, default)`` of each field of a dataclass or a rules value (the default is
+    MISSING if it has none); None for any other class."""
+    if is_value(cls):
+        return value_fields(cls)
+    if dataclasses.is_dataclass(cls):
+        return tuple((f.name, MISSING if f.default is dataclasses.MISSING else f.default)
+                     for f in dataclasses.fields(cls))
+    return None
+
+
 @functools.cache
 def _types() -> dict[str, type]:
-    """The dataclasses and enums a State's annotations reach, by name: all a snapshot may name."""
+    """The dataclasses, values and enums a State's annotations reach, by name: all a snapshot
+    may name."""
     found: dict[str, type] = {}
     todo: list[Any] = [State]
     while todo:
         hint = todo.pop()
-        if not isinstance(hint, type) or not (dataclasses.is_dataclass(hint) or issubclass(hint, enum.Enum)):
+        if not isinstance(hint, type) or not (_fields(hint) is not None or issubclass(hint, enum.Enum)):
             todo.extend(typing.get_args(hint))  # tuple[X, ...], X | None, frozenset[X]
         elif hint.__name__ in found:
             if found[hint.__name__] is not hint:
                 raise SnapshotError(f"two types named {hint.__name__} in a State: snapshots need one")
         else:
             found[hint.__name__] = hint
-            if dataclasses.is_dataclass(hint):
+            if _fields(hint) is not None:
                 try:
                     todo.extend(typing.get_type_hints(hint).values())
                 except NameError as exc:  # an annotation only a type checker can resolve
@@ -68,8 +82,8 @@ def snapshot_format() -> str:
     for name, cls in sorted(_types().items()):
         if issubclass(cls, enum.Enum):
             shape.append(f"{name}[{','.join(str(member.value) for member in cls)}]")
-        elif dataclasses.is_dataclass(cls):
-            shape.append(f"{name}({','.join(f.name for f in dataclasses.fields(cls))})")
+        else:
+            shape.append(f"{name}({','.join(field for field, _ in _fields(cls) or ())})")
     digest = hashlib.sha256(";".join(shape).encode()).hexdigest()[:12]
     return f"{cribpi.__version__}/{ENCODING}/{digest}"
 
@@ -93,7 +107,7 @@ def decode_state(text: str) -> State:
 
 
 # Every JSON list is tagged by its first item: ["t", ...] tuple, ["s", ...] frozenset,
-# ["c", "5H"] card, ["e", "Phase", "play"] enum, ["d", "State", {field: value}] dataclass
+# ["c", "5H"] card, ["e", "Phase", "play"] enum, ["d", "State", {field: value}] dataclass or value
 # (fields at their default are left out).
 
 
@@ -108,12 +122,13 @@ def _encode(value: Any) -> Any:
         return ["t", *map(_encode, value)]
     if isinstance(value, frozenset):
         return ["s", *map(_encode, value)]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+    shape = _fields(type(value))
+    if shape is not None:
         fields = {}
-        for field in dataclasses.fields(value):
-            item = getattr(value, field.name)
-            if field.default is dataclasses.MISSING or item != field.default:
-                fields[field.name] = _encode(item)
+        for name, default in shape:
+            item = getattr(value, name)
+            if default is MISSING or item != default:
+                fields[name] = _encode(item)
         return ["d", _known(type(value)), fields]
     raise SnapshotError(f"a state snapshot cannot hold a {type(value).__name__} ({value!r})")
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 from typing import Any
@@ -10,6 +9,7 @@ from typing import Any
 import pytest
 
 from cribpi.exc import RulesError
+from cribpi.rules.values import value_fields
 from cribpi.rules import (
     ACC,
     ACC_TOURNAMENT,
@@ -153,7 +153,7 @@ def test_rules_to_dict_writes_the_name_and_what_differs_from_the_preset() -> Non
 
 
 def test_the_option_types_are_the_fields_of_rules_in_order() -> None:
-    assert list(OPTION_TYPES) == [f.name for f in dataclasses.fields(Rules) if f.name != "name"]
+    assert list(OPTION_TYPES) == [name for name, _ in value_fields(Rules) if name != "name"]
 
 
 def test_rules_from_dict_defaults_and_bases() -> None:
