@@ -29,7 +29,7 @@ import threading
 import time
 from pathlib import Path
 
-import httpx
+import httpx2
 
 from cribpi.tournament.broker import parse_broker
 from cribpi.tournament.director import Director
@@ -74,13 +74,13 @@ def follow(url: str, latencies: list[float], stop: threading.Event) -> None:
     """Read the event stream: each table update's age since the table stamped it."""
     try:
         read_stream(url, latencies, stop)
-    except httpx.HTTPError:
+    except httpx2.HTTPError:
         pass  # the director stopped at the end of the run
 
 
 def read_stream(url: str, latencies: list[float], stop: threading.Event) -> None:
     shown: dict[str, float] = {}
-    with httpx.Client(timeout=None) as client, client.stream("GET", url) as stream:
+    with httpx2.Client(timeout=None) as client, client.stream("GET", url) as stream:
         kind = ""
         for line in stream.iter_lines():
             if stop.is_set():
@@ -153,7 +153,7 @@ def room_load(tables: int, seconds: float, folder: Path) -> None:
         worker.join()
     events, elapsed = tables * int(seconds), float(int(seconds))
     rss = peak_rss_mb(director.pid)
-    health = httpx.get(f"http://127.0.0.1:{http}/api/health").json()
+    health = httpx2.get(f"http://127.0.0.1:{http}/api/health").json()
     stop.set()
     director.terminate()
     broker.terminate()

@@ -187,7 +187,7 @@ def test_director_serve_follows_the_broker_and_serves_the_api(broker: Mosquitto,
     import subprocess
     import sys
 
-    import httpx
+    import httpx2
 
     from tests.tournament.conftest import free_port, wait_port
 
@@ -211,13 +211,13 @@ def test_director_serve_follows_the_broker_and_serves_the_api(broker: Mosquitto,
 
         def played() -> bool:
             try:
-                rows = httpx.get(f"http://127.0.0.1:{port}/api/standings", timeout=1).json()
-            except httpx.HTTPError:
+                rows = httpx2.get(f"http://127.0.0.1:{port}/api/standings", timeout=1).json()
+            except httpx2.HTTPError:
                 return False
             return [r["games"] for r in rows] == [1, 1]
 
         wait_for(played, timeout=60)
-        table = httpx.get(f"http://127.0.0.1:{port}/api/tables/t1").json()
+        table = httpx2.get(f"http://127.0.0.1:{port}/api/tables/t1").json()
         assert table["state"]["game"] == 2 and table["state"]["players"] == list(NAMES)
     finally:
         pub.stop()
