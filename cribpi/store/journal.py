@@ -35,7 +35,7 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
 from cribpi.exc import JournalDamaged, RulesError, StoreError
@@ -43,6 +43,7 @@ from cribpi.game import Event, Game, NewGame, Phase, State, Undo, event_from_dic
 from cribpi.store.checkpoint import BACKSTOP_PAGES, Checkpointer
 from cribpi.store.guard import open_guarded
 from cribpi.store.schema import APPLICATION_ID, SCHEMA_VERSION, event_crc, store_error, transaction
+from cribpi.store.settings import read_table_settings, write_table_settings
 from cribpi.store.snapshot import SnapshotError, decode_state, encode_state, snapshot_format
 
 __all__ = ["Store", "Restored", "SCHEMA_VERSION", "APPLICATION_ID", "SNAPSHOT_EVERY"]
@@ -194,6 +195,12 @@ class Store:
                                    (status, self._now(), game_id))
         return status
 
+    def keep_table_settings(self, table: str | None, data: Mapping[str, Any]) -> None:
+        """Keep ``table``'s settings (the next game's set-up, as chosen): committed when this
+        returns, else nothing is written (:mod:`cribpi.store.settings`)."""
+        with self._guard(f"keep the settings of table {table}"), transaction(self._conn):
+            write_table_settings(self._conn, table, data, self._now())
+
     def _check_next(self, game_id: int, seq: int) -> None:
         if self._status(game_id) == "abandoned":
             raise StoreError(f"{self.path}: game {game_id} was abandoned: start a new game")
@@ -280,6 +287,11 @@ class Store:
             if row is None:
                 return None
             return Restored(row[0], self.restore(row[0]), row[1], row[2])
+
+    def table_settings(self, table: str | None) -> dict[str, Any] | None:
+        """The settings last kept for ``table``; None if none (or unreadable: logged)."""
+        with self._guard(f"read the settings of table {table}"):
+            return read_table_settings(self._conn, self.path, table, self._version)
 
     def restore(self, game_id: int) -> Game:
         """The game as its journal leaves it, from its latest usable snapshot (replaying only

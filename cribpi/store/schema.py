@@ -24,7 +24,7 @@ __all__ = ["SCHEMA_VERSION", "APPLICATION_ID", "NoJournal", "open_journal", "con
            "store_error", "event_crc", "transaction"]
 
 #: Bumped whenever the schema changes; a migration from every older version goes in _MIGRATIONS.
-SCHEMA_VERSION: Final = 3
+SCHEMA_VERSION: Final = 4
 #: ``PRAGMA application_id``: "CRBP", so `file` and cribpi itself can tell the journal apart.
 APPLICATION_ID: Final = 0x43524250
 
@@ -37,6 +37,14 @@ CREATE TABLE snapshots (          -- every N events, and after an undo below the
     state    TEXT NOT NULL,         -- JSON (cribpi/store/snapshot.py)
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
+"""
+
+_TABLE_SETTINGS: Final = """
+CREATE TABLE table_settings (     -- what a table keeps besides its games (cribpi/store/settings.py)
+    table_name TEXT PRIMARY KEY,    -- as in games: NULL for a table with no name
+    data       TEXT NOT NULL,       -- JSON: the next game's set-up and the brightness, as last chosen
+    saved      TEXT NOT NULL        -- UTC, ISO 8601
+);
 """
 
 _SCHEMA: Final = """
@@ -75,12 +83,13 @@ CREATE TABLE results (
     margin      INTEGER NOT NULL,
     PRIMARY KEY (game_id, number)
 );
-""" + _SNAPSHOTS
+""" + _SNAPSHOTS + _TABLE_SETTINGS
 
 #: user_version -> SQL that brings a journal of that version to the next one.
 _MIGRATIONS: Final[dict[int, str]] = {
     1: _SNAPSHOTS,  # 2: snapshots of the state, so a restart replays only the latest events
     2: "ALTER TABLE events ADD COLUMN crc INTEGER",  # 3: a checksum of each event written
+    3: _TABLE_SETTINGS,  # 4: the next game's set-up, kept before that game is started
 }
 
 #: SQLite's primary result codes that name a full disk, and a damaged file.

@@ -329,7 +329,7 @@ def test_a_version_1_journal_opens_restores_and_continues(db_path, monkeypatch):
     _version_1_journal(db_path, events[:cut])
     with Store(db_path, snapshot_every=10) as store:
         conn = store._conn
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
         restored = store.current("main")
         assert restored is not None and restored.game_id == 1
         assert restored.game.state == Game(events[:cut]).state
