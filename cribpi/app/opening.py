@@ -1,20 +1,25 @@
 """The one way to open a table: resume the game the journal left open, or start a fresh one
-set up as the table's last game was (a restart keeps the table's mode, muggins and players)."""
+set up as the table's last game was (a restart keeps the table's mode, muggins and players).
+The next game's set-up chosen in the menu, and the brightness, are kept as they are chosen
+(with a :class:`Keeper`): a restart, even after a pulled plug, finds them as they were left."""
 
 from __future__ import annotations
 
 import dataclasses
+import logging
 import random
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, Protocol
 
 from cribpi.app.session import Journal, Session
-from cribpi.app.settings import TableSettings, settings_of
+from cribpi.app.settings import TableSettings, kept_data, settings_of, with_kept
 from cribpi.app.ui import TableUI
 from cribpi.game import Event, Game, NewGame
 from cribpi.views.model import MessageScreen
 
-__all__ = ["open_table", "resumed_screen", "last_setup", "History"]
+__all__ = ["open_table", "resumed_screen", "last_setup", "History", "Keeper", "kept_settings"]
+
+log = logging.getLogger(__name__)
 
 
 class History(Protocol):
@@ -25,23 +30,66 @@ class History(Protocol):
     def events(self, game_id: int) -> list[Event]: ...
 
 
+class Keeper(Protocol):
+    """Where a table's settings are kept across a restart (:class:`cribpi.store.Store` keeps
+    them in the journal)."""
+
+    def table_settings(self, table: str | None) -> Mapping[str, Any] | None: ...
+
+    def keep_table_settings(self, table: str | None, data: Mapping[str, Any]) -> None: ...
+
+
 def open_table(store: Journal | None, settings: TableSettings, *, new: bool = False,
                rng: random.Random | None = None, history: History | None = None,
-               given: Collection[str] = ()) -> TableUI:
+               given: Collection[str] = (), keeper: Keeper | None = None) -> TableUI:
     """The table UI on the game left open for ``settings.table`` (keeping that game's own
     set-up, and saying first which game it is), or on a fresh game when there is none or
     ``new`` is asked. A fresh game takes the set-up of the table's last game in ``history``
-    but for the ``given`` fields of ``settings`` (chosen on the command line: those win)."""
+    but for the ``given`` fields of ``settings`` (chosen on the command line: those win).
+    With a ``keeper``, the settings it kept (the next game's set-up as last chosen, the
+    brightness) come before the last game's, and every change or game started is kept."""
     session = None if new or store is None else Session.resume(store, settings.table)
+    chosen = settings
+    last = last_setup(history, settings.table) if session is None and history is not None else None
+    if session is not None:
+        settings = settings_of(session.state, settings)
+    elif last is not None:
+        settings = settings_of(Game([last]).state, settings)
+    keep = None
+    if keeper is not None:
+        settings, keep = kept_settings(keeper, settings), _keeping(keeper, settings.table, chosen.brightness)
     if session is None:
-        last = last_setup(history, settings.table) if history is not None else None
-        if last is not None:
-            settings = kept(settings_of(Game([last]).state, settings), settings, given)
-        return TableUI(settings, store=store, rng=rng)
-    ui = TableUI(settings_of(session.state, settings), store=store, session=session, rng=rng)
+        return TableUI(kept(settings, chosen, given), store=store, rng=rng, on_settings=keep)
+    ui = TableUI(settings, store=store, session=session, rng=rng, on_settings=keep)
     if session.game_id is not None and ui.confirming() is None:  # a result to confirm is asked first
         ui.screens = [resumed_screen(session.game_id)]
     return ui
+
+
+def kept_settings(keeper: Keeper, settings: TableSettings) -> TableSettings:
+    """``settings`` with the choices ``keeper`` kept for their table. A kept choice this
+    cribpi cannot use (a preset an older version had) is logged in one line and left as
+    ``settings`` has it: the table starts all the same."""
+    data = keeper.table_settings(settings.table)
+    if data is None:
+        return settings
+    chosen, problems = with_kept(settings, data)
+    if problems:
+        log.warning("table %s: settings kept from before not used: %s; the table's last game or its "
+                    "defaults stand instead", settings.table, "; ".join(problems))
+    return chosen
+
+
+def _keeping(keeper: Keeper, table: str | None, configured: float) -> Callable[[TableSettings], None]:
+    """Keeps the settings as they change and as a game starts with them; the brightness only
+    when the menu made it other than the ``configured`` one (so a configuration changed
+    later still sets a table whose brightness nobody chose)."""
+    def keep(settings: TableSettings) -> None:
+        data = kept_data(settings)
+        if settings.brightness == configured:
+            del data["brightness"]
+        keeper.keep_table_settings(table, data)
+    return keep
 
 
 def kept(settings: TableSettings, chosen: TableSettings, given: Collection[str]) -> TableSettings:

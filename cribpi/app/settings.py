@@ -13,14 +13,17 @@ Each step is a function from settings to settings, so the menu can offer it as i
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from cribpi.game import Mode, NewGame, State
+from cribpi.exc import CribpiError
+from cribpi.game import Game, Mode, NewGame, State
 from cribpi.rules import PRESETS, MugginsScope, Rules, get_rules
 
 __all__ = [
     "TableSettings", "settings_of", "MAIN_TABLE", "MODES_CYCLE", "PLAYER_SETUPS", "BRIGHTNESS_STEPS", "MATCH_LENGTHS",
     "DEFAULT_NAMES", "next_mode", "next_players", "next_rules", "next_brightness", "next_match",
-    "toggle_review", "toggle_muggins", "muggins_on",
+    "toggle_review", "toggle_muggins", "muggins_on", "kept_data", "with_kept",
 ]
 
 MODES_CYCLE = (Mode.COUNT, Mode.CLAIM, Mode.BOARD)
@@ -124,3 +127,72 @@ def _with_muggins(rules: Rules, on: bool | None) -> Rules:
     if on is None or on == (rules.muggins is not MugginsScope.OFF):
         return rules
     return rules.replace(muggins=MugginsScope.ACC if on else MugginsScope.OFF)
+
+
+# -- kept across a restart ----------------------------------------------------------------
+# What the menu chooses is kept in the journal as it is chosen (and again as a game starts
+# with it), so a pulled plug loses no choice; the names and the table come from the machine's
+# configuration and the command line, and are not kept.
+
+
+def kept_data(settings: TableSettings) -> dict[str, Any]:
+    """The choices a table keeps, as plain JSON values (:func:`with_kept` reads them back).
+
+    >>> kept_data(TableSettings())["rules"], kept_data(TableSettings(mode=Mode.CLAIM))["mode"]
+    ('acc', 'claim')
+    """
+    return {"mode": settings.mode.value, "players": settings.players, "partnerships": settings.partnerships,
+            "rules": settings.rules, "match_games": settings.match_games, "review": settings.review,
+            "muggins": settings.muggins, "brightness": settings.brightness}
+
+
+def with_kept(settings: TableSettings, data: Mapping[str, Any]) -> tuple[TableSettings, list[str]]:
+    """``settings`` with the choices kept in ``data``, and what was wrong with them. A choice
+    this cribpi does not offer (a preset an older version had, a value of the wrong type) is
+    named and left as ``settings`` has it; if what is left still cannot start a game, none is
+    used. A choice ``data`` does not name, or a key this version does not know, changes nothing.
+
+    >>> with_kept(TableSettings(), {"mode": "claim", "rules": "tournament-2019"})[0].mode.value
+    'claim'
+    >>> with_kept(TableSettings(), {"mode": "claim", "rules": "tournament-2019"})[1][0][:41]
+    "rules 'tournament-2019' is not one of acc"
+    """
+    changes: dict[str, Any] = {}
+    problems: list[str] = []
+    for name, (check, accepted) in _KEPT_CHECKS.items():
+        if name in data:
+            value = data[name]
+            if check(value):
+                changes[name] = Mode(value) if name == "mode" else value
+            else:
+                problems.append(f"{name} {value!r} is not {accepted}")
+    seats = (changes.get("players", settings.players), changes.get("partnerships", settings.partnerships))
+    if seats not in PLAYER_SETUPS:  # a kept players with the configured partnerships, or the other way
+        changes.pop("players", None)
+        changes.pop("partnerships", None)
+        problems.append(f"players {seats[0]}{' in pairs' if seats[1] else ''} is not 2, 3, 4 or 4 in pairs")
+    if changes.get("rules", settings.rules) == TWO_HANDED_ONLY and changes.get("players", settings.players) != 2:
+        changes.pop("rules", None)
+        problems.append(f"rules {TWO_HANDED_ONLY!r} are for two players")
+    chosen = dataclasses.replace(settings, **changes)
+    try:
+        Game([chosen.new_game()])
+    except CribpiError as exc:
+        return settings, [*problems, f"the set-up cannot start a game ({exc})"]
+    return chosen, problems
+
+
+def _is_int(low: int, high: int) -> Callable[[object], bool]:
+    return lambda value: type(value) is int and low <= value <= high
+
+
+_KEPT_CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "mode": (lambda v: v in [m.value for m in Mode], "one of " + ", ".join(m.value for m in Mode)),
+    "players": (_is_int(2, 4), "2, 3 or 4"),
+    "partnerships": (lambda v: type(v) is bool, "true or false"),
+    "rules": (lambda v: isinstance(v, str) and v in PRESETS, "one of " + ", ".join(PRESETS)),
+    "match_games": (lambda v: _is_int(1, 99)(v) and v % 2 == 1, "an odd number of games, 1-99"),
+    "review": (lambda v: type(v) is bool, "true or false"),
+    "muggins": (lambda v: v is None or type(v) is bool, "true, false or null"),
+    "brightness": (lambda v: type(v) in (int, float) and 0.0 <= v <= 1.0, "a number 0-1"),
+}

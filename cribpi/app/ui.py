@@ -8,6 +8,7 @@ keeps what is shown (queued screens, LED flashes) in step with the game.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import random
 from collections.abc import Callable
 from typing import TypeVar
@@ -44,6 +45,8 @@ UNDO_KEYS = (Kind.UNDO, Kind.UNDO_LONG)
 OVER = (Phase.GAME_OVER, Phase.MATCH_OVER)
 T = TypeVar("T")
 
+log = logging.getLogger(__name__)
+
 
 class TableUI:
     """The interaction model, without I/O. ``handle(action)`` returns the effects."""
@@ -55,6 +58,7 @@ class TableUI:
         self.store = store
         self.rng = rng or random.Random()
         self.session = session or Session(self.settings.new_game(), store, self.settings.table)
+        # told the settings before they change, and as a game starts with them (a journal keeps them)
         self.on_settings = on_settings
         self.entry = CardEntry(self)
         self.claims = ClaimTally(self)
@@ -67,6 +71,8 @@ class TableUI:
         # the pages a screen takes where the table shows it otherwise (the simulator's words
         # alone, a page a terminal's worth of lines); None: as the display draws it
         self.count_pages: Callable[[ScreenModel], int] | None = None
+        if session is None:
+            self._keep_started()
 
     @property
     def state(self) -> State:
@@ -159,9 +165,26 @@ class TableUI:
         return None if pegged is None else last_score_line(self.state, (pegged,))
 
     def change_settings(self, step: Callable[[TableSettings], TableSettings]) -> None:
-        self.settings = step(self.settings)
+        """A choice made in the menu: kept first, so one that cannot be kept (a full disk)
+        is refused, in place of the menu, and nothing changes."""
+        settings = step(self.settings)
         if self.on_settings is not None:
+            try:
+                self.on_settings(settings)
+            except CribpiError as exc:
+                self.show(refusal(str(exc)))
+                return
+        self.settings = settings
+
+    def _keep_started(self) -> None:
+        """A game started with the settings: they are the table's set-up now. The game is
+        journalled already, so a set-up that cannot be kept is only logged."""
+        if self.on_settings is None:
+            return
+        try:
             self.on_settings(self.settings)
+        except CribpiError as exc:
+            log.warning("the set-up of the game just started is not kept: %s", exc)
 
     def new_game(self) -> tuple[Effect, ...]:
         """Start a fresh game with the current settings (the old one is kept in the store)."""
@@ -170,6 +193,7 @@ class TableUI:
         self.entry.clear()
         self.claims.drop()
         self.screens, self.flash, self.last_score, self.muggins_track = [], (), None, None
+        self._keep_started()
         return ()
 
     def _dispatch(self, action: Action) -> tuple[Effect, ...]:

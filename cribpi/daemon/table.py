@@ -136,7 +136,8 @@ def play(config: Config, parts: Parts, settings: TableSettings, *, new: bool = F
          notifier: Notifier | None = None, given: Collection[str] = ()) -> int:
     """Run the table on ``parts`` with the journal ``config.db`` until a signal (or, in the
     terminal simulator, a quit key) stops it. ``parts`` are closed on the way out. A fresh
-    game is set up as the table's last one but for the ``given`` fields of ``settings``."""
+    game is set up as the table's last one but for the ``given`` fields of ``settings``; the
+    next game's set-up and the brightness chosen in the menu are kept in the journal."""
     from cribpi.sim import Terminal, has_sim_keys
 
     notifier = notifier or Notifier()
@@ -144,7 +145,7 @@ def play(config: Config, parts: Parts, settings: TableSettings, *, new: bool = F
     with stop_on_signals() as (received, wake_fd), parts:
         config.db.parent.mkdir(parents=True, exist_ok=True)
         with Store(config.db, recover=True) as store:
-            table = open_table(store, settings, new=new, rng=rng, history=store, given=given)
+            table = open_table(store, settings, new=new, rng=rng, history=store, given=given, keeper=store)
             if store.notice:  # a damaged journal was moved aside: say so before anything else
                 log.warning("%s", store.notice)
                 table.show(MessageScreen((store.notice,), "Journal"))
