@@ -34,6 +34,8 @@ class Mode(str, enum.Enum):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Event:
+    """The base of every event: its ``kind`` names it in the journal and in records."""
+
     kind: ClassVar[str] = "event"
 
     def to_dict(self) -> dict[str, Any]:
@@ -113,6 +115,8 @@ class CutForDeal(Event):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Starter(Event):
+    """The starter card, cut by the pone and turned by the dealer."""
+
     kind: ClassVar[str] = "starter"
     card: Card
 
@@ -146,6 +150,8 @@ class Lay(Event):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Go(Event):
+    """``seat`` says go: it has no card that fits under 31."""
+
     kind: ClassVar[str] = "go"
     seat: int
 
@@ -180,6 +186,8 @@ class Muggins(Event):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Crib(Event):
+    """The crib's four cards (they must hold the discards already entered)."""
+
     kind: ClassVar[str] = "crib"
     cards: tuple[Card, ...]
 
@@ -212,6 +220,8 @@ class Misdeal(Event):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class EndDeal(Event):
+    """The deal is over (after the show, or on the board): the deal passes to the left."""
+
     kind: ClassVar[str] = "end_deal"
 
 
