@@ -160,7 +160,10 @@ class TableUI:
         return effects
 
     def _rescored_line(self) -> ScoreLine | None:
-        """The deal's latest score as the play now stands, in the words it was scored with."""
+        """The deal's latest score as the play now stands, in the words it was scored with
+        (only the play's screen shows it: at other times the deal is not played again)."""
+        if self.state.phase is not Phase.PLAY:
+            return None
         pegged = latest_score(self.state, apply_event)
         return None if pegged is None else last_score_line(self.state, (pegged,))
 
