@@ -156,10 +156,12 @@ def _pegboard(name: str, config: Config) -> Pegboard:
 def _display(wanted: DisplayConfig, inject: Inject) -> Display:
     oled = wanted.oled
     if wanted.backend == "pi":
+        from cribpi.hal.frames import LatestFrameDisplay
         from cribpi.hal.pi import OledDisplay
 
-        return OledDisplay(driver=oled.driver, port=oled.port, address=oled.address, rotate=oled.rotate,
-                           size=oled.size, device=inject.device, device_factory=inject.device_factory)
+        panel = OledDisplay(driver=oled.driver, port=oled.port, address=oled.address, rotate=oled.rotate,
+                            size=oled.size, device=inject.device, device_factory=inject.device_factory)
+        return LatestFrameDisplay(panel, name=f"OLED {oled.address:#04x}")  # the I2C bus off the loop
     if wanted.backend == "mock":
         from cribpi.hal.mock import mock_display
 

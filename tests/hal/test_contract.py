@@ -312,8 +312,13 @@ def _wired_oled(size):
     config = Config(parts=PartsConfig(inputs=("sim",), pegboard="sim",
                                       displays=(DisplayConfig("pi", oled=OledConfig(size=size)),)))
     parts = open_parts(config, inject=Inject(device_factory=lambda size, **kw: dummy(width=size[0], height=size[1])))
-    display = parts.displays[0]
-    return display, lambda: display.device.image.convert("1")
+    display = parts.displays[0]  # written by its own thread: read back once it has written
+
+    def shown():
+        assert display.flush(5.0)
+        return display.inner.device.image.convert("1")
+
+    return display, shown
 
 
 def _hardware(size):
