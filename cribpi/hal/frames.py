@@ -119,13 +119,9 @@ class LatestFrameDisplay:
             error = self._write(frame, levels)
             with self._wake:
                 self._busy = False
-                if error is None:
-                    if self.problem is not None:
-                        log.warning("%s answers again", self._thread.name)
+                if error is None:  # the guard logs the problem as it opens and clears
                     self.problem, delay = None, self._first_retry
                 else:
-                    if self.problem is None:
-                        log.error("%s failed: %s (retrying)", self._thread.name, error)
                     self.problem = str(error)
                     # keep what was not written, unless something newer came meanwhile
                     if self._frame is None and frame is not None:
