@@ -290,3 +290,31 @@ def test_no_gpio_buttons_no_watch():
 
     parts = Parts(CombinedInputs([SimInputs()]), SimPegboard(), (SimDisplay(),), backends=(("inputs", "sim"),))
     assert button_pins(Config().pins, parts) is None
+
+
+def test_a_pi_oled_written_by_its_thread_reports_its_fault_to_the_guard_and_is_redrawn():
+    """On a Pi the OLED is written by a thread of its own (LatestFrameDisplay): a write that
+    fails raises nothing at the loop, but the guard shows it as the part's problem and redraws
+    the table on it once the panel answers again."""
+    from cribpi.hal.frames import LatestFrameDisplay
+
+    mock = open_mock()
+    device = mock.displays[0].device
+    threaded = LatestFrameDisplay(mock.displays[0], first_retry=0.02, last_retry=0.05)
+    parts = Parts(mock.inputs, mock.pegboard, (threaded,), mock.pages, mock.backends)
+    with guarded_table(parts) as (_, ui, app, guard, wait):
+        device.fault = I2C_ERROR
+        key(mock, app, "ok")  # the loop goes on: nothing raised
+        assert len(ui.session.game.journal) == 2 and mock.boards[-1] == ui.board()
+        deadline = time.monotonic() + 5
+        while not guard.problems() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert guard.problems() == ("display (mock): [Errno 121] Remote I/O error",)
+        wait(CHECK_S)  # the loop's check sees it open and draws the problem screen
+        device.fault = None
+        while guard.problems() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert guard.problems() == ()
+        assert threaded.flush(5) and shows(mock, problem_screen(["display (mock): [Errno 121] Remote I/O error"]))
+        wait(CHECK_S)  # cleared: the loop's check redraws the table as it is now
+        assert threaded.flush(5) and shows(mock, ui.screen())
