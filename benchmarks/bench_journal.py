@@ -1,7 +1,8 @@
 """The journal where a player waits: input -> screen with the journal on, and the checks at open.
 
 Target (issue 11): with the journal on, as ``cribpi run`` runs (WAL, ``synchronous=FULL``, each
-event durable before the screen and LEDs show it), an input reaches the LED frame and the OLED
+event durable before the screen and LEDs show it; the parts guarded and STATUS= sent to a real
+notify socket as under systemd), an input reaches the LED frame and the OLED
 image in at most 4 ms at p99 on the mock backend. The same presses are timed in the same run
 without a journal (the anchor), and the disk's own ``fdatasync`` of one 4 KiB page is timed
 too: a durable event cannot be shown sooner than its fsync returns, so that p99 is the floor.
@@ -21,14 +22,18 @@ import argparse
 import os
 import pathlib
 import random
+import socket
 import statistics
 import sys
 import tempfile
+import threading
 import time
 
 from cribpi.app import TableApp, TableSettings, TableUI
+from cribpi.daemon.table import StatusListener, guarded_app
 from cribpi.hal import Action
 from cribpi.hal.mock import open_mock
+from cribpi.service.notify import Notifier
 from cribpi.store import Store
 from cribpi.store.schema import connect_read_only
 
@@ -37,11 +42,23 @@ from bench_restore import build, match_events  # noqa: E402  (benchmarks/ is not
 from bench_table import _presses, _replayable  # noqa: E402
 
 
+#: systemd's notify socket, as ``cribpi run`` has it under the service (set by main()).
+NOTIFY: dict[str, str] = {}
+
+
 def _app(seed: int, store: Store | None) -> tuple[TableApp, TableUI]:
+    """A table wired as ``cribpi run`` wires it: guarded parts, and the STATUS= line sent to a
+    real notify socket on every change (no tournament)."""
     ui = TableUI(TableSettings(), store=store, rng=random.Random(seed))
-    app = TableApp(open_mock(), ui)
+    app, guard = guarded_app(open_mock(), ui)
+    app.subscribe(StatusListener(Notifier(dict(NOTIFY)), guard.problems))
     app.start()
     return app, ui
+
+
+def _drain(sock: socket.socket) -> None:
+    while True:
+        sock.recv(4096)
 
 
 def _press(app: TableApp, action: Action) -> float:
@@ -124,6 +141,10 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=args.dir) as name:
         folder = pathlib.Path(name)
+        notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        notify.bind(str(folder / "notify"))
+        NOTIFY["NOTIFY_SOCKET"] = str(folder / "notify")
+        threading.Thread(target=_drain, args=(notify,), daemon=True).start()
         samples: dict[str, list[float]] = {"none": [], "before": [], "now": [], "fsync": []}
         # One journal per way over all the games, as a table keeps one for months.
         fd = os.open(folder / "fsync.bin", os.O_RDWR | os.O_CREAT, 0o600)
