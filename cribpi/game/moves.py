@@ -12,20 +12,23 @@ after it that no longer fits, refuses the move and nothing changes. Undo takes a
 A move (or an undo) tells no score of its own, so :func:`latest_score` finds what the table
 shows as the last score: the deal's inputs played again from the base, as :func:`replay` does,
 give the latest score with the reasons the rules gave it ("thirty-one is two", not "play").
+When nothing has scored since the starter, the latest score is one made before the play (his
+heels, a judge's penalty at the starter, five-card's three to start): it is rebuilt from the
+base as it was pegged, a penalty's reason from its event, which only the game's events keep.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from cribpi.exc import RulesError
 from cribpi.game import events as ev
 from cribpi.game.queries import cards_left
 from cribpi.game.state import (
-    Alert, AlertKind, DealState, Effect, GameOver, MatchOver, Pegged, Phase, PlayInput, State, evolve,
+    Alert, AlertKind, DealState, Effect, GameOver, MatchOver, Pegged, Phase, PlayInput, Reason, State, evolve,
 )
 from cribpi.game.transaction import Tx, check_seat, need_phase, who
-from cribpi.rules import MAX_COUNT, Card
+from cribpi.rules import MAX_COUNT, Card, ScoreItem
 
 __all__ = ["move_card", "latest_score", "replay", "Apply"]
 
@@ -53,17 +56,56 @@ def move_card(tx: Tx, event: ev.MoveCard, apply: Apply) -> None:
     tx.effects.extend(e for e in effects if isinstance(e, (GameOver, MatchOver)) or _new_renege(e, deal, after))
 
 
-def latest_score(state: State, apply: Apply) -> Pegged | None:
-    """The latest score since the deal's starter, as it was pegged (its items, its note), or
-    None: no deal under way, no base to play from (before the starter) or nothing scored since."""
+def latest_score(state: State, apply: Apply, said: Sequence[ev.Event] = ()) -> Pegged | None:
+    """The deal's latest score, as it was pegged (its items, its note), or None: no deal under
+    way, no base to play from (before the starter) or nothing scored in the deal. ``said``: the
+    events in force that led to ``state`` (``Game.events``), where a penalty given before the
+    starter keeps its reason; only the deal's last events are read, and only for such a penalty.
+    Without them that penalty is rebuilt without its reason."""
     deal = state.deal
-    if deal is None or deal.base is None or not deal.log:
+    if deal is None or deal.base is None:
         return None
-    try:
-        _, effects = replay(deal.base, deal.log, dict(deal.moved), apply)
-    except RulesError:
-        return None  # the state's own inputs always play again; a hand-made state may not
-    return next((e for e in reversed(effects) if isinstance(e, Pegged)), None)
+    if deal.log:
+        try:
+            _, effects = replay(deal.base, deal.log, dict(deal.moved), apply)
+        except RulesError:
+            return None  # the state's own inputs always play again; a hand-made state may not
+        pegged = next((e for e in reversed(effects) if isinstance(e, Pegged)), None)
+        if pegged is not None:
+            return pegged
+    return _before_play(deal.base, said)
+
+
+def _before_play(base: State, said: Sequence[ev.Event]) -> Pegged | None:
+    """The last score pegged before the play, rebuilt as the starter (his heels), a judge's
+    penalty or five-card's start pegged it (tests/game/test_latest_score.py holds each to the
+    engine's own). The base is the table just after it, so its score is the side's score there."""
+    deal = base.deal
+    if deal is None or not deal.pegged:
+        return None
+    seat, points, reason = deal.pegged[-1]
+    team = base.team_of(seat)
+    items: tuple[ScoreItem, ...] = ()
+    note = ""
+    if reason is Reason.HEELS and deal.starter is not None:
+        items = (ScoreItem("heels", (deal.starter,), points),)
+    elif reason is Reason.PENALTY:
+        note = _penalty_reason(said, seat, points)
+        items = (ScoreItem("penalty", (), points),) if note else ()  # no reason: "penalty", not its items' count
+    elif reason is Reason.THREE_FOR_LAST:
+        items, note = (ScoreItem("three for last", (), points),), "three to start"
+    return Pegged(seat, team, points, reason, items, base.scores[team], note)
+
+
+def _penalty_reason(said: Sequence[ev.Event], seat: int, points: int) -> str:
+    """The reason of the penalty just before the deal's starter, if it is this one (else "")."""
+    for back in range(len(said) - 1, 0, -1):  # from the latest event: the starter is a deal back at most
+        if isinstance(said[back], ev.Starter):
+            penalty = said[back - 1]
+            if isinstance(penalty, ev.Penalty) and (penalty.seat, penalty.points) == (seat, points):
+                return penalty.reason
+            return ""
+    return ""
 
 
 def _new_renege(effect: Effect, before: DealState, after: State) -> bool:
