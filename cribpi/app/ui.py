@@ -19,8 +19,6 @@ from cribpi.game import (
     describe_expected, expected, random_cut,
 )
 from cribpi.game.confirm import answers
-from cribpi.game.engine import apply as apply_event
-from cribpi.game.moves import latest_score
 from cribpi.game.events import Confirm
 from cribpi.app.claims import ClaimTally, muggins_track
 from cribpi.app.entry import CardEntry, turn_of
@@ -31,7 +29,7 @@ from cribpi.hal import Action, Kind
 from cribpi.views.board import BoardModel
 from cribpi.views.model import AlertScreen, MessageScreen, ScoreLine, ScoreScreen, ScreenModel, ShowScreen
 from cribpi.views.oled import DEFAULT_SIZE, Size, pages
-from cribpi.views.table import board_model, cut_screen, effect_screens, flash_from, last_score_line, phase_screen
+from cribpi.views.table import board_model, cut_screen, effect_screens, flash_from, last_score_after, phase_screen
 
 __all__ = ["TableUI", "describe_event", "ok_event", "page_through", "refusal", "is_refusal", "REFUSED",
            "ANIM_TICK", "FLASH_SECONDS"]
@@ -153,19 +151,9 @@ class TableUI:
         self.screens = list(effect_screens(state, effects))
         if isinstance(event, CutForDeal) and state.mode is Mode.BOARD:  # no starter prompt will name the dealer
             self.screens = [cut_screen(state, event.cards, effects)]
-        if isinstance(event, (MoveCard, Undo)):  # the play scored again: the old last score may be gone
-            self.last_score = last_score_line(state, effects, None) or self._rescored_line()
-        else:
-            self.last_score = last_score_line(state, effects, self.last_score)
+        # after a move or an undo, the play's latest score as it now stands, in its words
+        self.last_score = last_score_after(state, event, effects, self.last_score, self.session.game.events)
         return effects
-
-    def _rescored_line(self) -> ScoreLine | None:
-        """The deal's latest score as the play now stands, in the words it was scored with
-        (only the play's screen shows it: at other times the deal is not played again)."""
-        if self.state.phase is not Phase.PLAY:
-            return None
-        pegged = latest_score(self.state, apply_event)
-        return None if pegged is None else last_score_line(self.state, (pegged,))
 
     def change_settings(self, step: Callable[[TableSettings], TableSettings]) -> None:
         """A choice made in the menu: kept first, so one that cannot be kept (a full disk)

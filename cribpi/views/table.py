@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from cribpi.game import Alert, AlertKind, Effect, GameOver, MatchOver, Pegged, Phase, State, Where, can_go
+from cribpi.game import (
+    Alert, AlertKind, Effect, Event, GameOver, MatchOver, MoveCard, Pegged, Phase, State, Undo, Where, apply, can_go,
+)
+from cribpi.game.moves import latest_score
 from cribpi.rules import MAX_COUNT, Card, ScoreItem, count_total
 from cribpi.views.board import DEFAULT_COLOURS, RGB, Animation, BoardModel, TrackModel, mark_holes
 from cribpi.views.model import (
@@ -16,8 +19,8 @@ from cribpi.views.model import (
 )
 
 __all__ = [
-    "board_model", "flash_from", "last_score_line", "phase_screen", "effect_screens", "scores_screen", "seat_label",
-    "alert_lines", "game_over_screen", "cut_screen",
+    "board_model", "flash_from", "last_score_line", "last_score_after", "phase_screen", "effect_screens",
+    "scores_screen", "seat_label", "alert_lines", "game_over_screen", "cut_screen",
 ]
 
 PHASE_PROMPTS = {
@@ -79,6 +82,22 @@ def last_score_line(state: State, effects: Iterable[Effect], previous: ScoreLine
         if isinstance(effect, Pegged):
             return ScoreLine(seat_label(state, effect.seat), effect.points, effect.explain or effect.reason.value)
     return previous
+
+
+def last_score_after(state: State, event: Event, effects: Iterable[Effect], previous: ScoreLine | None,
+                     said: Sequence[Event] = ()) -> ScoreLine | None:
+    """The last score the table shows once ``event`` is applied: the latest among its
+    ``effects``, else ``previous``. A move or an undo scores the play again, so ``previous``
+    may be gone: the deal's latest score is found again in the words it was made with
+    (:func:`cribpi.game.moves.latest_score`; ``said``, the events in force, keep a penalty's
+    reason), only when the play's screen will show it (the deal is played again for it)."""
+    if not isinstance(event, (MoveCard, Undo)):
+        return last_score_line(state, effects, previous)
+    line = last_score_line(state, effects, None)
+    if line is not None or state.phase is not Phase.PLAY:
+        return line
+    pegged = latest_score(state, apply, said)
+    return None if pegged is None else last_score_line(state, (pegged,))
 
 
 def phase_screen(state: State, entry: str = "", hint: str = "",
