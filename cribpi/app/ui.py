@@ -29,7 +29,9 @@ from cribpi.hal import Action, Kind
 from cribpi.views.board import BoardModel
 from cribpi.views.model import AlertScreen, MessageScreen, ScoreLine, ScoreScreen, ScreenModel, ShowScreen
 from cribpi.views.oled import DEFAULT_SIZE, Size, pages
-from cribpi.views.table import board_model, cut_screen, effect_screens, flash_from, last_score_after, phase_screen
+from cribpi.views.table import (
+    board_model, cut_screen, deal_last_score, effect_screens, flash_from, last_score_after, phase_screen,
+)
 
 __all__ = ["TableUI", "describe_event", "ok_event", "page_through", "refusal", "is_refusal", "REFUSED",
            "ANIM_TICK", "FLASH_SECONDS"]
@@ -71,6 +73,8 @@ class TableUI:
         self.count_pages: Callable[[ScreenModel], int] | None = None
         if session is None:
             self._keep_started()
+        else:  # resumed: the last score in the words it was made with, not a bare "play"
+            self.last_score = deal_last_score(self.state, self.session.game.events)
 
     @property
     def state(self) -> State:

@@ -19,7 +19,7 @@ from cribpi.views.model import (
 )
 
 __all__ = [
-    "board_model", "flash_from", "last_score_line", "last_score_after", "phase_screen", "effect_screens",
+    "board_model", "flash_from", "last_score_line", "last_score_after", "deal_last_score", "phase_screen", "effect_screens",
     "scores_screen", "seat_label", "alert_lines", "game_over_screen", "cut_screen",
 ]
 
@@ -94,8 +94,15 @@ def last_score_after(state: State, event: Event, effects: Iterable[Effect], prev
     if not isinstance(event, (MoveCard, Undo)):
         return last_score_line(state, effects, previous)
     line = last_score_line(state, effects, None)
-    if line is not None or state.phase is not Phase.PLAY:
-        return line
+    return line if line is not None else deal_last_score(state, said)
+
+
+def deal_last_score(state: State, said: Sequence[Event] = ()) -> ScoreLine | None:
+    """The deal's latest score in the words it was made with, found again from the state (after
+    a move or an undo, or for a table resumed from its journal); only while the play's screen
+    shows one, as the deal is played again for it."""
+    if state.phase is not Phase.PLAY:
+        return None
     pegged = latest_score(state, apply, said)
     return None if pegged is None else last_score_line(state, (pegged,))
 
