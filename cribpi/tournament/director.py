@@ -14,12 +14,20 @@ milliseconds, and acknowledges them. So taking a result costs no fsync on the me
 and a power cut before that fsync loses nothing either: those messages were not acknowledged,
 and the director's persistent session at the broker delivers them again (counted once: a
 result already stored is a replay).
+
+What the broker acknowledged to a table before the director's session existed there (the
+director started after the tables, or the broker lost its store) or that the director's
+database lost, the tables send again: the director announces a session id on a retained topic,
+new whenever the broker kept no session for it or its database has none, and each table
+replays its outbox to a session it has not served (see :mod:`cribpi.tournament.publisher`).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import random
+import secrets
 import sqlite3
 import threading
 import time
@@ -32,7 +40,8 @@ import paho.mqtt.client as mqtt
 from cribpi.exc import ConfigError
 from cribpi.tournament.broker import Broker, new_client
 from cribpi.tournament.eventdb import EventDB
-from cribpi.tournament.messages import BadMessage, Message, parse, subscription
+from cribpi.tournament.messages import (BadMessage, Message, director_body, director_topic, parse, subscription,
+                                        topic)
 from cribpi.tournament.pairing import METHODS, seat_pairs, seat_random, seat_swiss
 from cribpi.tournament.standings import Outcome, Standings, bracket, cut
 
@@ -41,6 +50,7 @@ __all__ = ["Director"]
 log = logging.getLogger(__name__)
 
 Notify = Callable[[str, dict[str, Any]], None]  # (what changed: "table" or "standings", its data)
+WAITING_PER_TABLE = 200  # results a table may have waiting for their players to be registered
 
 
 class Director:
@@ -59,8 +69,8 @@ class Director:
         self.standings = Standings(db.players())
         self.playoff_games: dict[frozenset[str], Counter[str]] = {}
         self.client: mqtt.Client | None = None
-        # Set once the broker holds the director's subscription: from then on its persistent
-        # session keeps every message for it. Start the director before the tables.
+        # Set once the broker holds the director's subscription (from then on its persistent
+        # session keeps every message for it) and the director announced its session.
         self.subscribed = threading.Event()
         self.acks = threading.Lock()  # the order of acknowledgements
         self.unacked: list[tuple[int, int]] = []  # (mid, qos) waiting for the fsync, oldest first
@@ -131,8 +141,11 @@ class Director:
         number, kind = self.db.current_round()
         players = body["players"]
         unknown = [p for p in players if self._side(p) is None]
-        if unknown:
-            raise BadMessage("unknown_player", f"{table}/result: {', '.join(unknown)[:80]} not registered")
+        if unknown:  # kept: a replay to a new database may come before the players are registered
+            kept = self.db.wait(table, body["id"], topic(self.event, table, "result"), json.dumps(body).encode(),
+                                most=WAITING_PER_TABLE)
+            raise BadMessage("unknown_player", f"{table}/result: {', '.join(unknown)[:80]} not registered"
+                             + ("; it waits for them" if kept else ""))
         seated = self.db.seating(number).get(table)
         entrants = [name for side in players for name in self._side(side) or ()]
         if seated is not None and sorted(seated) != sorted(entrants):
@@ -183,10 +196,26 @@ class Director:
     def register(self, name: str) -> bool:
         with self.lock:
             added = self.db.add_player(name)
-            self.db.sync()  # the admin's change is durable before the page says so
             self.standings.register(name)
+            self._waited_for(name)
+            self.db.sync()  # the admin's change is durable before the page says so
         self._notify("standings", {})
         return added
+
+    def _waited_for(self, name: str) -> None:
+        """Take the results that waited for ``name`` to be registered, in the order they came;
+        those that still name someone unknown wait on."""
+        for table, msg_id, topic_name, payload in self.db.waiting(json.dumps(name)[1:-1].encode()):
+            try:
+                self._on_result(parse(self.event, topic_name, payload))
+            except BadMessage as exc:
+                if exc.reason == "unknown_player":
+                    continue
+                self.refused[exc.reason] += 1
+                log.warning("refused: %s", exc)
+            else:
+                self.accepted["result"] += 1
+            self.db.done_waiting(table, msg_id)
 
     def correct(self, result_id: int, scores: list[int], winner: int, kind: str, margin: int, *, by: str,
                 why: str) -> None:
@@ -249,7 +278,7 @@ class Director:
         return {"rank": rank, **line.as_dict(), "results": games}
 
     def health(self) -> dict[str, Any]:
-        return {"accepted": dict(self.accepted), "refused": dict(self.refused)}
+        return {"accepted": dict(self.accepted), "refused": dict(self.refused), "session": self.db.get("session")}
 
     # -- listeners (the pages) and the broker ---------------------------------------------------
 
@@ -264,13 +293,38 @@ class Director:
         client = new_client(broker, f"cribpi-director-{self.event}", max_delay=2, clean_session=False)
         client.manual_ack_set(True)
         self.group_commits(group_seconds)
-        client.on_connect = lambda c, u, f, rc, p: c.subscribe(subscription(self.event), qos=1) \
-            if not rc.is_failure else log.error("broker refused the director: %s", rc)
+        client.on_connect = self._on_connect
         client.on_message = self._on_message
-        client.on_subscribe = lambda c, u, mid, codes, p: self.subscribed.set()
+        client.on_subscribe = self._on_subscribe
         client.connect_async(broker.host, broker.port, keepalive=15)
         client.loop_start()
         self.client = client
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        if reason.is_failure:
+            log.error("broker refused the director: %s", reason)
+            return
+        self.session(kept=flags.session_present)
+        client.subscribe(subscription(self.event), qos=1)
+
+    def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, codes: Any, props: Any) -> None:
+        """The broker holds the subscription: from now on it keeps what the tables send, so the
+        session is announced (retained) for the tables to replay what came before."""
+        client.publish(director_topic(self.event), director_body(self.session()), qos=1, retain=True)
+        self.subscribed.set()
+
+    def session(self, *, kept: bool = True) -> str:
+        """The session the tables replay to. A new one when the database has none (a new
+        database) or the broker kept no session for the director (its first connection, or a
+        broker that lost its store): what the tables sent before may be missing either way."""
+        with self.lock:
+            session = self.db.get("session")
+            if not kept or not session:
+                session = secrets.token_hex(16)
+                self.db.put("session", session)
+                self.db.sync()
+                log.info("director's session %s: the tables replay their outboxes to it", session)
+        return session
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         self.handle(message.topic, bytes(message.payload))

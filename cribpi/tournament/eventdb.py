@@ -40,6 +40,9 @@ CREATE TABLE IF NOT EXISTS results (
 CREATE TABLE IF NOT EXISTS corrections (
     id INTEGER PRIMARY KEY, result INTEGER NOT NULL, at REAL NOT NULL, by TEXT NOT NULL, why TEXT NOT NULL,
     before TEXT NOT NULL, after TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS waiting (  -- results of players not registered yet, as they came
+    table_id TEXT NOT NULL, msg_id INTEGER NOT NULL, topic TEXT NOT NULL, payload BLOB NOT NULL,
+    PRIMARY KEY (table_id, msg_id));
 """
 
 RESULT_COLUMNS = ("id", "table_id", "msg_id", "game", "game_number", "round", "players", "scores", "winner",
@@ -228,6 +231,30 @@ class EventDB:
             self.db.execute("INSERT INTO corrections (result, at, by, why, before, after) VALUES (?, ?, ?, ?, ?, ?)",
                             (result_id, time.time(), by, why, json.dumps(before), json.dumps(after)))
             self.db.execute("COMMIT")
+
+    # -- results waiting for their players ---------------------------------------------------
+
+    def wait(self, table: str, msg_id: int, topic: str, payload: bytes, *, most: int) -> bool:
+        """Keep a result whose players are not registered yet, at most ``most`` a table;
+        whether it is kept."""
+        with self.lock:
+            held = self.db.execute("SELECT count(*) FROM waiting WHERE table_id = ?", (table,)).fetchone()[0]
+            if held >= most:
+                return False
+            self.db.execute("INSERT OR IGNORE INTO waiting VALUES (?, ?, ?, ?)", (table, msg_id, topic, payload))
+        return True
+
+    def waiting(self, mentioning: bytes = b"") -> list[tuple[str, int, str, bytes]]:
+        """The results kept waiting whose payload holds ``mentioning``: (table, id, topic,
+        payload), each table's in id order."""
+        with self.lock:
+            rows = self.db.execute("SELECT table_id, msg_id, topic, payload FROM waiting WHERE instr(payload, ?) > 0"
+                                   " ORDER BY table_id, msg_id", (mentioning,)).fetchall()
+        return [(str(t), int(i), str(topic), bytes(p)) for t, i, topic, p in rows]
+
+    def done_waiting(self, table: str, msg_id: int) -> None:
+        with self.lock:
+            self.db.execute("DELETE FROM waiting WHERE table_id = ? AND msg_id = ?", (table, msg_id))
 
     def corrections(self) -> list[dict[str, Any]]:
         with self.lock:

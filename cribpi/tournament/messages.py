@@ -5,6 +5,9 @@ Under ``cribpi/<event>/tables/<table>/``: ``state`` (retained JSON: the board no
 a finished game, confirmed or disputed) and ``status`` (``online``, or the last will
 ``offline``; both retained). Building a message lives here beside checking one: the director
 treats every message as untrusted, and :func:`parse` is the only way one gets in.
+
+The director says who it is on ``cribpi/<event>/director`` (retained): ``{"session": ...}``,
+the session the tables replay their outboxes to (see :mod:`cribpi.tournament.publisher`).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from cribpi.exc import CribpiError
 from cribpi.game import Pegged, State
 
 __all__ = ["MAX_PAYLOAD", "NAME", "KINDS", "BadMessage", "Message", "topic", "subscription", "parse",
-           "state_body", "result_body", "last_score"]
+           "state_body", "result_body", "last_score", "director_topic", "director_body", "director_session"]
 
 MAX_PAYLOAD = 8192  # bytes; a table's largest message (a 4-player state) is well under 1 KiB
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")  # an event or table id (also an MQTT username)
@@ -28,6 +31,7 @@ KINDS = ("state", "events", "result", "status")
 RESULT_STATUSES = ("confirmed", "disputed")
 RESULT_KINDS = ("win", "skunk", "double_skunk", "lurch")
 MAX_ID = 2**53
+SESSION = re.compile(r"[A-Za-z0-9_-]{8,64}")  # the director's session id
 
 
 class BadMessage(CribpiError, ValueError):
@@ -52,6 +56,26 @@ def topic(event: str, table: str, kind: str) -> str:
 def subscription(event: str) -> str:
     """Everything every table of ``event`` publishes."""
     return f"cribpi/{event}/tables/+/+"
+
+
+def director_topic(event: str) -> str:
+    """Where the director announces its session (retained): tables read it, only it writes."""
+    return f"cribpi/{event}/director"
+
+
+def director_body(session: str) -> bytes:
+    return json.dumps({"session": session}).encode()
+
+
+def director_session(payload: bytes) -> str | None:
+    """The session a director's announcement names; None if it is not one (an empty retained
+    message clears the topic)."""
+    try:
+        body = json.loads(payload)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    session = body.get("session") if type(body) is dict else None
+    return session if type(session) is str and SESSION.fullmatch(session) else None
 
 
 # -- building (the table) ---------------------------------------------------------------

@@ -3,6 +3,11 @@ acknowledged it (QoS 1 PUBACK), so a broker that is down, restarted or unreachab
 whole game loses nothing. Each row's id is the table's monotonic message id, which the director
 deduplicates on, so a message sent twice (acknowledged, but the ack lost) is counted once.
 
+What the broker acknowledged stays, marked sent, for as long as the table serves that event:
+a director that was not yet following the event, or that lost its database, announces a new
+session and the table sends the event's rows again under their original ids (a replay, see
+:mod:`cribpi.tournament.publisher`). The session each event was last replayed to is kept here.
+
 It is its own SQLite file beside the game journal (``cribpi-outbox.db``): the journal keeps
 one writer, and the outbox is written from the table's thread and the MQTT thread.
 """
@@ -23,12 +28,18 @@ CREATE TABLE IF NOT EXISTS tournament_outbox (
     kind TEXT NOT NULL,          -- events or result
     body TEXT NOT NULL,          -- the JSON message without its id
     held INTEGER NOT NULL DEFAULT 0,  -- a result waiting for the players' confirmation
-    sent INTEGER NOT NULL DEFAULT 0   -- acknowledged by the broker
+    sent INTEGER NOT NULL DEFAULT 0,  -- acknowledged by the broker
+    event TEXT NOT NULL DEFAULT ''    -- the event it was written for
 );
 CREATE TABLE IF NOT EXISTS tournament_answers (  -- each side's word on the held result
     side INTEGER PRIMARY KEY,
     agree INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tournament_served (  -- the director's session each event was replayed to
+    event TEXT PRIMARY KEY,
+    session TEXT NOT NULL
 )"""
+_UNSENT_INDEX = "CREATE INDEX IF NOT EXISTS tournament_outbox_unsent ON tournament_outbox (id) WHERE sent = 0"
 
 
 def outbox_path(journal: Path) -> Path:
@@ -42,15 +53,29 @@ class Outbox:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")  # survives a crash of cribpi; the journal is FULL
         self.db.executescript(_SCHEMA)
-        # What the broker has acknowledged is done with; AUTOINCREMENT never reuses its ids.
-        self.db.execute("DELETE FROM tournament_outbox WHERE sent = 1")
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(tournament_outbox)")}
+        if "event" not in columns:  # an outbox from before replays: its sent rows name no event
+            self.db.execute("DELETE FROM tournament_outbox WHERE sent = 1")
+            self.db.execute("ALTER TABLE tournament_outbox ADD COLUMN event TEXT NOT NULL DEFAULT ''")
+        self.db.execute(_UNSENT_INDEX)
+        self.event = ""
+
+    def use_event(self, event: str) -> None:
+        """Serve ``event``: rows are added for it, and only its rows are sent or replayed. Rows
+        that name no event (written before events were recorded) become its own; what was sent
+        for another event is dropped (AUTOINCREMENT never reuses its ids); what another event
+        still has unsent waits for a table that serves that event again."""
+        with self.lock:
+            self.event = event
+            self.db.execute("UPDATE tournament_outbox SET event = ? WHERE event = ''", (event,))
+            self.db.execute("DELETE FROM tournament_outbox WHERE sent = 1 AND event != ?", (event,))
 
     def add(self, kind: str, body: dict[str, Any], *, held: bool = False) -> int:
         with self.lock:
             if held:  # a fresh result: no side has answered for it yet
                 self.db.execute("DELETE FROM tournament_answers")
-            cur = self.db.execute("INSERT INTO tournament_outbox (kind, body, held) VALUES (?, ?, ?)",
-                                  (kind, json.dumps(body, separators=(",", ":")), int(held)))
+            cur = self.db.execute("INSERT INTO tournament_outbox (kind, body, held, event) VALUES (?, ?, ?, ?)",
+                                  (kind, json.dumps(body, separators=(",", ":")), int(held), self.event))
             return int(cur.lastrowid or 0)
 
     def answer(self, side: int, agree: bool, sides: int) -> str | None:
@@ -75,12 +100,13 @@ class Outbox:
             self.db.execute("BEGIN IMMEDIATE")
             try:
                 self.db.execute("DELETE FROM tournament_answers")
-                rows = self.db.execute("SELECT id, kind, body FROM tournament_outbox WHERE held = 1 ORDER BY id").fetchall()
-                for row_id, kind, body in rows:
+                rows = self.db.execute(
+                    "SELECT id, kind, body, event FROM tournament_outbox WHERE held = 1 ORDER BY id").fetchall()
+                for row_id, kind, body, event in rows:
                     data = json.loads(body)
                     data["status"] = status
-                    self.db.execute("INSERT INTO tournament_outbox (kind, body) VALUES (?, ?)",
-                                    (kind, json.dumps(data, separators=(",", ":"))))
+                    self.db.execute("INSERT INTO tournament_outbox (kind, body, event) VALUES (?, ?, ?)",
+                                    (kind, json.dumps(data, separators=(",", ":")), event))
                     self.db.execute("DELETE FROM tournament_outbox WHERE id = ?", (row_id,))
             except BaseException:
                 self.db.execute("ROLLBACK")
@@ -92,13 +118,31 @@ class Outbox:
         with self.lock:
             return self.db.execute("SELECT 1 FROM tournament_outbox WHERE held = 1").fetchone() is not None
 
-    def pending(self, after: int, limit: int = 200) -> list[tuple[int, str, bytes]]:
-        """Unsent, unheld messages with id > ``after``: (id, kind, payload with its id)."""
+    def pending(self, after: int, limit: int = 200, *, again: bool = False) -> list[tuple[int, str, bytes]]:
+        """The event's unsent, unheld messages with id > ``after``, oldest first: (id, kind,
+        payload with its id). ``again``: the sent ones too (a replay), each as it first went."""
+        sent = "" if again else "sent = 0 AND "
         with self.lock:
             rows = self.db.execute(
-                "SELECT id, kind, body FROM tournament_outbox WHERE sent = 0 AND held = 0 AND id > ? ORDER BY id LIMIT ?",
-                (after, limit)).fetchall()
+                f"SELECT id, kind, body FROM tournament_outbox WHERE {sent}held = 0 AND event = ? AND id > ?"
+                " ORDER BY id LIMIT ?", (self.event, after, limit)).fetchall()
         return [(i, kind, ('{"id":%d,' % i + body[1:]).encode()) for i, kind, body in rows]
+
+    def newest(self) -> int:
+        """The event's highest message id (0 when it has none)."""
+        with self.lock:
+            row = self.db.execute("SELECT max(id) FROM tournament_outbox WHERE event = ?", (self.event,)).fetchone()
+        return int(row[0] or 0)
+
+    def served(self) -> str | None:
+        """The director's session the event's rows were last replayed to in full."""
+        with self.lock:
+            row = self.db.execute("SELECT session FROM tournament_served WHERE event = ?", (self.event,)).fetchone()
+        return str(row[0]) if row else None
+
+    def serve(self, session: str) -> None:
+        with self.lock:
+            self.db.execute("INSERT OR REPLACE INTO tournament_served VALUES (?, ?)", (self.event, session))
 
     def mark_sent(self, ids: list[int]) -> None:
         with self.lock:
@@ -106,7 +150,8 @@ class Outbox:
 
     def unsent(self) -> int:
         with self.lock:
-            return int(self.db.execute("SELECT count(*) FROM tournament_outbox WHERE sent = 0").fetchone()[0])
+            return int(self.db.execute("SELECT count(*) FROM tournament_outbox WHERE sent = 0 AND event = ?",
+                                       (self.event,)).fetchone()[0])
 
     def close(self) -> None:
         with self.lock:

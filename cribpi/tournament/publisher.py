@@ -11,6 +11,12 @@ publishes it as disputed at once. Anything else at a held result (taking the gam
 ``Undo``, the next game or a new match started without every side's word) also publishes it as
 disputed, for the director to rule on; a game whose end was taken back ends again with a fresh
 result. The answers are kept in the outbox, so a restart between them loses none.
+
+The director announces its session on a retained topic. A session the table has not replayed
+to yet (a director that was not following the event when the table sent, or that lost its
+database) gets the event's whole outbox again, oldest first, under the original ids, through
+the same window of messages in flight; once the broker has acknowledged all of it, the session
+is recorded in the outbox as served, so a restart of either side does not replay it again.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from cribpi.exc import ConfigError
 from cribpi.game import GameOver, NextGame, Undo
 from cribpi.game.events import Confirm
 from cribpi.tournament.broker import Broker, new_client, parse_broker
-from cribpi.tournament.messages import last_score, result_body, state_body, topic
+from cribpi.tournament.messages import director_session, director_topic, last_score, result_body, state_body, topic
 from cribpi.tournament.outbox import Outbox, outbox_path
 
 __all__ = ["TablePublisher"]
@@ -44,16 +50,21 @@ class TablePublisher:
                  clock: Callable[[], float] = time.time, max_delay: int = 5,
                  online: Callable[[bool], None] = lambda on: None) -> None:
         self.event, self.table, self.outbox, self.clock = event, table, outbox, clock
+        outbox.use_event(event)
         self.online = online  # told from paho's thread on each connect (True) and loss (False)
         self.client = new_client(broker, f"cribpi-{event}-{table}", max_delay=max_delay)
         self.client.will_set(self.topic("status"), b"offline", qos=1, retain=True)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
+        self.client.on_message = self._on_director
+        self.client.on_subscribe = self._on_subscribe
         self.broker = broker
         # Nothing here holds a lock of ours while calling paho, whose callbacks hold paho's own.
         self.wake = threading.Condition()
         self.connected = self.fresh = self.stopping = False  # fresh: connected, nothing sent yet
+        self.heard = False  # this connection has had the director's announcement, if there is one
+        self.settle = -1  # the mid of the subscription that comes back after the announcement
         self.session = 0  # counts the connections: a batch handed to paho stops at a new one
         self.ids = threading.Lock()
         self.inflight: dict[int, int | None] = {}  # paho mid -> outbox id (None: a board or status), till acked
@@ -62,6 +73,9 @@ class TablePublisher:
         self.state_dirty = False
         self.last: dict[str, Any] | None = None
         self.game: int | None = None
+        self.replay_wanted: str | None = None  # a director's session not served yet
+        self.announced = 0  # the director's announcements received (twice a connection: it subscribes twice)
+        self.replays = 0  # replays started (each sends the event's outbox again)
         self.sender = threading.Thread(target=self._send, name=f"cribpi-publish-{table}", daemon=True)
 
     @classmethod
@@ -131,11 +145,40 @@ class TablePublisher:
         if reason.is_failure:
             log.warning("broker refused table %s: %s", self.table, reason)
             return
+        # The broker sends the retained announcement just after a subscription's SUBACK, so the
+        # second SUBACK comes after the first one's announcement: no row goes before it, or a
+        # table's first rows for a new director would go twice (once more in the replay).
+        client.subscribe(director_topic(self.event), qos=1)
+        _, settle = client.subscribe(director_topic(self.event), qos=1)
         with self.wake:
             self.connected = self.fresh = True
+            self.heard, self.settle = settle is None, -1 if settle is None else settle
             self.session += 1
             self.wake.notify()
         self.online(True)
+
+    def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, codes: Any, props: Any) -> None:
+        with self.wake:
+            if mid != self.settle:
+                return
+            self.heard = True
+            self.wake.notify()
+        if any(code.is_failure for code in codes):
+            log.warning("table %s: the broker does not let it read %s (a room made before replays)",
+                        self.table, director_topic(self.event))
+
+    def _on_director(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        session = director_session(bytes(message.payload))
+        if session is None:
+            if message.payload:
+                log.warning("table %s: %s is not a director's announcement", self.table, message.topic)
+            return
+        self.announced += 1
+        if session == self.outbox.served():
+            return
+        with self.wake:
+            self.replay_wanted = session
+            self.wake.notify()
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         with self.wake:
@@ -166,19 +209,33 @@ class TablePublisher:
         has returned: anything handed to it in between would reach the director first (an
         older event id after a newer one, refused as out of order; an older board after the
         newer one). So on a new connection nothing new goes until all that was held is
-        acknowledged."""
+        acknowledged.
+
+        A replay starts the cursor again at the event's first row and takes sent rows too, up
+        to the newest row there was when it began; the session is served once every row up
+        to that one is acknowledged."""
         cursor = 0  # the highest outbox id handed to paho (which resends its own after a reconnect)
+        replay: tuple[str, int] | None = None  # (the director's session, the newest row it covers)
         while True:
             with self.wake:
                 self.wake.wait(0.5)
                 stopping = self.stopping
                 last = self.state if stopping and self.state_dirty and self.connected else None
+                wanted = self.replay_wanted
             if stopping:  # the board as it was left goes first: stop() then says offline
                 if last is not None:
                     self.client.publish(self.topic("state"), last, qos=1, retain=True)
                 return
+            if wanted is not None and (replay is None or replay[0] != wanted):
+                replay, cursor = (wanted, self.outbox.newest()), 0
+                self.replays += 1
+                log.info("table %s: replaying %d messages to the director's session %s", self.table, replay[1], wanted)
             with self.ids:
                 held = len(self.inflight)
+                replaying = replay is not None and any(r is not None and r <= replay[1] for r in self.inflight.values())
+            if replay is not None and cursor >= replay[1] and not replaying:
+                self._served(replay[0])
+                replay = None
             with self.wake:
                 if not self.connected or (self.fresh and held):
                     continue
@@ -190,15 +247,26 @@ class TablePublisher:
                 self._publish("status", b"online", retain=True)
             if state is not None:
                 self._publish("state", state, retain=True)
-            if held >= 100:
+            with self.wake:
+                heard = self.heard
+            if held >= 100 or not heard:
                 continue
-            for row, kind, payload in self.outbox.pending(cursor, 100):
+            again = replay is not None and cursor < replay[1]
+            for row, kind, payload in self.outbox.pending(cursor, 100, again=again):
                 with self.wake:
                     if self.session != session:  # a new connection: paho's resends go first
                         break
                 if not self._publish(kind, payload, row=row):
                     break
                 cursor = row
+
+    def _served(self, session: str) -> None:
+        """Every row of the replay to ``session`` acknowledged: it is not replayed again."""
+        self.outbox.serve(session)
+        with self.wake:
+            if self.replay_wanted == session:
+                self.replay_wanted = None
+        log.info("table %s: replayed to the director's session %s", self.table, session)
 
     def _publish(self, kind: str, payload: bytes, *, retain: bool = False, row: int | None = None) -> bool:
         """Hand one message to paho and track it till the broker acknowledges it; False if paho

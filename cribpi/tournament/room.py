@@ -2,8 +2,10 @@
 
 Each table gets its own MQTT user (the table id) and password; the ACL lets a table write
 only under ``cribpi/<event>/tables/<its id>/`` (``pattern write ... %u``), so one table cannot
-speak for another: the broker drops it. The director reads everything. Persistence keeps the
-director's session (and the QoS 1 messages queued for it) across a broker restart.
+speak for another: the broker drops it. The director reads everything and alone writes its
+announcement, ``cribpi/<event>/director``, which every table reads (it asks for a replay).
+Persistence keeps the director's session (and the QoS 1 messages queued for it) across a
+broker restart.
 """
 
 from __future__ import annotations
@@ -58,9 +60,11 @@ def write_room(folder: Path, event: str, tables: int, *, port: int = 1883, bind:
     passwd.chmod(0o600)
     subprocess.run([tool, "-U", str(passwd)], check=True, capture_output=True)  # hash in place
     (folder / "acl").write_text(
-        f"# each table writes only under its own id; the director reads the whole event\n"
-        f"pattern write cribpi/{event}/tables/%u/#\n\n"
-        f"user {DIRECTOR}\ntopic read cribpi/{event}/#\n", encoding="utf-8")
+        f"# each table writes only under its own id and reads the director's announcement;\n"
+        f"# the director reads the whole event and alone writes its announcement\n"
+        f"pattern write cribpi/{event}/tables/%u/#\n"
+        f"pattern read cribpi/{event}/director\n\n"
+        f"user {DIRECTOR}\ntopic read cribpi/{event}/#\ntopic write cribpi/{event}/director\n", encoding="utf-8")
     data = folder / "data"
     data.mkdir(exist_ok=True)
     (folder / "mosquitto.conf").write_text(

@@ -1,16 +1,17 @@
 """The outbox on its own: ids that only grow (across restarts too), held results released as
 confirmed or disputed (under a new id, after what was added meanwhile), each side's answer kept
-on disk, and what the broker acknowledged dropped at the next start."""
+on disk, and what the broker acknowledged kept for a replay while the table serves that event."""
 
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 from cribpi.tournament.outbox import Outbox, outbox_path
 
 
-def test_ids_grow_results_wait_and_sent_rows_go_at_restart(tmp_path: Path) -> None:
+def test_ids_grow_results_wait_and_sent_rows_stay_for_a_replay(tmp_path: Path) -> None:
     path = outbox_path(tmp_path / "cribpi.db")
     assert path == tmp_path / "cribpi-outbox.db"
     box = Outbox(path)
@@ -24,12 +25,53 @@ def test_ids_grow_results_wait_and_sent_rows_go_at_restart(tmp_path: Path) -> No
     assert json.loads(rows[2][2]) == {"id": 4, "game": 1, "status": "disputed"}
     assert [row for row, _, _ in box.pending(3)] == [4]
     box.mark_sent([1, 3])
-    assert box.unsent() == 1
+    assert box.unsent() == 1 and [row for row, _, _ in box.pending(0)] == [4]
     box.close()
     again = Outbox(path)
-    assert again.db.execute("SELECT count(*) FROM tournament_outbox").fetchone()[0] == 1
+    assert [row for row, _, _ in again.pending(0, again=True)] == [1, 3, 4]  # as they first went
+    assert again.pending(0, again=True)[1] == rows[1]
     assert again.add("events", {"game": 2}) == 5  # never an id the director has seen
+    assert again.newest() == 5
     again.close()
+
+
+def test_each_event_has_its_own_rows_and_replayed_session(tmp_path: Path) -> None:
+    box = Outbox(tmp_path / "o.db")
+    box.use_event("spring")
+    box.add("events", {"game": 1})
+    box.add("result", {"game": 1, "status": "confirmed"}, held=True)
+    box.release("confirmed")  # the released result stays the event's
+    box.mark_sent([1, 3])
+    box.serve("a" * 16)
+    assert box.served() == "a" * 16
+    box.add("events", {"game": 2})  # unsent: id 4
+    box.use_event("autumn")  # the table is configured for another event
+    assert box.pending(0, again=True) == [] and box.newest() == 0 and box.served() is None and box.unsent() == 0
+    box.add("events", {"game": 1})
+    assert [row for row, _, _ in box.pending(0)] == [5]
+    box.mark_sent([5])
+    box.use_event("spring")  # what autumn sent is dropped; what spring had not sent is still there
+    assert [row for row, _, _ in box.pending(0, again=True)] == [4]
+    assert box.served() == "a" * 16
+    assert box.db.execute("SELECT count(*) FROM tournament_outbox").fetchone()[0] == 1
+    box.close()
+
+
+def test_an_outbox_from_before_replays_keeps_its_unsent_rows_for_the_event(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    db = sqlite3.connect(path)
+    db.executescript("""
+        CREATE TABLE tournament_outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL,
+            body TEXT NOT NULL, held INTEGER NOT NULL DEFAULT 0, sent INTEGER NOT NULL DEFAULT 0);
+        INSERT INTO tournament_outbox (kind, body, sent) VALUES ('events', '{"game":1}', 1);
+        INSERT INTO tournament_outbox (kind, body, sent) VALUES ('events', '{"game":1}', 0);""")
+    db.commit()
+    db.close()
+    box = Outbox(path)
+    box.use_event("open")
+    assert [(row, json.loads(p)) for row, _, p in box.pending(0, again=True)] == [(2, {"id": 2, "game": 1})]
+    assert box.add("events", {"game": 1}) == 3
+    box.close()
 
 
 def test_a_held_result_goes_once_every_side_agrees_or_at_once_on_a_dispute_and_answers_survive_a_restart(

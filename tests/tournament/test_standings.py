@@ -245,3 +245,27 @@ def test_a_partnership_with_a_partner_not_entered_or_not_seated_is_refused(room:
     assert not room.send("t1", "result", room.result("t1", "P01 & P03", "P02 & P04", 85))  # playoffs: entrants
     assert dict(room.director.refused) == {"unknown_player": 2, "not_seated": 2}
     assert table(room.director) == before
+
+
+def test_results_of_players_not_registered_yet_wait_for_them(tmp_path: Path) -> None:
+    """A replay to a new database comes before anyone could register the players: each result
+    waits, and counts, in the order it came, once all of its players are registered."""
+    room = Room(tmp_path)
+    first, second = room.result("t1", "Zoë", "Ann", 80), room.result("t1", "Ann", "Zoë", 100, game=2)
+    partners = room.result("t2", "Ann & Cy", "Ben & Di", 85)
+    for at, body in (("t1", first), ("t1", second), ("t2", partners)):
+        assert not room.send(at, "result", body)
+    assert room.director.refused == {"unknown_player": 3} and room.director.db.results() == []
+    room.director.register("Ann")
+    assert room.director.db.results() == [] and len(room.director.db.waiting()) == 3
+    room.director.register("Zoë")  # a name JSON writes escaped
+    assert table(room.director) == [("Zoë", 3, 1, 20), ("Ann", 2, 1, -20)]  # a skunk by 41, then lost by 21
+    assert [r["msg_id"] for r in room.director.db.results()] == [1, 2]
+    for name in ("Ben", "Cy", "Di"):
+        room.director.register(name)
+    assert room.director.db.waiting() == [] and room.director.accepted["result"] == 3
+    assert room.director.refused == {"unknown_player": 3}  # nothing refused again while they waited
+    assert not room.send("t1", "result", first)  # still a replay once taken
+    for n in range(250):  # a table cannot keep more than its share waiting
+        room.send("t3", "result", room.result("t3", f"X{n}", "Y", 80, game=n))
+    assert len(room.director.db.waiting()) == 200
