@@ -105,6 +105,8 @@ def last_score(effects: tuple[Any, ...]) -> dict[str, Any] | None:
 
 def result_body(state: State, game: int, winner: int, scores: tuple[int, ...], kind: str,
                 game_points: int, margin: int, at: float) -> dict[str, Any]:
+    """A finished game; ``kind`` as the rules grade it ("double skunk" goes as ``double_skunk``)."""
+    kind = kind.replace(" ", "_")
     return {
         "game": game, "game_number": state.game_number,
         "players": [state.team_name(t) for t in range(len(scores))], "scores": list(scores),
@@ -181,6 +183,8 @@ def parse(event: str, topic_name: str, payload: bytes) -> Message:
         raise BadMessage("bad_json", f"{table}/{kind}: {exc}") from None
     if type(body) is not dict:
         raise BadMessage("bad_type", f"{table}/{kind}: a JSON object is expected, not {type(body).__name__}")
+    if kind == "result" and body.get("kind") == "double skunk":  # as older tables wrote it (and may replay it)
+        body["kind"] = "double_skunk"
     schema = _SCHEMAS[kind]
     unknown = set(body) - set(schema)
     if unknown:

@@ -223,3 +223,33 @@ def test_director_serve_follows_the_broker_and_serves_the_api(broker: Mosquitto,
         pub.stop()
         proc.terminate()
         proc.communicate(timeout=60)
+
+
+def test_a_double_skunk_at_the_table_counts_at_the_director(broker: Mosquitto, tmp_path: Path) -> None:
+    """The rules grade it "double skunk"; the wire says double_skunk, which the director takes."""
+    import json
+
+    from cribpi.app import TableApp, TableSettings, TableUI
+    from cribpi.game import Mode
+    from cribpi.hal import Action
+    from cribpi.hal.mock import open_mock
+
+    d = director(broker)
+    pub = publisher(broker, tmp_path)
+    settings = TableSettings(names=NAMES, mode=Mode.BOARD, confirm_results=True)
+    app = TableApp(open_mock(), TableUI(settings, rng=random.Random(1)))  # a cut of 3C, TC: no tie to cut again
+    app.subscribe(pub)
+    pub.start()
+    app.start()
+    try:
+        for action in ("ok", "peg 1 60", "ok", "peg 1 61", "ok", "ok", "ok"):  # Ben pegs out at 121-0; both confirm
+            app.handle(Action.parse(action))
+        wait_for(lambda: d.accepted["result"] == 1)
+        sent = [json.loads(p) for _, kind, p in pub.outbox.pending(0, 10_000, again=True) if kind == "result"]
+        assert [r["kind"] for r in sent] == ["double_skunk"]  # the wire's name, not the rules' words
+    finally:
+        app.close()
+        pub.stop()
+    assert [(x["name"], x["points"], x["spread"]) for x in d.ranked()] == [("Ben", 3, 121), ("Ann", 0, -121)]
+    assert d.db.results()[0]["kind"] == "double_skunk" and d.refused == {}
+    d.close()

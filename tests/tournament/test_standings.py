@@ -269,3 +269,10 @@ def test_results_of_players_not_registered_yet_wait_for_them(tmp_path: Path) -> 
     for n in range(250):  # a table cannot keep more than its share waiting
         room.send("t3", "result", room.result("t3", f"X{n}", "Y", 80, game=n))
     assert len(room.director.db.waiting()) == 200
+
+
+def test_a_double_skunk_as_older_tables_wrote_it_counts(room: Room) -> None:
+    """Tables wrote the rules' own "double skunk" once; their outboxes may replay it."""
+    body = {**room.result("t1", "P01", "P16", 50), "kind": "double skunk"}
+    assert room.send("t1", "result", body)
+    assert table(room.director)[0] == ("P01", 3, 1, 71) and room.director.db.results()[0]["kind"] == "double_skunk"
