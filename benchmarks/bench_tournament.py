@@ -34,7 +34,7 @@ import httpx2
 from cribpi.tournament.broker import parse_broker
 from cribpi.tournament.director import Director
 from cribpi.tournament.eventdb import EventDB
-from cribpi.tournament.loadgen import player_names, table_games
+from cribpi.tournament.loadgen import PER_PROCESS, player_names, table_games, table_groups
 from cribpi.tournament.outbox import Outbox
 from cribpi.tournament.publisher import TablePublisher
 from cribpi.tournament.room import EVENT_DB, init_event
@@ -95,9 +95,6 @@ def read_stream(url: str, latencies: list[float], stop: threading.Event) -> None
                     latencies.append(time.time() - state["at"])
 
 
-GROUP = 50  # tables per process: paho's loop uses select(), which stops at file descriptor 1024
-
-
 def play_tables(numbers: list[int], tables: int, port: int, creds: dict[str, str], folder: Path, start: float,
                 seconds: float) -> None:
     """One process's tables: each plays an event a second, the room's tables spread over the second."""
@@ -138,7 +135,7 @@ def room_load(tables: int, seconds: float, folder: Path) -> None:
     stop = threading.Event()
     reader = threading.Thread(target=follow, args=(f"http://127.0.0.1:{http}/events", latencies, stop), daemon=True)
     reader.start()
-    groups = [list(range(first, min(first + GROUP, tables + 1))) for first in range(1, tables + 1, GROUP)]
+    groups = [list(share) for share in table_groups(1, tables, PER_PROCESS)]  # as `cribpi loadgen` splits them
     start = time.time() + 3  # every group connected by then
     workers = [multiprocessing.Process(target=play_tables, args=(g, tables, port, room.credentials, folder, start,
                                                                  seconds)) for g in groups]

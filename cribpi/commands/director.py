@@ -26,7 +26,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     init = steps.add_parser("init", help="make the event's folder and the broker's room")
     init.add_argument("event", help="the event's id (1-32 letters, digits, - or _): the topics' prefix")
     init.add_argument("--dir", type=path_option("event folder", folder=True), help="the folder (default: ./EVENT)")
-    init.add_argument("--tables", type=int_option(1, 999), default=16, help="how many tables (default 16)")
+    init.add_argument("--tables", type=int_option(1, 2000), default=16, help="how many tables, 1-2000 (default 16)")
     init.add_argument("--port", type=int_option(1, 65535), default=1883, help="the broker's port (default 1883)")
     init.add_argument("--bind", default="0.0.0.0", help="the broker's address (default: every interface)")
     init.add_argument("--broker-user", help="the user mosquitto runs as when started by root (it reads passwd)")

@@ -1,21 +1,29 @@
 """``cribpi loadgen``: N simulated tables playing random complete games through the real engine
 and publisher, one event per table every ``--pace`` seconds (for rehearsing a room and the
-benchmarks). Table ``tK`` seats players ``P(2K-1)`` and ``P(2K)``; at most 150 tables a
-process (``--first-table`` lets several share a room)."""
+benchmarks). Table ``tK`` seats players ``P(2K-1)`` and ``P(2K)``. Past 100 tables it runs
+worker processes of at most 100 tables each, stops them all on Ctrl-C, and names the tables of
+any that failed."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import signal
+import subprocess
+import sys
 import time
+from pathlib import Path
+from typing import Any
 
+from cribpi.exc import ConfigError
 from cribpi.inputs import int_option, path_option, read_user_text
 
-
-#: paho's network loop uses select(), which stops at file descriptor 1024; each table holds a
-#: socket, paho's wake-up pair and its outbox's files. Run several loadgens for more tables.
-MAX_TABLES = 150
+#: The most tables a room has (``cribpi director init --tables``): t1 .. t2000.
+MAX_TABLES = 2000
+PER_PROCESS = 100  # as cribpi.tournament.loadgen.PER_PROCESS, which is not imported before it runs
+STOP_WAIT_S = 30  # a stopped worker's goodbyes (each table says offline) before it is killed
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,9 +31,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--broker", required=True, help="mqtt://host[:port] or mqtts://host[:port]")
     p.add_argument("--event", required=True, help="the event's id")
     p.add_argument("--tables", type=int_option(1, MAX_TABLES), default=4,
-                   help=f"how many tables, 1-{MAX_TABLES} per process (default 4)")
-    p.add_argument("--first-table", type=int_option(1, 999), default=1,
+                   help=f"how many tables, 1-{MAX_TABLES} (default 4)")
+    p.add_argument("--first-table", type=int_option(1, MAX_TABLES), default=1,
                    help="the first table's number (default 1): several loadgens share a room")
+    p.add_argument("--per-process", type=int_option(1, PER_PROCESS), default=PER_PROCESS,
+                   help=f"tables a worker process plays, 1-{PER_PROCESS} (default {PER_PROCESS})")
     p.add_argument("--games", type=int_option(1, 1000), default=1, help="games per table (default 1)")
     p.add_argument("--seed", type=int_option(0, 2**32), default=0, help="the random seed (default 0)")
     p.add_argument("--pace", type=float, default=1.0, help="seconds between a table's events (default 1)")
@@ -33,38 +43,66 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="the credentials.json `cribpi director init` wrote (default: no login)")
     p.add_argument("--outbox-dir", type=path_option("outbox folder", folder=True), default=None,
                    help="where the tables keep their outboxes (default: a temporary folder)")
+    p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)  # one share of a larger run
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     import tempfile
-    from pathlib import Path
 
-    from cribpi.exc import ConfigError
+    from cribpi.tournament.broker import parse_broker
+
+    parse_broker(args.broker)  # a bad URL is said once, before any table or worker starts
+    if not 0 <= args.pace <= 60:
+        raise ConfigError(f"--pace {args.pace} is not valid: 0-60 seconds")
+    last = args.first_table + args.tables - 1
+    if last > MAX_TABLES:
+        raise ConfigError(f"--first-table {args.first_table} with --tables {args.tables} ends at t{last}:"
+                          f" tables go up to t{MAX_TABLES}")
+    creds = json.loads(read_user_text(args.credentials, "credentials file")) if args.credentials else {}
+    args.outbox_dir = args.outbox_dir or Path(tempfile.mkdtemp(prefix="cribpi-loadgen-"))
+    args.outbox_dir.mkdir(parents=True, exist_ok=True)
+    failed: list[str] = []
+    previous = signal.signal(signal.SIGTERM, _interrupt)  # stops the tables as Ctrl-C does: each says offline
+    try:
+        if args.worker or args.tables <= args.per_process:
+            tables, games, events = play(args, creds)
+            if args.worker:  # for the loadgen that started it
+                print(json.dumps({"tables": tables, "games": games, "events": events}))
+                return 0
+        else:
+            (tables, games, events), failed = supervise(args)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    print(f"{tables} tables played {games} games: {events} events published")
+    for failure in failed:
+        print(f"cribpi loadgen: {failure}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def play(args: argparse.Namespace, creds: dict[str, str]) -> tuple[int, int, int]:
+    """Play this process's tables to the end; (tables, games, events)."""
     from cribpi.tournament.broker import parse_broker
     from cribpi.tournament.loadgen import player_names, table_games
     from cribpi.tournament.outbox import Outbox
     from cribpi.tournament.publisher import TablePublisher
 
-    if not 0 <= args.pace <= 60:
-        raise ConfigError(f"--pace {args.pace} is not valid: 0-60 seconds")
-    creds = json.loads(read_user_text(args.credentials, "credentials file")) if args.credentials else {}
     numbers = range(args.first_table, args.first_table + args.tables)
-    brokers = [parse_broker(args.broker, username=f"t{n}" if creds else None, password=creds.get(f"t{n}"))
-               for n in numbers]
-    folder = args.outbox_dir or Path(tempfile.mkdtemp(prefix="cribpi-loadgen-"))
-    folder.mkdir(parents=True, exist_ok=True)
+    parent = os.getppid()
     tables = []
-    for n, broker in zip(numbers, brokers):
-        table = f"t{n}"
-        pub = TablePublisher(broker, args.event, table, Outbox(folder / f"{table}-outbox.db"))
-        pub.start()
-        tables.append((n, pub))
-    rng = random.Random(args.seed)
-    games = [table_games(player_names(n), random.Random(rng.getrandbits(64)), pub, args.games) for n, pub in tables]
-    events = 0
     try:
+        for n in numbers:
+            broker = parse_broker(args.broker, username=f"t{n}" if creds else None, password=creds.get(f"t{n}"))
+            pub = TablePublisher(broker, args.event, f"t{n}", Outbox(args.outbox_dir / f"t{n}-outbox.db"))
+            pub.start()
+            tables.append(pub)
+        # Each table's games from the seed and its number alone: the same whatever the split.
+        games = [table_games(player_names(n), random.Random(f"{args.seed}:{n}"), pub, args.games)
+                 for n, pub in zip(numbers, tables)]
+        events = 0
         while games:
+            if args.worker and os.getppid() != parent:  # the loadgen that started it is gone
+                raise KeyboardInterrupt
             tick = time.monotonic()
             for game in list(games):
                 if next(game, None) is None:
@@ -72,11 +110,85 @@ def run(args: argparse.Namespace) -> int:
                 else:
                     events += 1
             time.sleep(max(0.0, args.pace - (time.monotonic() - tick)))
-        while any(pub.outbox.unsent() for _, pub in tables):
+        while any(pub.outbox.unsent() for pub in tables):
             time.sleep(0.1)
     finally:
-        for _, pub in tables:
+        for pub in tables:
             pub.stop()
-    print(f"{args.tables} tables played {args.tables * args.games} games: {events} events published")
-    return 0
+    return len(tables), len(tables) * args.games, events
 
+
+def supervise(args: argparse.Namespace) -> tuple[tuple[int, int, int], list[str]]:
+    """Run the tables in worker processes (``cribpi loadgen --worker`` on a share each); what
+    the workers that finished played, added up, and a line for each that failed, naming its
+    tables (the others play on)."""
+    from cribpi.tournament.loadgen import table_groups
+
+    shares = table_groups(args.first_table, args.tables, args.per_process)
+    workers: list[tuple[range, subprocess.Popen[str]]] = []
+    # The workers run in sessions of their own: a Ctrl-C at the terminal reaches this process
+    # only, which stops each of them once.
+    try:
+        for share in shares:
+            proc = subprocess.Popen(_worker_argv(args, share), stdout=subprocess.PIPE, text=True,
+                                    start_new_session=True)
+            workers.append((share, proc))
+            print(f"{_name(share)}: worker pid {proc.pid}", file=sys.stderr, flush=True)
+        while any(proc.poll() is None for _, proc in workers):
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        _stop(workers)
+        raise
+    return _summary(workers)
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def _worker_argv(args: argparse.Namespace, share: range) -> list[str]:
+    argv = [sys.executable, "-m", "cribpi", "loadgen", "--worker", "--broker", args.broker, "--event", args.event,
+            "--first-table", str(share.start), "--tables", str(len(share)), "--games", str(args.games),
+            "--seed", str(args.seed), "--pace", str(args.pace), "--outbox-dir", str(args.outbox_dir)]
+    return argv + (["--credentials", str(args.credentials)] if args.credentials else [])
+
+
+def _name(share: range) -> str:
+    return f"tables t{share.start}-t{share.stop - 1}"
+
+
+def _stop(workers: list[tuple[range, subprocess.Popen[str]]]) -> None:
+    """Ask each worker still running to stop (its tables say offline), then make sure; one
+    line for each that did not stop as asked."""
+    for _, proc in workers:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+    deadline = time.monotonic() + STOP_WAIT_S
+    for share, proc in workers:
+        try:
+            proc.wait(max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        if proc.returncode not in (0, 130):  # 130: stopped by the interrupt, its tables offline
+            print(f"cribpi loadgen: {_name(share)}: their worker {_how(proc.returncode)}", file=sys.stderr)
+
+
+def _how(code: int) -> str:
+    return f"was killed by {signal.Signals(-code).name}" if code < 0 else f"exited with {code}"
+
+
+def _summary(workers: list[tuple[range, subprocess.Popen[str]]]) -> tuple[tuple[int, int, int], list[str]]:
+    totals, failed = [0, 0, 0], []
+    for share, proc in workers:
+        out = proc.stdout.read() if proc.stdout else ""
+        try:
+            said = json.loads(out.strip().splitlines()[-1]) if proc.returncode == 0 else None
+        except (ValueError, IndexError):
+            said = None
+        if said is None:
+            failed.append(f"{_name(share)}: their worker {_how(proc.returncode)}; they are not in the count above")
+            continue
+        for n, key in enumerate(("tables", "games", "events")):
+            totals[n] += int(said[key])
+    return (totals[0], totals[1], totals[2]), failed

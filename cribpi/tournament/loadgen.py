@@ -14,9 +14,13 @@ from cribpi.game.simulate import random_game_events
 from cribpi.rules import ACC
 from cribpi.views.table import board_model, scores_screen
 
-__all__ = ["update_for", "play_match", "start_next", "table_games", "player_names"]
+__all__ = ["update_for", "play_match", "start_next", "table_games", "player_names", "table_groups",
+           "PER_PROCESS"]
 
 OVER = (Phase.GAME_OVER, Phase.MATCH_OVER)
+#: Tables one process plays. paho's network loop uses select(), which stops at file descriptor
+#: 1024, and each table holds a socket, paho's wake-up pair and its outbox's three SQLite files.
+PER_PROCESS = 100
 
 
 def update_for(state: State, event: Event, effects: tuple[Effect, ...], game_id: int) -> Update:
@@ -64,3 +68,16 @@ def table_games(names: Sequence[str], rng: random.Random, listener: Listener, ga
     for game in range(1, games + 1):
         yield from play_match(names, rng, listener, game)
     start_next(names, listener, games + 1)
+
+
+def table_groups(first: int, count: int, per_process: int = PER_PROCESS) -> list[range]:
+    """Tables ``first`` .. ``first + count - 1`` split into as few processes' shares as
+    ``per_process`` allows, as even as can be (160 tables: 80 and 80, not 100 and 60)."""
+    groups = -(-count // per_process)
+    size, extra = divmod(count, groups)
+    shares, start = [], first
+    for n in range(groups):
+        end = start + size + (n < extra)
+        shares.append(range(start, end))
+        start = end
+    return shares

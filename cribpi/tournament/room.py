@@ -20,9 +20,10 @@ from cribpi.exc import ConfigError, HardwareError
 from cribpi.tournament.eventdb import EventDB, hash_password
 from cribpi.tournament.messages import NAME
 
-__all__ = ["DIRECTOR", "Room", "write_room", "table_ids", "init_event", "EVENT_DB"]
+__all__ = ["DIRECTOR", "MAX_TABLES", "Room", "write_room", "table_ids", "init_event", "EVENT_DB"]
 
 DIRECTOR = "director"  # the director's MQTT username
+MAX_TABLES = 2000  # as `cribpi loadgen` can play (a broker past ~1000 needs its open-files limit raised)
 EVENT_DB = "event.db"
 
 
@@ -48,8 +49,8 @@ def write_room(folder: Path, event: str, tables: int, *, port: int = 1883, bind:
     ``run_as``: the user mosquitto runs as once started by root (it must read ``passwd``); by
     default mosquitto's own, so the folder must then be readable by it. ``tls``: the server's
     certificate and key files, for an ``mqtts://`` listener."""
-    if not 1 <= tables <= 999:
-        raise ConfigError(f"--tables {tables} is not valid: 1-999")
+    if not 1 <= tables <= MAX_TABLES:
+        raise ConfigError(f"--tables {tables} is not valid: 1-{MAX_TABLES}")
     tool = shutil.which("mosquitto_passwd")
     if tool is None:
         raise HardwareError("mosquitto_passwd is not installed (apt install mosquitto)")
