@@ -233,3 +233,21 @@ def test_only_the_director_announces_a_session(broker: Mosquitto, tmp_path: Path
     assert not [t for t, _, _ in seen.messages if t == director_topic(EVENT)]
     assert all(pub.replays == 0 for pub in pubs.values())
     seen.close()
+
+
+def test_a_room_made_before_replays_works_as_before(broker: Mosquitto, tmp_path: Path) -> None:
+    """Its acl lets no table read the announcement (mosquitto grants the subscription and
+    delivers nothing): the table publishes as ever, and the director's announcement is dropped."""
+    broker.stop()
+    (broker.room.folder / "acl").write_text(f"pattern write cribpi/{EVENT}/tables/%u/#\n\n"
+                                            f"user {DIRECTOR}\ntopic read cribpi/{EVENT}/#\n")
+    broker.start()
+    d = start_director(broker)
+    pub = publisher(broker, tmp_path)
+    pub.start()
+    wait_for(lambda: pub.heard)
+    play({"t1": pub}, games=1, seed=95)
+    wait_for(lambda: d.accepted["result"] == 1)
+    assert pub.announced == 0 and pub.replays == 0 and pub.outbox.served() is None and d.refused == {}
+    pub.stop()
+    stop_director(d)
