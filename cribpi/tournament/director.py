@@ -142,7 +142,7 @@ class Director:
         players = body["players"]
         unknown = [p for p in players if self._side(p) is None]
         if unknown:  # kept: a replay to a new database may come before the players are registered
-            kept = self.db.wait(table, body["id"], topic(self.event, table, "result"), json.dumps(body).encode(),
+            kept = self.db.add_waiting(table, body["id"], topic(self.event, table, "result"), json.dumps(body).encode(),
                                 most=WAITING_PER_TABLE)
             raise BadMessage("unknown_player", f"{table}/result: {', '.join(unknown)[:80]} not registered"
                              + ("; it waits for them" if kept else ""))

@@ -234,7 +234,7 @@ class EventDB:
 
     # -- results waiting for their players ---------------------------------------------------
 
-    def wait(self, table: str, msg_id: int, topic: str, payload: bytes, *, most: int) -> bool:
+    def add_waiting(self, table: str, msg_id: int, topic: str, payload: bytes, *, most: int) -> bool:
         """Keep a result whose players are not registered yet, at most ``most`` a table;
         whether it is kept."""
         with self.lock:
