@@ -156,3 +156,11 @@ def test_shares_are_even_and_cover_every_table_once() -> None:
         assert [n for share in shares for n in share] == list(range(first, first + count))
         assert all(len(s) <= per for s in shares) and len(shares) == -(-count // per)
         assert max(map(len, shares)) - min(map(len, shares)) <= 1
+
+
+def test_the_command_and_the_room_agree_on_the_limits() -> None:
+    """The command keeps its own copies (it imports no tournament module to build its parser)."""
+    from cribpi.commands import loadgen as command
+    from cribpi.tournament import loadgen, room
+
+    assert command.PER_PROCESS == loadgen.PER_PROCESS and command.MAX_TABLES == room.MAX_TABLES
