@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from cribpi.exc import CribpiError
-from cribpi.game import Pegged, State
+from cribpi.game import Pegged, Phase, State, apply
+from cribpi.game.moves import latest_score
 
 __all__ = ["MAX_PAYLOAD", "NAME", "KINDS", "BadMessage", "Message", "topic", "subscription", "parse",
-           "state_body", "result_body", "last_score", "director_topic", "director_body", "director_session"]
+           "state_body", "result_body", "last_score", "last_score_now", "director_topic", "director_body", "director_session"]
 
 MAX_PAYLOAD = 8192  # bytes; a table's largest message (a 4-player state) is well under 1 KiB
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")  # an event or table id (also an MQTT username)
@@ -101,6 +102,18 @@ def last_score(effects: tuple[Any, ...]) -> dict[str, Any] | None:
         return None
     peg = pegs[-1]
     return {"seat": peg.seat, "points": peg.points, "reason": peg.reason.value, "text": peg.explain}
+
+
+def last_score_now(state: State) -> dict[str, Any] | None:
+    """The deal's latest score as it stands after a move or an undo (which score the play again
+    and may take the last score away): in the play, in the words it was made with (the deal is
+    played again for them); later, its seat, points and reason; None if the deal has none."""
+    if state.phase is Phase.PLAY:
+        return last_score((p,) if (p := latest_score(state, apply)) is not None else ())
+    if state.deal is None or not state.deal.pegged:
+        return None
+    seat, points, reason = state.deal.pegged[-1]
+    return {"seat": seat, "points": points, "reason": reason.value, "text": ""}
 
 
 def result_body(state: State, game: int, winner: int, scores: tuple[int, ...], kind: str,

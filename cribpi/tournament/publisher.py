@@ -34,10 +34,12 @@ import paho.mqtt.client as mqtt
 from cribpi.app.listeners import Update
 from cribpi.config import Config
 from cribpi.exc import ConfigError
-from cribpi.game import GameOver, NextGame, Undo
+from cribpi.game import GameOver, MoveCard, NextGame, Undo
 from cribpi.game.events import Confirm
 from cribpi.tournament.broker import Broker, new_client, parse_broker
-from cribpi.tournament.messages import director_session, director_topic, last_score, result_body, state_body, topic
+from cribpi.tournament.messages import (
+    director_session, director_topic, last_score, last_score_now, result_body, state_body, topic,
+)
 from cribpi.tournament.outbox import Outbox, outbox_path
 
 __all__ = ["TablePublisher"]
@@ -132,7 +134,8 @@ class TablePublisher:
                 self.outbox.add("result", result_body(
                     state, game, effect.winner, effect.scores, result.kind.value, result.game_points,
                     result.margin, now), held=True)
-        self.last = last_score(update.effects) or self.last
+        moved = any(isinstance(event, (MoveCard, Undo)) for event in update.events)
+        self.last = last_score(update.effects) or (last_score_now(state) if moved else self.last)
         status = "awaiting confirmation" if self.outbox.held() else "playing"
         body = state_body(state, game, status, self.last, now)
         with self.wake:
