@@ -67,7 +67,10 @@ class Outbox:
         still has unsent waits for a table that serves that event again."""
         with self.lock:
             self.event = event
-            self.db.execute("UPDATE tournament_outbox SET event = ? WHERE event = ''", (event,))
+            # rows from before events were recorded, or named by the bare event id (before the
+            # instance of an event was told apart, see cribpi.tournament.publisher.instance_of)
+            bare = event.split("#", 1)[0]
+            self.db.execute("UPDATE tournament_outbox SET event = ? WHERE event IN ('', ?)", (event, bare))
             self.db.execute("DELETE FROM tournament_outbox WHERE sent = 1 AND event != ?", (event,))
 
     def add(self, kind: str, body: dict[str, Any], *, held: bool = False) -> int:

@@ -21,6 +21,7 @@ is recorded in the outbox as served, so a restart of either side does not replay
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import threading
@@ -47,12 +48,22 @@ __all__ = ["TablePublisher"]
 log = logging.getLogger(__name__)
 
 
+def instance_of(event: str, table: str, password: str | None) -> str:
+    """The outbox's name for the event as the director set it up: its id, and a digest of this
+    table's credentials. ``cribpi director init`` gives every table a new password, so an event
+    id set up again (a club's weekly ``club``) is a new instance: a director's new database for
+    it never takes the rows a table kept from last time (a replay sends the instance's rows only)."""
+    if not password:
+        return event
+    return f"{event}#{hashlib.sha256(f'{table}:{password}'.encode()).hexdigest()[:16]}"
+
+
 class TablePublisher:
     def __init__(self, broker: Broker, event: str, table: str, outbox: Outbox, *,
                  clock: Callable[[], float] = time.time, max_delay: int = 5,
                  online: Callable[[bool], None] = lambda on: None) -> None:
         self.event, self.table, self.outbox, self.clock = event, table, outbox, clock
-        outbox.use_event(event)
+        outbox.use_event(instance_of(event, table, broker.password))
         self.online = online  # told from paho's thread on each connect (True) and loss (False)
         self.client = new_client(broker, f"cribpi-{event}-{table}", max_delay=max_delay)
         self.client.will_set(self.topic("status"), b"offline", qos=1, retain=True)
