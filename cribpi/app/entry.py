@@ -13,6 +13,7 @@ from cribpi.game import (
     Crib, CutForDeal, Discard, Effect, Event, HandCards, Lay, Starter, State, describe_expected,
     expected, show_order,
 )
+from cribpi.game.queries import entry_refusal
 from cribpi.app.parts import Table
 from cribpi.rules import Card, Rank, Suit
 
@@ -22,11 +23,13 @@ MakeEvent = Callable[[tuple[Card, ...]], Event]
 
 
 class CribStep(NamedTuple):
-    """The next cards the crib needs: what to ask for, how many, and the event they make."""
+    """The next cards the crib needs: what to ask for, how many, the event they make, and what
+    the game calls them (a "crib" or a "discard")."""
 
     label: str
     needed: int
     make: MakeEvent
+    what: str = "crib"
 
 
 def crib_step(state: State) -> CribStep:
@@ -40,7 +43,7 @@ def crib_step(state: State) -> CribStep:
     for seat in show_order(state):
         if deal.discards[seat] is None:
             return CribStep(f"{state.names[seat]}'s discard", state.rules.discards_each,
-                            functools.partial(Discard, seat))
+                            functools.partial(Discard, seat), "discard")
     thrown = tuple(c for d in deal.discards if d for c in d)
     label = "Crib: card from the pack" if len(thrown) < 4 else "Crib: OK to count it"
     return CribStep(label, 4 - len(thrown), lambda cards: Crib(thrown + cards))
@@ -76,7 +79,7 @@ class CardEntry:
         state = self.table.state
         want = expected(state)
         if "cut" in want.actions:
-            return self._collect(card, state.seats, CutForDeal)
+            return self._collect(card, state.seats, CutForDeal, "cut")
         if "starter" in want.actions:
             return self.table.apply(Starter(card))
         if "lay" in want.actions:
@@ -122,25 +125,30 @@ class CardEntry:
         deal = self.table.state.deal
         laid = deal.cards_of(seat) if deal else ()
         need = self.table.state.rules.cards_held - len(laid)
-        return self._collect(card, need, lambda cards: HandCards(seat, laid + cards))
+        return self._collect(card, need, lambda cards: HandCards(seat, laid + cards), "hand")
 
     def _crib_card(self, card: Card) -> tuple[Effect, ...]:
-        _, needed, make = crib_step(self.table.state)
+        _, needed, make, what = crib_step(self.table.state)
         if needed == 0:
             raise RulesError("the discards make the whole crib: press OK to count it")
-        effects = self._collect(card, needed, make)
+        effects = self._collect(card, needed, make, what)
         if not self.cards and self.crib_ready():
             effects += self.count_crib()  # 2 or 4 players: the discards are the crib
         return effects
 
-    def _collect(self, card: Card, needed: int, make: MakeEvent) -> tuple[Effect, ...]:
+    def _collect(self, card: Card, needed: int, make: MakeEvent, what: str) -> tuple[Effect, ...]:
+        """Each card is checked as it is keyed (a refused one is not entered, and the cards
+        before it stay); the last one needed makes the event."""
         if card in self.cards:
             raise RulesError(f"{card} is already entered: enter {needed - len(self.cards)} more different card(s)")
+        why = entry_refusal(self.table.state, card, what)
+        if why is not None:
+            raise RulesError(why)
         self.cards.append(card)
         if len(self.cards) < needed:
             return ()
         try:
             return self.table.apply(make(tuple(self.cards)))
         except CribpiError:
-            self.cards.pop()  # only the card that was refused; the rest stay entered
+            self.cards.pop()  # the event is refused: the card just keyed is not entered, nothing changes
             raise

@@ -6,7 +6,7 @@ from __future__ import annotations
 from cribpi.game.state import DealState, Moment, State
 from cribpi.rules import Card
 
-__all__ = ["show_order", "cards_left", "known_hand", "claimable", "next_to_play"]
+__all__ = ["show_order", "cards_left", "known_hand", "claimable", "next_to_play", "entry_refusal"]
 
 
 def show_order(state: State) -> tuple[int, ...]:
@@ -48,4 +48,22 @@ def next_to_play(state: State, deal: DealState, after: int) -> int | None:
         seat = (after + i) % seats
         if held[seat] and seat not in gone:
             return seat
+    return None
+
+
+def entry_refusal(state: State, card: Card, what: str) -> str | None:
+    """Why ``card`` may not be keyed towards the ``what`` being entered ("cut", "crib",
+    "discard" or "hand": a hand's cards not laid in the play), else None. Asked of each card
+    as it is keyed, so a wrong one is refused at once, not when the last card makes the event;
+    the event's handler still checks the whole (:func:`cribpi.game.transaction.check_unseen`,
+    whose words these are)."""
+    deal = state.deal
+    if deal is None or what == "cut":
+        return None
+    if what == "discard" and deal.crib:  # the crib is entered: a discard is two of its cards
+        if card not in deal.crib:
+            return f"{card} is not in the crib ({' '.join(map(str, deal.crib))}): a discard goes to the crib"
+        return None
+    if deal.has_seen(card):
+        return f"{card} has already been seen this deal: the {what} must be cards not yet shown"
     return None
