@@ -1,14 +1,23 @@
 """Regenerate the OLED and board pictures used in docs/usage.md and README.md.
 
-    python docs/pictures.py        (writes docs/img/*.png)
+    python docs/pictures.py            (writes docs/img/*.png)
+    python docs/pictures.py --check    (exit 1 naming each picture the screens no longer match)
+
+``tests/views/test_docs_pictures.py`` runs the check, so a screen that changes fails the suite
+until its pictures are made again.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+import argparse
 import random
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
+
+from PIL import Image, ImageChops
 
 from cribpi.app import TableSettings, TableUI
 from cribpi.game import Mode
@@ -16,7 +25,8 @@ from cribpi.hal import Action
 from cribpi.views import LedSettings, render_board, render_screen
 from cribpi.views.picture import board_picture, oled_picture
 
-OUT = Path(__file__).with_name("img")
+IMG = Path(__file__).with_name("img")
+OUT = IMG  # where snap() writes: write() points it at its folder
 
 
 def snap(ui: TableUI, name: str) -> None:
@@ -64,7 +74,10 @@ def claim_mode() -> None:
     cards(ui, "5H", "AD")  # the dealer lays again: his fifteen was never claimed
     snap(ui, "usage-claim-2-muggins-offered")
     ui.screens.clear()
-    ui.handle(Action.muggins(1 - dealer))
+    ui.handle(Action.muggins(1 - dealer))  # the call is opened: PEG presses name its points
+    ui.handle(Action.peg(1 - dealer, 1))
+    ui.handle(Action.peg(1 - dealer, 1))
+    press(ui, "ok")
     snap(ui, "usage-claim-3-muggins-taken")
 
 
@@ -86,8 +99,45 @@ def menu() -> None:
     snap(ui, "usage-menu")
 
 
+MAKERS: tuple[Callable[[], None], ...] = (count_mode, claim_mode, board_mode, menu)
+
+
+def write(folder: Path) -> list[str]:
+    """Make every picture in ``folder``; their file names."""
+    global OUT
+    OUT, before = folder, IMG
+    try:
+        for make in MAKERS:
+            make()
+    finally:
+        OUT = before
+    return sorted(p.name for p in folder.glob("*.png"))
+
+
+def stale() -> list[str]:
+    """The pictures in docs/img that the screens, drawn now, no longer match (pixel for pixel)."""
+    with tempfile.TemporaryDirectory() as name:
+        made = Path(name)
+        wrong = []
+        for picture in write(made):
+            kept = IMG / picture
+            if not kept.exists():
+                wrong.append(f"{picture} (missing)")
+                continue
+            with Image.open(kept) as old, Image.open(made / picture) as new:
+                if old.size != new.size or ImageChops.difference(old.convert("RGB"), new.convert("RGB")).getbbox():
+                    wrong.append(picture)
+        return wrong
+
+
 if __name__ == "__main__":
-    OUT.mkdir(exist_ok=True)
-    for make in (count_mode, claim_mode, board_mode, menu):
-        make()
-    print(f"pictures written to {OUT}")
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="compare with docs/img instead of writing")
+    if parser.parse_args().check:
+        wrong = stale()
+        for picture in wrong:
+            print(f"docs/img/{picture} no longer matches the screen: run python docs/pictures.py")
+        sys.exit(1 if wrong else 0)
+    IMG.mkdir(exist_ok=True)
+    write(IMG)
+    print(f"pictures written to {IMG}")
