@@ -37,9 +37,11 @@ class JournalLocked(StoreError):
 
 
 class JournalDamaged(StoreError):
-    """A journal that fails its checks: never written to; a table moves it aside and starts afresh."""
+    """A journal that fails its checks: never written to; a table moves it aside and starts afresh.
+    ``reason`` is what is wrong with it, without the advice of the message."""
 
     exit_code = 1
+    reason: str | None = None
 
 
 class JournalFull(StoreError):

@@ -53,7 +53,8 @@ def open_guarded(path: str, *, read_only: bool, recover: bool, now: dt.datetime)
             if not recover:
                 raise
             aside = move_aside(path, now)
-            notice = f"journal damaged: moved aside to {os.path.basename(aside)}, a new one is started ({exc})"
+            why = exc.reason or str(exc)  # the advice to move it aside is done: just what was wrong
+            notice = f"journal damaged: moved aside to {os.path.basename(aside)}, a new one is started ({why})"
         return Opened(*open_journal(path), lock=lock, notice=notice)
     except BaseException:
         lock.release()

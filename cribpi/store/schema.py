@@ -141,9 +141,11 @@ def connect_read_only(path: str) -> sqlite3.Connection:
 
 
 def corrupt(path: str, exc: BaseException) -> JournalDamaged:
-    return JournalDamaged(
+    damaged = JournalDamaged(
         f"{path} is damaged ({_one_line(exc)}): move it aside (keep it: `sqlite3 FILE .recover` may save "
         "its games); `cribpi run` and `cribpi sim` do that themselves and start a new journal")
+    damaged.reason = _one_line(exc)
+    return damaged
 
 
 def store_error(path: str, exc: BaseException, doing: str) -> StoreError:

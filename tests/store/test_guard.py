@@ -113,6 +113,7 @@ def test_a_table_moves_a_damaged_journal_aside_and_starts_afresh(db_path):
     with Store(db_path, recover=True, clock=lambda: when) as store:
         aside = db_path.with_name(db_path.name + ".damaged-20261123-143005")
         assert store.notice is not None and aside.name in store.notice and "damaged" in store.notice
+        assert "move it aside" not in store.notice  # done already: the notice says what was wrong
         assert store.games() == []
         journal(store, [e for e, _ in random_match(6)][:10])
     assert aside.read_bytes() == damaged  # kept byte for byte
