@@ -145,6 +145,7 @@ class TableUI:
 
     def apply(self, event: Event) -> tuple[Effect, ...]:
         """Journal and apply ``event``, then show its effects; raises if the game refuses it."""
+        before = self.state
         effects = self.session.apply(event)
         self.entry.clear()  # half-keyed cards never carry over to what comes next
         state = self.state
@@ -152,7 +153,7 @@ class TableUI:
         self.muggins_track = muggins_track(state, effects)
         self.menus.suggested = next((draft for e in effects if isinstance(e, Alert)
                                      if (draft := PenaltyDraft.renege(e)) is not None), self.menus.suggested)
-        self.screens = list(effect_screens(state, effects))
+        self.screens = list(effect_screens(state, effects, before))
         if isinstance(event, CutForDeal) and state.mode is Mode.BOARD:  # no starter prompt will name the dealer
             self.screens = [cut_screen(state, event.cards, effects)]
         # after a move or an undo, the play's latest score as it now stands, in its words

@@ -24,6 +24,7 @@ from PIL import Image
 
 from cribpi.exc import ViewError
 from cribpi.rules import Card, ScoreItem
+from cribpi.rules.speech import spoken_items
 from cribpi.views.canvas import DEFAULT_SIZE, LINE, Canvas, centred, check_page, paginate, wrap
 from cribpi.views.fonts import BIG_DIGITS, BOLD, SMALL, BitmapFont
 from cribpi.views.model import (
@@ -225,7 +226,7 @@ def _show(screen: ShowScreen, c: Canvas) -> None:
     first = screen.page * rows
     shown = screen.items[first : first + rows]
     kind = _kind_columns(shown, c.columns)
-    lines = [_show_line(item, c.columns, kind) for item in shown]
+    lines = [_show_line(item, c.columns, kind) for item in shown] or [spoken_items(())]  # "nothing to count"
     c.lines(lines, top, rows)
     if c.tall:
         c.rule(8)

@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from cribpi.game import (
-    Alert, AlertKind, Effect, Event, GameOver, MatchOver, MoveCard, Pegged, Phase, State, Undo, Where, apply, can_go,
+    Alert, AlertKind, Effect, Event, GameOver, MatchOver, Mode, MoveCard, Pegged, Phase, Reason, State, Undo, Where,
+    apply, can_go,
 )
 from cribpi.game.moves import latest_score
 from cribpi.rules import MAX_COUNT, Card, ScoreItem, count_total
@@ -164,20 +165,59 @@ def _last_play_score(state: State) -> ScoreLine | None:
     return ScoreLine(seat_label(state, seat), points, reason.value)
 
 
-def effect_screens(state: State, effects: Iterable[Effect]) -> list[AlertScreen | ScoreScreen | ShowScreen]:
+def effect_screens(state: State, effects: Iterable[Effect],
+                   before: State | None = None) -> list[AlertScreen | ScoreScreen | ShowScreen]:
     """Screens to page through after an event: each score with its reason, show breakdowns and
     alerts. None once the game is won: the resting screen (:func:`game_over_screen`) says who
-    won and how, and one OK starts the next game."""
+    won and how, and one OK starts the next game. Given the table ``before`` the event, a hand
+    or crib it counted that scores nothing has its page too, in its place in the show (the game
+    pegs no points for it, so no effect says it was counted)."""
     screens: list[AlertScreen | ScoreScreen | ShowScreen] = []
     effects = list(effects)
     if any(isinstance(e, (GameOver, MatchOver)) for e in effects):
         return screens
+    counted = _counted_now(before, state) if before is not None else []
     for effect in effects:
         if isinstance(effect, Pegged):
+            if effect.reason.in_show:
+                screens.extend(_zero_shows_until(state, counted, effect))
             screens.append(_pegged_screen(state, effect))
         elif isinstance(effect, Alert) and effect.kind is not AlertKind.CUT:  # the cut shows as the starter prompt
             screens.append(AlertScreen(ALERT_TITLES[effect.kind], alert_lines(state, effect)))
+    screens.extend(_zero_shows_until(state, counted, None))
     return screens
+
+
+Counted = tuple[int, Reason, int]  # a hand or the crib counted: (seat, hand or crib, total)
+
+
+def _counted_now(before: State, after: State) -> list[Counted]:
+    """The hands and crib counted between ``before`` and ``after``, in the order of the show.
+    Claim mode asks each for its claim instead (a zero is claimed like any total)."""
+    deal, old = after.deal, before.deal
+    if deal is None or after.mode is Mode.CLAIM:
+        return []
+    same = old is not None and old.number == deal.number and before.game_number == after.game_number
+    done = len(old.hand_totals) if same and old is not None else 0
+    counted: list[Counted] = [(seat, Reason.HAND, total) for seat, total in deal.hand_totals[done:]]
+    if deal.crib_total is not None and not (same and old is not None and old.crib_total is not None):
+        counted.append((deal.dealer, Reason.CRIB, deal.crib_total))
+    return counted
+
+
+def _zero_shows_until(state: State, counted: list[Counted], pegged: Pegged | None) -> list[ShowScreen]:
+    """Pages for the counts of nothing before ``pegged`` (None: all that are left), taken off
+    ``counted`` with the count ``pegged`` is for."""
+    pages: list[ShowScreen] = []
+    if pegged is not None and not any((seat, reason) == (pegged.seat, pegged.reason) for seat, reason, _ in counted):
+        return pages  # not a count this event made (a moved card's replay scores the show again)
+    while counted:
+        seat, reason, total = counted.pop(0)
+        if pegged is not None and (seat, reason) == (pegged.seat, pegged.reason):
+            break
+        if total == 0:
+            pages.append(ShowScreen(f"{seat_label(state, seat)} {reason.value}", (), 0))
+    return pages
 
 
 def cut_screen(state: State, cards: Sequence[Card], effects: Iterable[Effect]) -> AlertScreen:

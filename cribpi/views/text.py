@@ -12,8 +12,11 @@ from cribpi.views.model import (
     AlertScreen, MenuScreen, MessageScreen, PlayScreen, PromptScreen, ScoreLine, ScoreScreen, ScoresScreen,
     ScreenModel, ShowScreen,
 )
+from cribpi.rules.speech import spoken_items
 
 __all__ = ["screen_text"]
+
+NOTHING = spoken_items(())  # a hand or crib that scores nothing ("nothing to count")
 
 
 def _score_line(line: ScoreLine) -> str:
@@ -30,7 +33,7 @@ def _lines(screen: ScreenModel) -> list[str]:
         starter = f" | starter {screen.starter}" if screen.starter is not None else ""
         return [f"{screen.who} {screen.points}{starter}", *screen.reasons, *([screen.footer] if screen.footer else [])]
     if isinstance(screen, ShowScreen):
-        items = [" ".join([item.kind, *map(str, item.cards), str(item.points)]) for item in screen.items]
+        items = [" ".join([item.kind, *map(str, item.cards), str(item.points)]) for item in screen.items] or [NOTHING]
         claimed = f" (claimed {screen.claimed})" if screen.claimed is not None else ""
         return [f"{screen.title}: {screen.total}{claimed}", *items]
     if isinstance(screen, ScoresScreen):
