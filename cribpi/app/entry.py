@@ -99,9 +99,14 @@ class CardEntry:
         return self.table.apply(crib_step(self.table.state).make(()))
 
     def hint(self) -> str:
-        """Whose cards the crib wants next, when the review has them entered seat by seat."""
+        """Whose card the cut wants next; whose cards the crib wants next, when the review has
+        them entered seat by seat; else "" (the phase's own hint)."""
         state = self.table.state
-        return crib_step(state).label if "crib" in expected(state).actions and state.review else ""
+        actions = expected(state).actions
+        if "cut" in actions and len(self.cards) < state.seats:
+            name = state.names[len(self.cards)]
+            return f"{name}'s card next, OK: random" if self.cards else f"a card per seat, {name}'s first, OK: random"
+        return crib_step(state).label if "crib" in actions and state.review else ""
 
     def text(self) -> str:
         """What is keyed so far, as the OLED shows it: ``7C 8H 5_``."""

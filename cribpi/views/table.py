@@ -226,7 +226,7 @@ def cut_screen(state: State, cards: Sequence[Card], effects: Iterable[Effect]) -
     decided = next((e for e in effects if isinstance(e, Alert) and e.kind in (AlertKind.CUT, AlertKind.RECUT)), None)
     shown = ", ".join(f"{seat_label(state, seat)} {card}" for seat, card in enumerate(cards))
     title = ALERT_TITLES[decided.kind] if decided is not None else ALERT_TITLES[AlertKind.CUT]
-    return AlertScreen(title, (shown, *([decided.text] if decided is not None else [])))
+    return AlertScreen(title, (shown, *(alert_lines(state, decided) if decided is not None else ())))
 
 
 def _pegged_screen(state: State, effect: Pegged) -> ScoreScreen | ShowScreen:
@@ -297,6 +297,8 @@ def alert_lines(state: State, alert: Alert) -> tuple[str, ...]:
     was claimed) with the items under it; the others as the engine said them."""
     if alert.kind is AlertKind.RENEGE:
         return _renege_lines(state, alert)
+    if alert.kind is AlertKind.RECUT and state.seats > 2:  # the engine names the tied seats, but every seat cuts
+        return (alert.text, f"all {state.seats} cut again, {seat_label(state, 0)} first")
     compose = _CLAIM_SENTENCES.get(alert.kind)
     if compose is None or alert.seat is None:
         return (alert.text, *map(_item_line, alert.items))
