@@ -80,10 +80,15 @@ def replay_rows(record: Record) -> tuple[list[dict[str, Any]], list[str], State]
                 continue
             if (row["game"], row["deal"]) != shown:
                 shown = (row["game"], row["deal"])
-                out.append(f"-- game {row['game']}, deal {row['deal']}")
+                out.append(_heading(row["game"], row["deal"]))
             rows.append(row)
             out.append(_text(row))
     return rows, out, state
+
+
+def _heading(game: int, deal: int | None) -> str:
+    """``-- game 1, deal 3``; before the first deal, the cut for it (a tie to cut again)."""
+    return f"-- game {game}, " + (f"deal {deal}" if deal is not None else "the cut")
 
 
 def _scores_before(event: Event, before: State, after: State) -> list[int]:

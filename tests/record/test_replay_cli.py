@@ -65,3 +65,13 @@ def test_replay_bad_record_exits_2_with_one_line(tmp_path: Path, capsys: pytest.
     assert "bad.crib: line 4: 5C laid by A is refused" in err
     assert main(["replay", str(tmp_path / "missing.crib")]) == 2
     assert "missing.crib: no such game record" in capsys.readouterr().err
+
+
+def test_replay_heads_a_tie_at_the_cut_as_the_cut_not_a_deal_none(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "recut.crib"
+    path.write_text('[Players "A" "B" "C"]\nCut: 7D 7C 9H\nCut: 8D 6C 9S\n\nDeal 1: B deals\nStarter: 5H\n',
+                    encoding="utf-8")
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "-- game 1, the cut" in out and not any("None" in line for line in out)
+    assert out[out.index("-- game 1, the cut") + 1].startswith("line    2  ! recut: A and B cut equal low cards")
