@@ -64,14 +64,23 @@ def find_config(path: str | os.PathLike[str] | None = None) -> Config:
     return load_config(chosen)
 
 
-def resume_command() -> str:
+def resume_command(db: Path | None = None) -> str:
     """The command that goes on with this game: the one actually used (``$CRIBPI_LAUNCHER``
-    when a script such as ``bash .ci/play`` started cribpi)."""
-    return os.environ.get("CRIBPI_LAUNCHER") or shlex.join(["cribpi", *sys.argv[1:]])
+    when a script such as ``bash .ci/play`` started cribpi; it says any ``CRIBPI_DB`` it was
+    given). The journal ``db`` came from ``$CRIBPI_DB``: the command says it, as the same
+    command in another shell would open another journal."""
+    launcher = os.environ.get("CRIBPI_LAUNCHER")
+    if launcher:
+        return launcher
+    command = shlex.join(["cribpi", *sys.argv[1:]])
+    chosen = os.environ.get("CRIBPI_DB")
+    if chosen and db is not None and Path(chosen).expanduser() == db:
+        return f"CRIBPI_DB={shlex.quote(chosen)} {command}"
+    return command
 
 
 def resume_hint(db: Path) -> str:
-    return f"the game is kept in {db}; run `{resume_command()}` again to resume it"
+    return f"the game is kept in {db}; run `{resume_command(db)}` again to resume it"
 
 
 def status_line(update: Update, problems: Sequence[str] = ()) -> str:
@@ -162,7 +171,7 @@ def play(config: Config, parts: Parts, settings: TableSettings, *, new: bool = F
             try:
                 if has_sim_keys(parts):
                     notifier.send("READY=1")
-                    terminal = Terminal(app, parts, journal=config.db, resume=resume_command())  # draws the sim parts
+                    terminal = Terminal(app, parts, journal=config.db, resume=resume_command(config.db))  # draws the sim parts
                     terminal.run(extra, should_stop=lambda: bool(received))
                 else:
                     app.start()  # draws the restored game on the LEDs and the OLED

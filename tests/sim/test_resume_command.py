@@ -1,0 +1,81 @@
+"""The command cribpi names to go on with a game opens the same journal: a journal chosen with
+``CRIBPI_DB`` is named in it, for ``bash .ci/play`` as for ``cribpi`` itself."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cribpi.daemon.table import resume_command, resume_hint
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def argv(monkeypatch):
+    monkeypatch.delenv("CRIBPI_LAUNCHER", raising=False)
+    monkeypatch.delenv("CRIBPI_DB", raising=False)
+
+    def set_argv(*words: str) -> None:
+        monkeypatch.setattr(sys, "argv", ["cribpi", *words])
+    return set_argv
+
+
+def test_a_journal_from_cribpi_db_is_in_the_command(tmp_path, monkeypatch, argv):
+    db = tmp_path / "my games.db"
+    monkeypatch.setenv("CRIBPI_DB", str(db))
+    argv("sim", "--seed", "3")
+    assert resume_command(db) == f"CRIBPI_DB={shlex.quote(str(db))} cribpi sim --seed 3"
+    assert f"run `CRIBPI_DB={shlex.quote(str(db))} cribpi sim --seed 3` again" in resume_hint(db)
+
+
+def test_a_journal_given_otherwise_needs_no_cribpi_db(tmp_path, monkeypatch, argv):
+    db = tmp_path / "j.db"
+    argv("sim", "--db", str(db))
+    assert resume_command(db) == f"cribpi sim --db {db}"
+    monkeypatch.setenv("CRIBPI_DB", str(tmp_path / "other.db"))  # not the journal played: not named
+    assert resume_command(db) == f"cribpi sim --db {db}"
+
+
+def test_the_launchers_own_words_stand(tmp_path, monkeypatch, argv):
+    monkeypatch.setenv("CRIBPI_DB", str(tmp_path / "j.db"))
+    monkeypatch.setenv("CRIBPI_LAUNCHER", "bash .ci/play")
+    argv("run")
+    assert resume_command(tmp_path / "j.db") == "bash .ci/play"
+
+
+def play_until_stopped(tmp_path: Path, env: dict[str, str]) -> str:
+    """``bash .ci/play run --backend mock --keys FILE``, stopped with SIGTERM once it runs: its log."""
+    keys = tmp_path / "keys"
+    keys.write_text("ok\n")
+    log = tmp_path / "log"
+    base = {k: v for k, v in os.environ.items() if k not in ("CRIBPI_DB", "CRIBPI_LAUNCHER", "CRIBPI_CONFIG",
+                                                               "NOTIFY_SOCKET", "STATE_DIRECTORY")}
+    with log.open("w") as err:
+        proc = subprocess.Popen(["bash", str(ROOT / ".ci/play"), "run", "--backend", "mock", "--keys", str(keys)],
+                                env={**base, **env}, stdout=subprocess.DEVNULL, stderr=err)
+        try:
+            deadline = time.monotonic() + 120
+            while "journal " not in log.read_text() and proc.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.1)
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(30) == 0, log.read_text()
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    return " ".join(log.read_text().split())
+
+
+@pytest.mark.service
+def test_ci_play_with_cribpi_db_says_the_command_that_opens_the_same_journal(tmp_path):
+    db = tmp_path / "x.db"
+    text = play_until_stopped(tmp_path, {"CRIBPI_DB": str(db)})
+    command = f"CRIBPI_DB={shlex.quote(str(db))} bash .ci/play run --backend mock --keys {tmp_path / 'keys'}"
+    assert f"the game is kept in {db}; run `{command}` again" in text, text
