@@ -13,8 +13,8 @@ from cribpi.game.review import reviewable_seats
 from cribpi.app.parts import Table
 from cribpi.app.review import review_screen
 from cribpi.app.settings import (
-    TableSettings, muggins_on, next_brightness, next_match, next_mode, next_players, next_rules, toggle_muggins,
-    toggle_review,
+    TableSettings, fixed_game_length, game_length_of, muggins_on, next_brightness, next_game_length, next_match,
+    next_mode, next_players, next_rules, review_allowed, toggle_muggins, toggle_review,
 )
 from cribpi.hal import Kind
 from cribpi.rules import Card
@@ -168,14 +168,19 @@ class TableMenus:
                         for seat in reviewable_seats(host.state)]
 
     def _setup(self) -> list[MenuItem]:
-        """Settings for the next new game (the game in progress keeps its own)."""
+        """Settings for the next new game (the game in progress keeps its own). A choice the
+        rules fix (five-card's 61 points, no review under a tournament preset) says why, and OK
+        on it changes nothing."""
         s, change = self.host.settings, self.host.change_settings
         return [
             (f"Mode: {s.mode.value}", lambda: change(next_mode)),
             (f"Players: {s.players}{' pairs' if s.partnerships else ''}", lambda: change(next_players)),
             (f"Rules: {s.rules}", lambda: change(next_rules)),
+            (f"Game: {game_length_of(s)}{f' ({s.rules})' if fixed_game_length(s) else ''}",
+             lambda: change(next_game_length)),
             (f"Match: best of {s.match_games}", lambda: change(next_match)),
-            (f"Review: {'on' if s.review else 'off'}", lambda: change(toggle_review)),
+            (f"Review: {'on' if s.review else 'off'}" if review_allowed(s) else "Review: off (tournament)",
+             lambda: change(toggle_review)),
             (f"Muggins: {'on' if muggins_on(s) else 'off'}", lambda: change(toggle_muggins)),
             ("Start it now...", self._confirm_new_game),
             ("Back", self._open_main),

@@ -12,12 +12,12 @@ from collections.abc import Callable, Collection, Mapping
 from typing import Any, Protocol
 
 from cribpi.app.session import Journal, Session
-from cribpi.app.settings import TableSettings, kept_data, settings_of, with_kept
+from cribpi.app.settings import TableSettings, game_length_of, kept_data, settings_of, with_kept
 from cribpi.app.ui import TableUI
-from cribpi.game import Event, Game, NewGame
+from cribpi.game import Event, Game, NewGame, State
 from cribpi.views.model import MessageScreen
 
-__all__ = ["open_table", "resumed_screen", "last_setup", "History", "Keeper", "kept_settings"]
+__all__ = ["open_table", "fresh_settings", "resumed_screen", "last_setup", "History", "Keeper", "kept_settings"]
 
 log = logging.getLogger(__name__)
 
@@ -47,48 +47,71 @@ def open_table(store: Journal | None, settings: TableSettings, *, new: bool = Fa
     ``new`` is asked. A fresh game takes the set-up of the table's last game in ``history``
     but for the ``given`` fields of ``settings`` (chosen on the command line: those win).
     With a ``keeper``, the settings it kept (the next game's set-up as last chosen, the
-    brightness) come before the last game's, and every change or game started is kept."""
+    brightness) come before the last game's, and every change or game started is kept; the
+    brightness and game length of ``settings`` are the configured ones, kept only when chosen
+    otherwise (so a configuration changed later still sets a table where nobody chose them)."""
     session = None if new or store is None else Session.resume(store, settings.table)
-    chosen = settings
-    last = last_setup(history, settings.table) if session is None and history is not None else None
-    if session is not None:
-        settings = settings_of(session.state, settings)
-    elif last is not None:
-        settings = settings_of(Game([last]).state, settings)
-    keep = None
-    if keeper is not None:
-        settings, keep = kept_settings(keeper, settings), _keeping(keeper, settings.table, chosen.brightness)
+    keep = None if keeper is None else _keeping(keeper, settings, given)
     if session is None:
-        return TableUI(kept(settings, chosen, given), store=store, rng=rng, on_settings=keep)
-    ui = TableUI(settings, store=store, session=session, rng=rng, on_settings=keep)
+        fresh = fresh_settings(settings, history=history, keeper=keeper, given=given)
+        return TableUI(fresh, store=store, rng=rng, on_settings=keep)
+    ui = TableUI(_table_setup(session.state, settings, keeper), store=store, session=session, rng=rng,
+                 on_settings=keep)
     if session.game_id is not None and ui.confirming() is None:  # a result to confirm is asked first
         ui.screens = [resumed_screen(session.game_id)]
     return ui
 
 
-def kept_settings(keeper: Keeper, settings: TableSettings) -> TableSettings:
+def fresh_settings(settings: TableSettings, *, history: History | None = None, keeper: Keeper | None = None,
+                   given: Collection[str] = (), quiet: bool = False) -> TableSettings:
+    """The set-up a fresh game at ``settings.table`` starts with: the table's last game in
+    ``history``, then what ``keeper`` kept, then the ``given`` fields of ``settings``. The
+    commands check it before asking anything (``quiet``: a kept choice not used is not logged,
+    as the table logs it when it opens)."""
+    last = last_setup(history, settings.table) if history is not None else None
+    state = Game([last]).state if last is not None else None
+    return kept(_table_setup(state, settings, keeper, quiet=quiet), settings, given)
+
+
+def _table_setup(state: State | None, settings: TableSettings, keeper: Keeper | None, *,
+                 quiet: bool = False) -> TableSettings:
+    """``settings`` as the table's game ``state`` (open, or the last one) was set up, then as
+    ``keeper`` kept them. With a keeper, a game length only the last game had (not kept as a
+    choice) gives way to the configured one."""
+    chosen = settings
+    if state is not None:
+        settings = settings_of(state, settings)
+    if keeper is None:
+        return settings
+    return kept_settings(keeper, dataclasses.replace(settings, game_length=chosen.game_length), quiet=quiet)
+
+
+def kept_settings(keeper: Keeper, settings: TableSettings, *, quiet: bool = False) -> TableSettings:
     """``settings`` with the choices ``keeper`` kept for their table. A kept choice this
-    cribpi cannot use (a preset an older version had) is logged in one line and left as
-    ``settings`` has it: the table starts all the same."""
+    cribpi cannot use (a preset an older version had) is logged in one line (unless ``quiet``)
+    and left as ``settings`` has it: the table starts all the same."""
     data = keeper.table_settings(settings.table)
     if data is None:
         return settings
     chosen, problems = with_kept(settings, data)
-    if problems:
+    if problems and not quiet:
         log.warning("table %s: settings kept from before not used: %s; the table's last game or its "
                     "defaults stand instead", settings.table, "; ".join(problems))
     return chosen
 
 
-def _keeping(keeper: Keeper, table: str | None, configured: float) -> Callable[[TableSettings], None]:
-    """Keeps the settings as they change and as a game starts with them; the brightness only
-    when the menu made it other than the ``configured`` one (so a configuration changed
-    later still sets a table whose brightness nobody chose)."""
+def _keeping(keeper: Keeper, configured: TableSettings, given: Collection[str]) -> Callable[[TableSettings], None]:
+    """Keeps the settings as they change and as a game starts with them; the brightness and
+    the game length only when made other than the ``configured`` ones (a game length ``given``
+    on the command line is a choice, and always kept)."""
     def keep(settings: TableSettings) -> None:
         data = kept_data(settings)
-        if settings.brightness == configured:
+        if settings.brightness == configured.brightness:
             del data["brightness"]
-        keeper.keep_table_settings(table, data)
+        as_configured = dataclasses.replace(settings, game_length=configured.game_length)
+        if "game_length" not in given and game_length_of(settings) == game_length_of(as_configured):
+            del data["game_length"]
+        keeper.keep_table_settings(configured.table, data)
     return keep
 
 

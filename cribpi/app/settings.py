@@ -8,6 +8,8 @@ Each step is a function from settings to settings, so the menu can offer it as i
 2
 >>> toggle_muggins(TableSettings()).new_game().rules.muggins.value
 'acc'
+>>> next_game_length(TableSettings()).new_game().rules.game_length
+61
 """
 
 from __future__ import annotations
@@ -23,13 +25,15 @@ from cribpi.rules import PRESETS, MugginsScope, Rules, get_rules
 __all__ = [
     "TableSettings", "settings_of", "MAIN_TABLE", "MODES_CYCLE", "PLAYER_SETUPS", "BRIGHTNESS_STEPS", "MATCH_LENGTHS",
     "DEFAULT_NAMES", "next_mode", "next_players", "next_rules", "next_brightness", "next_match",
-    "toggle_review", "toggle_muggins", "muggins_on", "kept_data", "with_kept",
+    "toggle_review", "toggle_muggins", "muggins_on", "kept_data", "with_kept", "GAME_LENGTHS", "game_length_of",
+    "fixed_game_length", "next_game_length", "review_allowed",
 ]
 
 MODES_CYCLE = (Mode.COUNT, Mode.CLAIM, Mode.BOARD)
 PLAYER_SETUPS = ((2, False), (3, False), (4, False), (4, True))  # players, partnerships
 BRIGHTNESS_STEPS = (0.1, 0.25, 0.5, 0.75, 1.0)
 MATCH_LENGTHS = (1, 3, 5, 7)
+GAME_LENGTHS = (121, 61)
 DEFAULT_NAMES = ("Red", "Blue", "Green", "Yellow")
 MAIN_TABLE = "main"  # the table `cribpi run` and `cribpi sim` both play at: one open game per journal
 TWO_HANDED_ONLY = "five-card"
@@ -50,25 +54,39 @@ class TableSettings:
     brightness: float = 0.5
     table: str | None = None
     muggins: bool | None = None  # None: as the preset says; True/False: switched on or off in the menu
+    game_length: int | None = None  # None: as the preset says (121; five-card's 61, which is fixed)
     confirm_results: bool = False  # each side confirms a finished game (a table publishing to a tournament)
 
     def new_game(self) -> NewGame:
         rules = _with_muggins(get_rules(self.rules), self.muggins).replace(
-            players=self.players, partnerships=self.partnerships)
+            players=self.players, partnerships=self.partnerships, game_length=game_length_of(self))
         names = tuple(self.names[:self.players])
         review = self.review and not rules.tournament
         return NewGame(names, rules, self.mode, self.match_games, review=review)
 
 
 def settings_of(state: State, base: TableSettings) -> TableSettings:
-    """The settings a resumed game was started with, so "New game" keeps the table's set-up."""
+    """The settings a resumed game was started with, so "New game" keeps the table's set-up.
+    A seat the game did not have keeps ``base``'s name for it, or its colour's default name
+    (never a name another seat has: seat 3 pegs green, so it is never called "Red")."""
     if not state.names:
         return base
-    names = state.names + tuple(n for n in base.names if n not in state.names)
+    rules = state.rules.name if state.rules.name in PRESETS else base.rules
+    length = state.rules.game_length
+    game_length = base.game_length if game_length_of(dataclasses.replace(base, rules=rules)) == length else length
     return dataclasses.replace(
-        base, names=names, players=state.seats, partnerships=state.rules.partnerships,
-        rules=state.rules.name if state.rules.name in PRESETS else base.rules, mode=state.mode,
-        review=state.review, match_games=state.match_games, muggins=state.rules.muggins is not MugginsScope.OFF)
+        base, names=_seat_names(state.names, base.names), players=state.seats, partnerships=state.rules.partnerships,
+        rules=rules, mode=state.mode, review=state.review, match_games=state.match_games,
+        muggins=state.rules.muggins is not MugginsScope.OFF, game_length=game_length)
+
+
+def _seat_names(names: tuple[str, ...], base: tuple[str, ...]) -> tuple[str, ...]:
+    """``names`` for their seats, then a name for each further seat that no other seat has."""
+    out = list(names)
+    for seat in range(len(names), len(DEFAULT_NAMES)):
+        candidates = [*base[seat:seat + 1], DEFAULT_NAMES[seat], *DEFAULT_NAMES, f"Seat {seat + 1}"]
+        out.append(next(name for name in candidates if name not in out))
+    return tuple(out)
 
 
 def next_mode(settings: TableSettings) -> TableSettings:
@@ -92,10 +110,10 @@ def next_rules(settings: TableSettings) -> TableSettings:
 
 
 def next_brightness(settings: TableSettings) -> TableSettings:
-    """The step after the one nearest the brightness now (a configured 0.3 goes to 0.5)."""
-    steps = BRIGHTNESS_STEPS
-    i = min(range(len(steps)), key=lambda k: abs(steps[k] - settings.brightness))
-    return dataclasses.replace(settings, brightness=steps[(i + 1) % len(steps)])
+    """The first step above the brightness now (a configured 0.4 goes to 0.5, not 0.75), and
+    from the top step (or above it) round to the lowest."""
+    above = [step for step in BRIGHTNESS_STEPS if step > settings.brightness + 1e-9]
+    return dataclasses.replace(settings, brightness=above[0] if above else BRIGHTNESS_STEPS[0])
 
 
 def next_match(settings: TableSettings) -> TableSettings:
@@ -106,8 +124,41 @@ def next_match(settings: TableSettings) -> TableSettings:
     return dataclasses.replace(settings, match_games=MATCH_LENGTHS[(i + 1) % len(MATCH_LENGTHS)])
 
 
+def review_allowed(settings: TableSettings) -> bool:
+    """The discard review is a coaching aid: a tournament preset does not allow it."""
+    return not get_rules(settings.rules).tournament
+
+
 def toggle_review(settings: TableSettings) -> TableSettings:
+    """Review on or off; under a tournament preset it stays as it is (and is not used)."""
+    if not review_allowed(settings):
+        return settings
     return dataclasses.replace(settings, review=not settings.review)
+
+
+def fixed_game_length(settings: TableSettings) -> bool:
+    """Whether the preset fixes the game's length (five-card cribbage is played to 61)."""
+    return get_rules(settings.rules).five_card
+
+
+def game_length_of(settings: TableSettings) -> int:
+    """The points the next game is played to: as chosen, else as the preset says.
+
+    >>> game_length_of(TableSettings()), game_length_of(TableSettings(game_length=61))
+    (121, 61)
+    >>> game_length_of(TableSettings(rules="five-card", game_length=121))
+    61
+    """
+    preset = get_rules(settings.rules).game_length
+    return preset if settings.game_length is None or fixed_game_length(settings) else settings.game_length
+
+
+def next_game_length(settings: TableSettings) -> TableSettings:
+    """121 or 61 points; a preset that fixes the length (five-card's 61) keeps it."""
+    if fixed_game_length(settings):
+        return settings
+    now = game_length_of(settings)
+    return dataclasses.replace(settings, game_length=GAME_LENGTHS[(GAME_LENGTHS.index(now) + 1) % len(GAME_LENGTHS)])
 
 
 def muggins_on(settings: TableSettings) -> bool:
@@ -143,7 +194,7 @@ def kept_data(settings: TableSettings) -> dict[str, Any]:
     """
     return {"mode": settings.mode.value, "players": settings.players, "partnerships": settings.partnerships,
             "rules": settings.rules, "match_games": settings.match_games, "review": settings.review,
-            "muggins": settings.muggins, "brightness": settings.brightness}
+            "muggins": settings.muggins, "game_length": settings.game_length, "brightness": settings.brightness}
 
 
 def with_kept(settings: TableSettings, data: Mapping[str, Any]) -> tuple[TableSettings, list[str]]:
@@ -194,5 +245,6 @@ _KEPT_CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "match_games": (lambda v: _is_int(1, 99)(v) and v % 2 == 1, "an odd number of games, 1-99"),
     "review": (lambda v: type(v) is bool, "true or false"),
     "muggins": (lambda v: v is None or type(v) is bool, "true, false or null"),
+    "game_length": (lambda v: v is None or (type(v) is int and v in GAME_LENGTHS), "121, 61 or null"),
     "brightness": (lambda v: type(v) in (int, float) and 0.0 <= v <= 1.0, "a number 0-1"),
 }

@@ -20,8 +20,9 @@ pytestmark = pytest.mark.service
 
 # At the cut, the main menu is Resume, New game..., Next game setup..., Brightness, Scores.
 SETUP_MENU = ("menu", "go", "go", "ok")
-# In it: Mode, Players, Rules, Match, Review, Muggins, Start it now..., Back (OK keeps the place).
-CHOICES = ("ok", "go", "ok", "go", "ok", "go", "ok")  # claim mode, 3 players, the next preset, best of 3
+# In it: Mode, Players, Rules, Game, Match, Review, Muggins, Start it now..., Back (OK keeps the place).
+TO_MATCH = ("go", "go", "go", "go")  # from Mode
+CHOICES = ("ok", "go", "ok", "go", "ok", "go", "go", "ok")  # claim mode, 3 players, the next preset, best of 3
 START_NOW = ("go", "go", "go", "ok", "go", "ok")  # from Match: Start it now..., then "Yes: new game"
 
 
@@ -66,7 +67,7 @@ def test_a_setup_chosen_then_sigkill_starts_the_next_game_after_the_restart(tmp_
 
     again = Daemon(tmp_path)
     again.wait_events(1)
-    again.send(*SETUP_MENU, "go", "go", "go", *START_NOW)  # straight to Match, then start it
+    again.send(*SETUP_MENU, *TO_MATCH, *START_NOW)  # straight to Match, then start it
     _, (second, status, players, rules, mode, match_games) = wait_for(lambda: len(found := games(again.db)) == 2
                                                                       and found)
     code, err = again.stop()
@@ -89,7 +90,7 @@ def test_a_kept_preset_this_version_does_not_know_is_one_line_and_the_table_star
 
     again = Daemon(tmp_path)
     again.wait_events(1)
-    again.send(*SETUP_MENU, "go", "go", "go", *START_NOW)
+    again.send(*SETUP_MENU, *TO_MATCH, *START_NOW)
     _, (_, _, _, rules, mode, _) = wait_for(lambda: len(found := games(again.db)) == 2 and found)
     code, err = again.stop()
     assert code == 0, err
