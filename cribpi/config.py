@@ -13,6 +13,10 @@ controller::
 A display entry is a backend name or a table with ``backend``, ``page`` (``table`` or
 ``scores``) and any ``[oled]`` key for that display.
 
+``[game]`` sets the table's games: ``game_length = 61`` plays a fresh game to 61 points (121,
+the default, otherwise; five-card rules are always 61). It is the table's default: a length
+chosen in the menu or with ``cribpi run --game-length`` is kept in the journal and wins.
+
 Every key has a default, so an empty file (or none) is a valid configuration. A file that is
 broken raises :class:`~cribpi.exc.ConfigError` naming the file, the key, the value and what
 would be accepted; loading never writes anything. ``hardware/cribpi.toml`` is a commented
@@ -124,12 +128,13 @@ class Config:
     card_reader_port: str | None = None
     parts: PartsConfig = PartsConfig()
     tournament: TournamentConfig = TournamentConfig()
+    game_length: int | None = None  # [game] game_length: None, as the rules say (121)
 
 
 _SECTIONS = {
     "backend": str, "db": str, "layout": str, "parts": dict,
     "pins": dict, "buttons": dict, "oled": dict, "leds": dict, "controller": dict, "card_reader": dict,
-    "tournament": dict,
+    "tournament": dict, "game": dict,
 }
 _OLED_KEYS = {"driver": str, "port": int, "address": int, "rotate": int, "contrast": int, "size": str}
 _SECTION_KEYS: dict[str, dict[str, Any]] = {
@@ -142,7 +147,9 @@ _SECTION_KEYS: dict[str, dict[str, Any]] = {
     "card_reader": {"port": str},
     "tournament": {"broker": str, "event": str, "table": str, "username": str, "password": str,
                    "password_file": str, "ca": str},
+    "game": {"game_length": int},
 }
+GAME_LENGTHS = (121, 61)  # as cribpi.rules takes them (the app's menu offers the same two)
 OLED_DRIVERS = ("ssd1306", "sh1106")
 #: The bounds of every number in the file: a NaN, an infinity, a negative or a huge value is
 #: refused by name (a NaN current cap once killed ``cribpi run``; an infinite long press never fires).
@@ -354,6 +361,14 @@ def _tournament(reader: _Reader, table: Mapping[str, Any]) -> TournamentConfig:
     )
 
 
+def _game_length(reader: _Reader, table: Mapping[str, Any]) -> int | None:
+    """``[game] game_length``: 121 or 61 points (type-checked by ``_SECTION_KEYS``)."""
+    length = table.get("game_length")
+    if length is not None and length not in GAME_LENGTHS:
+        raise reader.fail("game.game_length", length, "121 or 61 (the points a game is played to)")
+    return length
+
+
 def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     """Read the configuration at ``path``; ``None`` gives the defaults."""
     if path is None:
@@ -389,4 +404,5 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         card_reader_port=data.get("card_reader", {}).get("port"),
         parts=_parts(reader, data.get("parts", {}), oled),
         tournament=_tournament(reader, data.get("tournament", {})),
+        game_length=_game_length(reader, data.get("game", {})),
     )

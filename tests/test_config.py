@@ -108,6 +108,10 @@ marks = false
         ("[leds]\nmarks = 1", r"leds.marks = 1 .*expected bool"),
         ("[buttons]\ndebounce_ms = 900", r"buttons = .*debounce"),
         ("layout = \"missing.toml\"", r"missing.toml: no such layout file"),
+        ("[game]\ngame_length = 100", r"game.game_length = 100 is not valid: 121 or 61"),
+        ("[game]\ngame_length = 61.0", r"game.game_length = 61.0 .*expected int"),
+        ("[game]\ngame_length = true", r"game.game_length = True .*expected int"),
+        ("[game]\nrules = \"hoyle\"", r"game.rules = 'hoyle' .*unknown key; accepted: game_length"),
     ],
 )
 def test_broken_files_name_the_file_and_key(tmp_path, text, message):
@@ -115,6 +119,12 @@ def test_broken_files_name_the_file_and_key(tmp_path, text, message):
     with pytest.raises(ConfigError, match=message) as info:
         load_config(path)
     assert "cribpi.toml" in str(info.value) or "missing.toml" in str(info.value)
+
+
+@pytest.mark.parametrize("text, length", [("[game]\ngame_length = 61", 61), ("[game]\ngame_length = 121", 121),
+                                          ("[game]", None), ("", None)])
+def test_the_game_length_of_the_tables_games(tmp_path, text, length):
+    assert load_config(write(tmp_path, text)).game_length == length
 
 
 def test_loading_changes_nothing(tmp_path):
