@@ -1,14 +1,25 @@
 """``cribpi run``: the table on this machine (the Pi's buttons and OLED, or the terminal
 simulator where there is no Pi), resuming the open game. Under systemd it is the service
 (``cribpi install`` puts the unit in place): it tells systemd when it is ready, pings the
-watchdog and survives failing parts."""
+watchdog and survives failing parts.
+
+``--game-length 61`` plays the next fresh game to 61 (the configuration's ``[game]
+game_length`` is the default); with a game of another length open, it asks first in a
+terminal whether to start a new game, as ``cribpi sim`` does (without a terminal, the log says
+so and the open game goes on as it was)."""
 
 from __future__ import annotations
 
 import argparse
+import logging
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cribpi.inputs import path_option
+
+if TYPE_CHECKING:
+    from cribpi.app import TableSettings
 
 
 def key_script(text: str) -> Path:
@@ -31,10 +42,30 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--backend", help="pi, controller, sim or mock (default: $CRIBPI_BACKEND, the config, the machine)")
     p.add_argument("--keys", metavar="FILE", type=key_script, help="with --backend mock: actions read from FILE or a FIFO, one a "
                    "line (ok, go, undo, card 5H), for tests and demonstrations")
+    p.add_argument("--game-length", type=int, choices=(121, 61), metavar="{121,61}",
+                   help="points a fresh game is played to (default: the configuration's [game] game_length, "
+                   "else 121; five-card is always 61)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from cribpi.daemon import run as run_table
 
-    return run_table(args.config, args.backend, keys=None if args.keys is None else str(args.keys))
+    def start_new(db: Path, settings: TableSettings) -> bool:
+        """The length asked for, checked against the table's rules, then asked about if a game is open."""
+        from cribpi.commands.sim import ask_terminal, check_setup, given_fields
+        from cribpi.commands.sim import start_new as ask_first
+
+        check_setup(db, settings, given_fields(args))
+        return ask_first(db, args, ask_terminal if sys.stdin.isatty() else _no_terminal)
+
+    return run_table(args.config, args.backend, keys=None if args.keys is None else str(args.keys),
+                     game_length=args.game_length, start_new=None if args.game_length is None else start_new)
+
+
+def _no_terminal(question: str) -> str:
+    """No one to ask (a service): the open game goes on, and the log says why."""
+    asked = question.partition(" Start a new game?")[0]
+    logging.getLogger("cribpi.daemon").warning("%s No terminal to ask whether to start a new game: "
+                                               "the open game goes on.", asked)
+    return ""

@@ -191,9 +191,18 @@ def play(config: Config, parts: Parts, settings: TableSettings, *, new: bool = F
 
 
 def run(config_path: str | None = None, backend: str | None = None, inject: Inject = Inject(),
-        keys: str | None = None) -> int:
+        keys: str | None = None, *, game_length: int | None = None,
+        start_new: Callable[[Path, TableSettings], bool] | None = None) -> int:
+    """The table as configured; ``game_length`` (the command line's) for a fresh game in place
+    of the configuration's, and ``start_new`` says, before any part opens, whether a game
+    left open is put aside for a fresh one (it may ask, or refuse the set-up)."""
     configure_logging()
     config = find_config(config_path)
+    settings = TableSettings(table=TABLE, brightness=config.leds.brightness, game_length=config.game_length)
+    given = () if game_length is None else ("game_length",)
+    if game_length is not None:
+        settings = dataclasses.replace(settings, game_length=game_length)
+    new = start_new(config.db, settings) if start_new is not None else False
     notifier = Notifier()
     parts = open_patiently(lambda: open_parts(config, backend, inject), notifier)
     if parts is None:  # stopped while waiting for a part
@@ -216,5 +225,4 @@ def run(config_path: str | None = None, backend: str | None = None, inject: Inje
         # The simulator owns the terminal: its first screen and quit message name the journal,
         # so the service's INFO lines would only repeat them (and wrap) around the curses screen.
         logging.getLogger().setLevel(logging.WARNING)
-    settings = TableSettings(table=TABLE, brightness=config.leds.brightness)
-    return play(config, parts, settings, notifier=notifier)
+    return play(config, parts, settings, new=new, notifier=notifier, given=given)

@@ -62,6 +62,8 @@ CONFIGS = [
     ("parts-many", "[parts]\ninputs = [\"pi\", \"pi\", \"pi\", \"pi\", \"pi\"]", r"at most 4 input backends"),
     ("parts-page", "[parts]\ndisplays = [{ backend = \"pi\", page = \"wall\" }]", r"page = 'wall'"),
     ("port-blank", "[controller]\nport = \" \"", r"controller.port = ' '"),
+    ("game-length", "[game]\ngame_length = 100", r"game.game_length = 100 is not valid: 121 or 61"),
+    ("game-key", "[game]\nlength = 61", r"game.length = 61 .*unknown key; accepted: game_length"),
     ("toml", "backend = [", r"not valid TOML"),
     ("toml-digits", f"a = {BIG}", r"not valid TOML: .*short numbers"),
     ("toml-binary", None, r"byte 6 is not UTF-8"),
@@ -167,6 +169,7 @@ def cases() -> list[tuple[list[str], str]]:
     out += [(["run", "--config", path], m) for path, m in UNREADABLE]
     out += [(["config"], r"required: --check"), (["config", "--check"], r"expected one argument")]
     out += [(["run", "--backend", b], r"backend 'toaster'|--backend") for b in ("toaster",)]
+    out += [(["run", "--game-length", "60"], r"--game-length: invalid choice: 60")]
     out += [(["run", "--backend", "mock", "--keys", path], m) for path, m in [
         ("{missing}", r"--keys: .* does not exist; expected a file or FIFO of actions"),
         ("{folder}", r"--keys: .* is a folder; expected a file or FIFO"), ("/dev/zero", r"is a device or socket"),
@@ -180,6 +183,11 @@ def cases() -> list[tuple[list[str], str]]:
         ("--players 3 --names A,B", r"gives 2 name\(s\) for 3 players"),
         ("--names Ann,", r"--names 'Ann,': '' is not a name; each name is 1-12 printable characters"),
         ("--names Ann,Christopherson", r"'Christopherson' is not a name; each name is 1-12 printable"),
+        ("--names Ann,Ann", r"^cribpi sim: --names 'Ann,Ann': player names must be distinct; 'Ann' is given twice$"),
+        ("--game-length 100", r"--game-length: invalid choice: 100"), ("--game-length x", r"invalid int"),
+        ("--players 3 --rules five-card", r"--players 3 --rules five-card: five-card cribbage is for 2 players; "
+                                          r"for 3 players use --rules acc, acc-tournament, hoyle, leaflet"),
+        ("--rules five-card --game-length 121", r"--game-length 121: five-card cribbage is played to 61"),
         ("--db", r"expected one argument"), ("--db /dev/zero", r"--db '/dev/zero' is a device.*not a regular file"),
         ("--db {folder}", r"is a folder, not a regular file; expected a game journal file"),
         ("--db {fifo}", r"not a regular file"),

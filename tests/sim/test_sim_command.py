@@ -15,7 +15,8 @@ from cribpi.store import Store
 
 
 def args(**given: object) -> argparse.Namespace:
-    base = {"players": None, "mode": None, "rules": None, "names": None, "match": None, "new": False}
+    base = {"players": None, "mode": None, "rules": None, "names": None, "match": None, "game_length": None,
+            "new": False}
     return argparse.Namespace(**{**base, **given})
 
 
