@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from cribpi.exc import CribpiError, RulesError
 from cribpi.game import (
-    Alert, Claim, CutForDeal, Effect, EndDeal, Event, Go, Lay, Mode, MoveCard, NextGame, Phase, Starter, State, Undo,
+    Alert, AlertKind, Claim, CutForDeal, Effect, EndDeal, Event, Go, Lay, Mode, MoveCard, NextGame, Phase, Starter, State, Undo,
     describe_expected, expected, random_cut,
 )
 from cribpi.game.confirm import answers
@@ -30,7 +30,7 @@ from cribpi.views.board import BoardModel
 from cribpi.views.model import AlertScreen, MessageScreen, ScoreLine, ScoreScreen, ScreenModel, ShowScreen
 from cribpi.views.oled import DEFAULT_SIZE, Size, pages
 from cribpi.views.table import (
-    board_model, cut_screen, deal_last_score, effect_screens, flash_from, last_score_after, phase_screen,
+    ALERT_TITLES, board_model, cut_screen, deal_last_score, effect_screens, flash_from, last_score_after, phase_screen,
 )
 
 __all__ = ["TableUI", "describe_event", "ok_event", "page_through", "refusal", "is_refusal", "REFUSED",
@@ -40,8 +40,10 @@ FLASH_SECONDS = 1.2
 ANIM_TICK = 0.2
 REFUSED = "Not allowed"
 REFUSAL_UNDO = "UNDO: back"
+GIVE_WAY = (REFUSED, *(ALERT_TITLES[k] for k in (AlertKind.MUGGINS, AlertKind.CUT, AlertKind.RECUT)))
 PAGED = (ShowScreen, ScoreScreen, AlertScreen, MessageScreen)  # the screens that have pages
 UNDO_KEYS = (Kind.UNDO, Kind.UNDO_LONG)
+PLAY_KEYS = (Kind.RANK, Kind.SUIT, Kind.CARD, Kind.GO)  # keys that leave an unread alert queued
 OVER = (Phase.GAME_OVER, Phase.MATCH_OVER)
 T = TypeVar("T")
 
@@ -199,8 +201,13 @@ class TableUI:
         elif kind is Kind.MENU or self.menus.current is not None:
             self.menus.press(kind)
         elif not page_through(self.screens, kind, self.pages):
+            # a score gives way to the next key; an alert waits for its OK while cards are keyed
+            waiting = unread_alerts(self.screens) if kind in PLAY_KEYS else []
             self.screens.clear()
-            return self._key(action)
+            try:
+                return self._key(action)
+            finally:
+                self.screens[:0] = waiting
         return ()
 
     def _key(self, action: Action) -> tuple[Effect, ...]:
@@ -264,7 +271,7 @@ class TableUI:
             return act(arg)
         except CribpiError as exc:
             self.entry.rank = None  # a refused card is keyed afresh, rank first
-            self.screens = [refusal(str(exc))]
+            self.screens = [refusal(str(exc)), *unread_alerts(self.screens)]
             return ()
 
 
@@ -304,6 +311,13 @@ def refusal(why: str) -> AlertScreen:
 
 def is_refusal(screen: ScreenModel) -> bool:
     return isinstance(screen, AlertScreen) and screen.title == REFUSED
+
+
+def unread_alerts(screens: list[ScreenModel]) -> list[ScreenModel]:
+    """The alerts queued that a card keyed leaves queued: each waits for its OK. Not a refusal
+    (the key answers it), the muggins question (a call or the play going on answers it) or the
+    cut's (the next card cut answers it)."""
+    return [s for s in screens if isinstance(s, AlertScreen) and s.title not in GIVE_WAY]
 
 
 def page_through(screens: list[ScreenModel], kind: Kind, count: Callable[[ScreenModel], int] = pages) -> bool:
