@@ -61,10 +61,11 @@ def record_screens(events: Iterable[Event]) -> Iterator[tuple[Event, State, Scre
     state, last = INITIAL, None
     said: list[Event] = []  # the events so far: a penalty given before the starter keeps its reason in its event
     for event in events:
+        before = state
         state, effects = apply(state, event)
         said.append(event)
         last = last_score_after(state, event, effects, last, said)
-        screens = effect_screens(state, effects)
+        screens = effect_screens(state, effects, before)  # a hand or crib of 0 has its page, as at the table
         yield event, state, screens[-1] if screens else phase_screen(state, last=last)
 
 

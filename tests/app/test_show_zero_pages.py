@@ -70,3 +70,16 @@ def test_claim_mode_asks_for_the_claim_of_a_hand_of_nothing_as_before():
         key(ui, "ok")
         assert "Blue hand: 0" not in titles(ui)
     assert ui.screen().prompt == "Blue hand?"
+
+
+def test_a_rendered_record_shows_the_crib_of_nothing_as_the_table_does():
+    """``cribpi render`` draws each event's last screen as the table shows it: the crib's event
+    ends on its zero page, not on the screen before it."""
+    from cribpi.commands.render import record_screens
+
+    ui = deal()
+    ui.screens.clear()
+    key(ui, "3H", "7S", "9H", "QC")
+    table_last = screen_text(ui.screens[-1])
+    event, _, screen = list(record_screens(ui.session.game.events))[-1]
+    assert event.kind == "crib" and screen_text(screen) == table_last == "Red crib: 0\nnothing to count"
