@@ -23,6 +23,7 @@ from cribpi.app import TableSettings, TableUI
 from cribpi.game import Mode
 from cribpi.hal import Action
 from cribpi.views import LedSettings, render_board, render_screen
+from cribpi.views.model import ShowScreen
 from cribpi.views.picture import board_picture, oled_picture
 
 IMG = Path(__file__).with_name("img")
@@ -55,7 +56,7 @@ def count_mode() -> None:
     cards(ui, "QH", "5C")
     snap(ui, "usage-count-4-fifteen-two")
     cards(ui, "TD", "6D", "2C", "4H", "4S", "4D")
-    ui.screens = [s for s in ui.screens if type(s).__name__ == "ShowScreen"][:1]
+    ui.screens = [s for s in ui.screens if isinstance(s, ShowScreen) and s.total][:1]  # a hand that scores
     snap(ui, "usage-count-5-hand-breakdown")
     ui.screens.clear()
     snap(ui, "usage-count-6-crib-prompt")
