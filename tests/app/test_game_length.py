@@ -7,46 +7,10 @@ from __future__ import annotations
 import random
 
 from cribpi.app import TableSettings, TableUI
-from cribpi.app.opening import open_table
 from cribpi.app.settings import MAIN_TABLE, game_length_of, next_game_length, next_rules
 from cribpi.game import Mode, Phase
-from cribpi.hal import Action
-from cribpi.store import Store
 from cribpi.views.leds import render_board
-
-SETTINGS = TableSettings(table=MAIN_TABLE, brightness=0.5)
-
-
-def opened(db, settings: TableSettings = SETTINGS, **kwargs) -> tuple[Store, TableUI]:
-    """The table as `cribpi run` opens it on the journal ``db``."""
-    store = Store(db, recover=True)
-    return store, open_table(store, settings, history=store, keeper=store, rng=random.Random(1), **kwargs)
-
-
-def press(ui: TableUI, *keys: str) -> None:
-    for key in keys:
-        ui.handle(Action.parse(key))
-
-
-def labels(ui: TableUI) -> list[str]:
-    assert ui.menu is not None
-    return [label for label, _ in ui.menu.items]
-
-
-def choose(ui: TableUI, label: str) -> None:
-    """GO down to the item that starts with ``label``, then OK."""
-    assert any(item.startswith(label) for item in labels(ui)), (label, labels(ui))
-    while not labels(ui)[ui.menu.selected].startswith(label):
-        press(ui, "go")
-    press(ui, "ok")
-
-
-def setup_menu(ui: TableUI) -> list[str]:
-    ui.menus.close()
-    ui.screens.clear()
-    press(ui, "menu")
-    choose(ui, "Next game setup")
-    return labels(ui)
+from setup_menu import choose, labels, opened, press, setup_menu
 
 
 def start_it(ui: TableUI) -> None:

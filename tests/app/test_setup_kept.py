@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import logging
-import random
 import sqlite3
 
 import pytest
@@ -16,48 +15,8 @@ from cribpi.app.opening import open_table
 from cribpi.app.settings import MAIN_TABLE, kept_data
 from cribpi.exc import JournalFull
 from cribpi.game import Mode
-from cribpi.hal import Action
-from cribpi.store import Store
 from cribpi.views.model import AlertScreen
-
-SETTINGS = TableSettings(table=MAIN_TABLE, brightness=0.5)
-
-
-def opened(db, settings: TableSettings = SETTINGS, **kwargs) -> tuple[Store, TableUI]:
-    """The table as `cribpi run` opens it on the journal ``db``."""
-    store = Store(db, recover=True)
-    return store, open_table(store, settings, history=store, keeper=store, rng=random.Random(1), **kwargs)
-
-
-def press(ui: TableUI, *keys: str) -> None:
-    for key in keys:
-        ui.handle(Action.parse(key))
-
-
-def labels(ui: TableUI) -> list[str]:
-    assert ui.menu is not None
-    return [label for label, _ in ui.menu.items]
-
-
-def selected(ui: TableUI) -> str:
-    assert ui.menu is not None
-    return labels(ui)[ui.menu.selected]
-
-
-def choose(ui: TableUI, label: str) -> None:
-    """GO down to the item that starts with ``label``, then OK."""
-    assert any(item.startswith(label) for item in labels(ui)), (label, labels(ui))
-    while not selected(ui).startswith(label):
-        press(ui, "go")
-    press(ui, "ok")
-
-
-def setup_menu(ui: TableUI) -> list[str]:
-    ui.menus.close()
-    ui.screens.clear()
-    press(ui, "menu")
-    choose(ui, "Next game setup")
-    return labels(ui)
+from setup_menu import SETTINGS, choose, opened, press, setup_menu
 
 
 def choose_setup(ui: TableUI) -> None:

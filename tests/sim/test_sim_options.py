@@ -13,6 +13,7 @@ from cribpi.app.session import Session
 from cribpi.commands.sim import TABLE, check_setup, given_fields, player_names, settings_from, start_new
 from cribpi.exc import ConfigError
 from cribpi.store import Store
+from tests.sim.test_sim_command import Asked
 
 
 def args(**given: object) -> argparse.Namespace:
@@ -32,15 +33,6 @@ def journal_with(tmp_path, settings: TableSettings):
 def journal(tmp_path):
     """A Red v Blue best-of-1 count game open at the simulator's table."""
     return journal_with(tmp_path, TableSettings(table=TABLE))
-
-
-class Asked:
-    def __init__(self, answer: str) -> None:
-        self.answer, self.questions = answer, []
-
-    def __call__(self, question: str) -> str:
-        self.questions.append(question)
-        return self.answer
 
 
 @pytest.mark.parametrize("given, named", [
