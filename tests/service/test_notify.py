@@ -105,7 +105,7 @@ def test_the_daemon_is_ready_pings_the_watchdog_from_its_loop_and_stops_cleanly(
         daemon.proc.send_signal(signal.SIGCONT)
     assert received(sock, 1.0).count("WATCHDOG=1") >= 3  # back to life
 
-    daemon.send("ok")  # the cut: the status line follows the game
+    daemon.send("card 3C", "card 9D")  # the cut, keyed (OK's random cut ties one time in 17): the status follows
     wait_for(sock, "STATUS=game 1: Red 0, Blue 0 (starter)")
     code, err = daemon.stop()
     assert code == 0, err
