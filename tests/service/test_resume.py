@@ -10,8 +10,10 @@ from daemon_proc import Daemon
 
 pytestmark = pytest.mark.service
 
-# The cut (OK: a random cut), the starter, then cards of the play, each one event.
-OPENING = ("ok", "card 6S", "card QH", "card 5C")
+# The cut keyed (OK's random cut ties one time in 17, and is cut again), the starter, then cards
+# of the play: four events.
+OPENING = ("card 3C", "card 9D", "card 6S", "card QH", "card 5C")
+OPENING_EVENTS = 4
 MORE = ("card TD", "card 6D")
 
 
@@ -19,7 +21,7 @@ def test_sigkill_mid_game_then_restart_resumes_the_same_game(tmp_path):
     daemon = Daemon(tmp_path)
     daemon.wait_events(1)  # the NewGame of a fresh journal
     daemon.send(*OPENING)
-    before = daemon.wait_events(1 + len(OPENING))
+    before = daemon.wait_events(1 + OPENING_EVENTS)
     daemon.proc.kill()  # SIGKILL: no handler runs, as when the plug is pulled
     daemon.proc.wait(timeout=10)
     assert daemon.proc.returncode == -signal.SIGKILL
