@@ -35,7 +35,7 @@ import paho.mqtt.client as mqtt
 from cribpi.app.listeners import Update
 from cribpi.config import Config
 from cribpi.exc import ConfigError
-from cribpi.game import GameOver, MoveCard, NextGame, Undo
+from cribpi.game import GameOver, MoveCard, NewGame, NextGame, Undo
 from cribpi.game.events import Confirm
 from cribpi.tournament.broker import Broker, new_client, parse_broker
 from cribpi.tournament.messages import (
@@ -130,6 +130,8 @@ class TablePublisher:
         now, game = self.clock(), update.game_id or 0
         if self.game is not None and game != self.game and self.outbox.held():
             self.outbox.release("disputed")  # a new match started before every side confirmed
+        if game != self.game or any(isinstance(event, (NewGame, NextGame)) for event in update.events):
+            self.last = None  # a new game or match: the last game's last score is not this one's
         self.game = game
         sides = len(update.state.scores)
         for event in update.events:

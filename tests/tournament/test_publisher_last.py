@@ -8,7 +8,7 @@ from pathlib import Path
 
 from cribpi.app import TableApp, TableUI
 from cribpi.app.session import Session
-from cribpi.game import Event, Lay, MoveCard, NewGame, Starter, Undo
+from cribpi.game import Event, Lay, Mode, MoveCard, NewGame, NextGame, Peg, Starter, Undo
 from cribpi.hal.mock import open_mock
 from cribpi.rules import ACC, Card
 from cribpi.tournament.broker import parse_broker
@@ -63,6 +63,25 @@ def test_an_undo_that_takes_the_only_score_away_leaves_no_last_score(tmp_path: P
         assert last(pub) is None  # not the fifteen that is no longer on the board
         send(app, Lay(BOB, C("4D")))  # no score: still none
         assert last(pub) is None
+    finally:
+        app.close()
+        pub.outbox.close()
+
+
+def test_the_next_game_of_a_match_starts_with_no_last_score(tmp_path: Path) -> None:
+    """The board of a new game names no score of the last game (the reviewer saw game 2 at 0-0,
+    at the cut, with game 1's last hand as its last score)."""
+    pub = TablePublisher(parse_broker("mqtt://127.0.0.1:9", username="t1", password="x"), "open", "t1",
+                         Outbox(tmp_path / "outbox.db"))
+    ui = TableUI(session=Session(NewGame(("Ann", "Bob"), ACC, mode=Mode.BOARD, first_dealer=ANN, match_games=3)))
+    app = TableApp(open_mock(), ui)
+    app.subscribe(pub)
+    try:
+        send(app, *[Peg(ANN, 20)] * 6, Peg(ANN, 1))  # Ann pegs out: 121
+        assert last(pub) is not None and last(pub)["seat"] == ANN
+        send(app, NextGame())
+        body = json.loads(pub.state)
+        assert body["game_number"] == 2 and body["last"] is None
     finally:
         app.close()
         pub.outbox.close()
