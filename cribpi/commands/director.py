@@ -7,13 +7,14 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import secrets
 from pathlib import Path
 
 from cribpi.exc import ConfigError
-from cribpi.inputs import int_option, path_option, read_user_text
+from cribpi.inputs import int_option, path_option, read_user_bytes, read_user_text
 
-CREDENTIALS = "credentials.json"  # the tables' and the director's MQTT passwords (mode 0600)
+CREDENTIALS = "credentials.json"  # as cribpi.tournament.room.CREDENTIALS (not imported before it runs)
 SUBSCRIBE_WAIT_S = 10
 
 log = logging.getLogger(__name__)
@@ -43,6 +44,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     serve.add_argument("--ca", type=path_option("CA certificate"), help="the CA of an mqtts:// broker")
     serve.add_argument("--host", default="0.0.0.0", help="the pages' address (default: every interface)")
     serve.add_argument("--http-port", type=int_option(1, 65535), default=8080, help="the pages' port (default 8080)")
+    serve.add_argument("--admin-password-file", type=path_option("password file"),
+                       help="the pages' admin password when serve makes a fresh event.db for the room"
+                            " (default: a new one, printed)")
     p.set_defaults(run=run)
 
 
@@ -53,19 +57,31 @@ def run(args: argparse.Namespace) -> int:
 def init(args: argparse.Namespace) -> int:
     from cribpi.tournament.room import DIRECTOR, init_event
 
+    from cribpi.tournament.room import check_bind, check_user
+
     folder = args.dir or Path(args.event)
+    check_bind(args.bind)
+    if args.broker_user is not None:
+        check_user(args.broker_user)
     if (args.tls_cert is None) != (args.tls_key is None):
         raise ConfigError("--tls-cert and --tls-key go together: the broker's certificate and its key")
-    password = (read_user_text(args.admin_password_file, "password file").strip() if args.admin_password_file
-                else secrets.token_urlsafe(12))
+    for option, path, what in (("--tls-cert", args.tls_cert, "certificate"), ("--tls-key", args.tls_key, "key file")):
+        if path is not None:
+            _readable(option, path, what)
+    password = _admin_password(args.admin_password_file)
     room = init_event(folder, args.event, args.tables, password, best_of=args.best_of,
                       final_best_of=args.final_best_of, port=args.port, bind=args.bind,
                       run_as=args.broker_user, tls=(args.tls_cert, args.tls_key) if args.tls_cert else None)
     creds = folder / CREDENTIALS
     creds.write_text(json.dumps(room.credentials, indent=1), encoding="utf-8")
     creds.chmod(0o600)
+    scheme = "mqtts" if args.tls_cert else "mqtt"
     print(f"event {args.event} in {folder}: start the broker with  mosquitto -c {room.conf}")
-    print(f"then the director with  cribpi director serve --dir {folder} --broker mqtt://HOST:{args.port}")
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and not args.broker_user:
+        print("  (as root, mosquitto runs as its own user, which cannot read passwd (mode 0600, yours): first"
+              f"  chown -R mosquitto {folder}  or run init again with --broker-user USER)")
+    print(f"then the director with  cribpi director serve --dir {folder} --broker {scheme}://HOST:{args.port}"
+          + ("  --ca CA.pem (the CA that signed the certificate)" if args.tls_cert else ""))
     if not args.admin_password_file:
         print(f"admin password (pages /admin): {password}")
     print(f"\n{'table':<8} {'username':<10} password")
@@ -73,12 +89,24 @@ def init(args: argparse.Namespace) -> int:
         if user != DIRECTOR:
             print(f"{user:<8} {user:<10} {secret}")
             if args.qr:
-                _qr(_section(args.event, user, secret, args.port))
+                _qr(_section(args.event, user, secret, args.port, scheme))
     return 0
 
 
-def _section(event: str, table: str, password: str, port: int) -> str:
-    return f'[tournament]\nbroker = "mqtt://HOST:{port}"\nevent = "{event}"\ntable = "{table}"\npassword = "{password}"\n'
+def _readable(option: str, path: Path, what: str) -> None:
+    """``path`` is a regular file this user can read, or one line naming ``option``."""
+    try:
+        read_user_bytes(path, what)
+    except ConfigError as exc:
+        raise ConfigError(f"{option}: {exc}; expected a readable PEM file") from None
+
+
+def _admin_password(path: Path | None) -> str:
+    return read_user_text(path, "password file").strip() if path else secrets.token_urlsafe(12)
+
+
+def _section(event: str, table: str, password: str, port: int, scheme: str = "mqtt") -> str:
+    return f'[tournament]\nbroker = "{scheme}://HOST:{port}"\nevent = "{event}"\ntable = "{table}"\npassword = "{password}"\n'
 
 
 def _qr(text: str) -> None:
@@ -97,12 +125,27 @@ def serve(args: argparse.Namespace) -> int:
     from cribpi.tournament.broker import parse_broker
     from cribpi.tournament.director import Director
     from cribpi.tournament.eventdb import EventDB
-    from cribpi.tournament.room import DIRECTOR, EVENT_DB
+    from cribpi.tournament.room import DIRECTOR, EVENT_DB, fresh_event_db, read_credentials, room_files
     from cribpi.tournament.web import create_app
 
-    creds = json.loads(read_user_text(args.dir / CREDENTIALS, "credentials file"))
+    broker = parse_broker(args.broker, username=DIRECTOR, ca=args.ca)  # a bad URL or CA before anything is made
+    if args.ca is not None:
+        _readable("--ca", args.ca, "CA certificate")
+    if not (args.dir / CREDENTIALS).exists():
+        raise ConfigError(f"{args.dir} holds no room (no {CREDENTIALS}): make one with"
+                          f"  cribpi director init EVENT --dir {args.dir}")
+    creds = read_credentials(args.dir)
+    if DIRECTOR not in creds:
+        raise ConfigError(f"{args.dir / CREDENTIALS}: no {DIRECTOR!r} password in it; expected the credentials.json"
+                          " `cribpi director init` wrote")
+    if not (args.dir / EVENT_DB).exists() and len(room_files(args.dir)) == 4:
+        password = _admin_password(args.admin_password_file)
+        tables = fresh_event_db(args.dir, password)
+        print(f"a fresh {EVENT_DB} in {args.dir} for the room's {len(tables)} tables (their passwords unchanged)")
+        if not args.admin_password_file:
+            print(f"admin password (pages /admin): {password}")
     director = Director(EventDB(args.dir / EVENT_DB))
-    director.connect(parse_broker(args.broker, username=DIRECTOR, password=creds.get(DIRECTOR), ca=args.ca))
+    director.connect(parse_broker(args.broker, username=DIRECTOR, password=creds[DIRECTOR], ca=broker.ca))
     if not director.subscribed.wait(SUBSCRIBE_WAIT_S):  # pages first; the session follows when it can
         log.warning("the broker at %s has not taken the director's subscription yet", args.broker)
     try:

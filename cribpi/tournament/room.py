@@ -10,6 +10,9 @@ broker restart.
 
 from __future__ import annotations
 
+import ipaddress
+import json
+import re
 import secrets
 import shutil
 import subprocess
@@ -17,14 +20,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cribpi.exc import ConfigError, HardwareError
+from cribpi.inputs import read_user_text
 from cribpi.tournament.eventdb import EventDB, hash_password
 from cribpi.tournament.messages import NAME
 
-__all__ = ["DIRECTOR", "MAX_TABLES", "Room", "write_room", "table_ids", "init_event", "EVENT_DB"]
+__all__ = ["DIRECTOR", "MAX_TABLES", "Room", "write_room", "table_ids", "init_event", "EVENT_DB", "CREDENTIALS",
+           "check_bind", "check_user", "room_files", "read_credentials", "room_event", "fresh_event_db"]
 
 DIRECTOR = "director"  # the director's MQTT username
 MAX_TABLES = 2000  # as `cribpi loadgen` can play (a broker past ~1000 needs its open-files limit raised)
 EVENT_DB = "event.db"
+CREDENTIALS = "credentials.json"  # the tables' and the director's MQTT passwords (mode 0600)
+ROOM_FILES = ("mosquitto.conf", CREDENTIALS, "passwd", "acl")  # what init writes besides the database
+_HOST_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
+_USER = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,31}")
 
 
 @dataclass(frozen=True)
@@ -36,6 +45,38 @@ class Room:
     @property
     def conf(self) -> Path:
         return self.folder / "mosquitto.conf"
+
+
+def check_bind(bind: str) -> str:
+    """``bind`` if it is an IP address or a host name (it goes into mosquitto.conf as is)."""
+    try:
+        return str(ipaddress.ip_address(bind))
+    except ValueError:
+        pass
+    if len(bind) <= 253 and all(_HOST_LABEL.fullmatch(label) for label in bind.split(".")):
+        return bind
+    raise ConfigError(f"--bind {bind[:60]!r} is not valid: an IP address (0.0.0.0, 192.168.1.5, ::) or a host name")
+
+
+def check_user(user: str) -> str:
+    """``user`` if it is a plain system user name (letters, digits, _ . -, 1-32 characters)."""
+    if not _USER.fullmatch(user):
+        raise ConfigError(f"--broker-user {user[:60]!r} is not valid: a user name of 1-32 letters, digits, _ . or -"
+                          " (not starting with a digit, - or .)")
+    return user
+
+
+def _conf_path(path: Path, what: str) -> str:
+    """``path`` resolved, as a line of mosquitto.conf can hold it (no line break or control character)."""
+    text = str(path.resolve())
+    if any(ord(c) < 32 or ord(c) == 127 for c in text):
+        raise ConfigError(f"{what} {text[:60]!r} is not valid: a path without line breaks or control characters")
+    return text
+
+
+def room_files(folder: Path) -> list[Path]:
+    """The room's files already in ``folder`` (a room ``init`` must not overwrite)."""
+    return [folder / name for name in ROOM_FILES if (folder / name).exists()]
 
 
 def table_ids(count: int) -> list[str]:
@@ -51,6 +92,12 @@ def write_room(folder: Path, event: str, tables: int, *, port: int = 1883, bind:
     certificate and key files, for an ``mqtts://`` listener."""
     if not 1 <= tables <= MAX_TABLES:
         raise ConfigError(f"--tables {tables} is not valid: 1-{MAX_TABLES}")
+    bind = check_bind(bind)
+    if run_as is not None:
+        check_user(run_as)
+    paths = {"folder": _conf_path(folder, "--dir")}
+    if tls:
+        paths["cert"], paths["key"] = _conf_path(tls[0], "--tls-cert"), _conf_path(tls[1], "--tls-key")
     tool = shutil.which("mosquitto_passwd")
     if tool is None:
         raise HardwareError("mosquitto_passwd is not installed (apt install mosquitto)")
@@ -71,7 +118,7 @@ def write_room(folder: Path, event: str, tables: int, *, port: int = 1883, bind:
     (folder / "mosquitto.conf").write_text(
         f"# cribpi room for event {event}: {tables} tables\n"
         f"listener {port} {bind}\n"
-        + (f"certfile {tls[0].resolve()}\nkeyfile {tls[1].resolve()}\n" if tls else "")
+        + (f"certfile {paths['cert']}\nkeyfile {paths['key']}\n" if tls else "")
         + (f"user {run_as}\n" if run_as else "")
         + "allow_anonymous false\n"
         + f"password_file {passwd.resolve()}\n"
@@ -98,11 +145,57 @@ def init_event(folder: Path, event: str, tables: int, admin_password: str, *, be
             raise ConfigError(f"{name} {n} is not valid: an odd number of games, 1-15")
     if (folder / EVENT_DB).exists():
         raise ConfigError(f"{folder / EVENT_DB} exists already: one folder per event")
+    if found := room_files(folder):
+        raise ConfigError(f"{folder} holds a room already ({', '.join(p.name for p in found)}): init would give every"
+                          f" table a new password; `cribpi director serve --dir {folder}` makes a fresh {EVENT_DB}"
+                          " for it, or give init another --dir")
     made = write_room(folder, event, tables, port=port, bind=bind, run_as=run_as, tls=tls)
+    _event_db(folder, event, table_ids(tables), admin_password, best_of, final_best_of)
+    return made
+
+
+def read_credentials(folder: Path) -> dict[str, str]:
+    """The room's ``credentials.json``: an object of user name -> password, or one line saying what is wrong."""
+    path = folder / CREDENTIALS
+    text = read_user_text(path, "credentials file")
+    try:
+        creds = json.loads(text)
+    except ValueError as exc:
+        raise ConfigError(f"{path}: not valid JSON ({exc}); expected the credentials.json"
+                          " `cribpi director init` wrote") from None
+    if not isinstance(creds, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in creds.items()):
+        raise ConfigError(f"{path}: not an object of user names to passwords; expected the credentials.json"
+                          " `cribpi director init` wrote")
+    return creds
+
+
+def room_event(folder: Path) -> str:
+    """The event id of the room in ``folder`` (from its ACL, as init wrote it)."""
+    acl = read_user_text(folder / "acl", "room ACL")
+    match = re.search(r"^pattern write cribpi/([^/\s]+)/tables/%u/#$", acl, re.MULTILINE)
+    if match is None or not NAME.fullmatch(match.group(1)):
+        raise ConfigError(f"{folder / 'acl'}: no event in it; expected the acl `cribpi director init` wrote")
+    return match.group(1)
+
+
+def fresh_event_db(folder: Path, admin_password: str, *, best_of: int = 3, final_best_of: int = 5) -> list[str]:
+    """A new ``event.db`` for the room already in ``folder`` (its event and its tables, the
+    passwords kept); the tables' ids."""
+    event = room_event(folder)
+    tables = sorted((u for u in read_credentials(folder) if u != DIRECTOR and re.fullmatch(r"t\d+", u)),
+                    key=lambda u: int(u[1:]))
+    if not tables:
+        raise ConfigError(f"{folder / CREDENTIALS}: no table in it; expected the credentials.json"
+                          " `cribpi director init` wrote")
+    _event_db(folder, event, tables, admin_password, best_of, final_best_of)
+    return tables
+
+
+def _event_db(folder: Path, event: str, tables: list[str], admin_password: str, best_of: int,
+              final_best_of: int) -> None:
     db = EventDB(folder / EVENT_DB, create=True)
     for key, value in (("event", event), ("admin", hash_password(admin_password)), ("best_of", str(best_of)),
                        ("final_best_of", str(final_best_of))):
         db.put(key, value)
-    db.add_tables(table_ids(tables))
+    db.add_tables(tables)
     db.close()
-    return made

@@ -43,6 +43,15 @@ def test_init_writes_the_event_and_the_room(tmp_path: Path, capsys: pytest.Captu
     (["director", "init", "bad name"], "event 'bad name' is not valid"),
     (["director", "init", "ok", "--tables", "0"], "--tables: '0' is not valid"),
     (["director", "init", "ok", "--best-of", "4"], "--best-of 4 is not valid"),
+    (["director", "init", "ok", "--bind", "1.2.3.4\nallow_anonymous true"],
+     "--bind '1.2.3.4\\nallow_anonymous true' is not valid: an IP address"),
+    (["director", "init", "ok", "--bind", "foo bar"], "--bind 'foo bar' is not valid: an IP address"),
+    (["director", "init", "ok", "--bind", "x..local"], "--bind 'x..local' is not valid"),
+    (["director", "init", "ok", "--broker-user", "a b"], "--broker-user 'a b' is not valid: a user name"),
+    (["director", "init", "ok", "--broker-user", "root\nallow_anonymous true"], "--broker-user 'root\\nallow"),
+    (["director", "init", "ok", "--tls-cert", "nonexist.pem", "--tls-key", "x"],
+     "--tls-cert: nonexist.pem: no such certificate; expected a readable PEM file"),
+    (["director", "serve"], ". holds no room (no credentials.json): make one with  cribpi director init"),
     (["loadgen", "--broker", "mqtt://x", "--event", "e", "--tables", "2001"], "--tables: '2001' is not valid"),
     (["loadgen", "--broker", "http://x", "--event", "e", "--tables", "200"], "broker 'http://x' is not valid"),
     (["loadgen", "--broker", "mqtt://x", "--event", "e", "--first-table", "1990", "--tables", "20"],
@@ -59,3 +68,64 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Capture
     assert says in err and len(err.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []  # nothing written
 
+
+
+@pytest.mark.mqtt
+@pytest.mark.parametrize("bind", ["192.168.1.5", "::1", "room.local", "localhost"])
+def test_init_takes_an_address_or_a_host_name(tmp_path: Path, capsys: pytest.CaptureFixture[str], bind: str) -> None:
+    require("mosquitto_passwd")
+    assert main(["director", "init", "ev", "--dir", str(tmp_path / "ev"), "--tables", "1", "--bind", bind,
+                 "--broker-user", "nobody"]) == 0
+    conf = (tmp_path / "ev" / "mosquitto.conf").read_text()
+    assert f"listener 1883 {bind}\n" in conf and "user nobody\n" in conf
+
+
+@pytest.mark.mqtt
+def test_init_with_tls_says_mqtts_and_the_key_must_be_readable(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    require("mosquitto_passwd")
+    (tmp_path / "cert.pem").write_text("-----BEGIN CERTIFICATE-----\n")
+    argv = ["director", "init", "ev", "--dir", str(tmp_path / "ev"), "--tables", "1", "--port", "8883",
+            "--tls-cert", str(tmp_path / "cert.pem"), "--tls-key"]
+    assert main([*argv, str(tmp_path / "folder-not-a-key")]) == 2
+    assert "--tls-key: " in capsys.readouterr().err and not (tmp_path / "ev").exists()
+    (tmp_path / "key.pem").write_text("-----BEGIN PRIVATE KEY-----\n")
+    assert main([*argv, str(tmp_path / "key.pem")]) == 0
+    out = capsys.readouterr().out
+    assert "--broker mqtts://HOST:8883" in out and "mqtt://" not in out
+    assert f"certfile {tmp_path / 'cert.pem'}\nkeyfile {tmp_path / 'key.pem'}\n" in (tmp_path / "ev" / "mosquitto.conf").read_text()
+
+
+@pytest.mark.mqtt
+def test_init_refuses_a_folder_that_holds_a_room_and_serve_makes_its_fresh_database(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from cribpi.tournament.room import DIRECTOR, fresh_event_db, read_credentials
+
+    require("mosquitto_passwd")
+    folder = tmp_path / "ev"
+    assert main(["director", "init", "ev", "--dir", str(folder), "--tables", "3"]) == 0
+    capsys.readouterr()
+    (folder / "event.db").unlink()
+    before = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+    assert main(["director", "init", "ev", "--dir", str(folder), "--tables", "3", "--port", "1999"]) == 2
+    err = capsys.readouterr().err
+    assert "holds a room already" in err and "cribpi director serve --dir" in err and len(err.splitlines()) == 1
+    assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == before  # passwords kept
+    assert fresh_event_db(folder, "a new admin secret") == ["t1", "t2", "t3"]
+    db = EventDB(folder / "event.db")
+    assert db.get("event") == "ev" and db.tables() == ["t1", "t2", "t3"]
+    assert check_password("a new admin secret", db.get("admin"))
+    assert set(read_credentials(folder)) == {DIRECTOR, "t1", "t2", "t3"}
+
+
+@pytest.mark.parametrize("text, says", [
+    ("{not json", "not valid JSON"), ("[1, 2]", "not an object of user names to passwords"),
+    ('{"t1": "x"}', "no 'director' password in it"),
+])
+def test_serve_refuses_a_bad_credentials_file_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          text: str, says: str) -> None:
+    (tmp_path / "credentials.json").write_text(text)
+    assert main(["director", "serve", "--dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert says in err and "credentials.json" in err and len(err.strip().splitlines()) == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["credentials.json"]
