@@ -39,7 +39,7 @@ from cribpi.hal.base import DISPLAY_SIZE, DISPLAY_SIZES, PAGES
 from cribpi.hal.buttons import ButtonTiming, PinBinding
 from cribpi.hal.controller.link import LinkTiming
 from cribpi.hal.layout import Layout, load_layout, read_toml
-from cribpi.inputs import bounded_int, bounded_number, shown, user_path
+from cribpi.inputs import bounded_int, bounded_number, read_user_bytes, read_user_text, shown, user_path
 from cribpi.views.leds import LedSettings
 
 __all__ = ["Config", "TournamentConfig", "OledConfig", "DisplayConfig", "PartsConfig", "load_config", "DEFAULT_PINS",
@@ -347,18 +347,37 @@ def _tournament(reader: _Reader, table: Mapping[str, Any]) -> TournamentConfig:
     broker = table.get("broker")
     if broker is None:
         return TournamentConfig()
-    if not re.fullmatch(r"mqtts?://[^/\s:]+(:\d{1,5})?/?", broker):
-        raise reader.fail("tournament.broker", broker, "mqtt://host[:port] or mqtts://host[:port]")
+    url = re.fullmatch(r"mqtts?://[^/\s:]+(?::(\d{1,5}))?/?", broker)
+    if url is None or (url.group(1) is not None and not 0 < int(url.group(1)) < 65536):
+        raise reader.fail("tournament.broker", broker, "mqtt://host[:port] or mqtts://host[:port], a port 1-65535")
     for key in ("event", "table"):
         if not _NAME.fullmatch(str(table.get(key, ""))):
             raise reader.fail(f"tournament.{key}", table.get(key), "1-32 letters, digits, - or _ (required with a broker)")
     if "password" in table and "password_file" in table:
         raise reader.fail("tournament.password_file", table["password_file"], "either password or password_file, not both")
+    if "password" in table and not table["password"].strip():
+        raise reader.fail("tournament.password", table["password"], "the table's password (from credentials.json)")
+    password_file = _relative(reader, "tournament.password_file", table.get("password_file"), "password file")
+    if password_file is not None:
+        _readable(reader, "tournament.password_file", table["password_file"], password_file, "password file")
+        if not read_user_text(password_file, "password file").partition("\n")[0].strip():
+            raise reader.fail("tournament.password_file", table["password_file"],
+                              f"a file ({password_file}) with the table's password on its first line; its first line is empty")
+    ca = _relative(reader, "tournament.ca", table.get("ca"), "CA certificate")
+    if ca is not None:
+        _readable(reader, "tournament.ca", table["ca"], ca, "CA certificate")
     return TournamentConfig(
         broker=broker, event=table["event"], table=table["table"], username=table.get("username"),
-        password=table.get("password"), password_file=_relative(reader, "tournament.password_file", table.get("password_file"), "password file"),
-        ca=_relative(reader, "tournament.ca", table.get("ca"), "CA certificate"),
+        password=table.get("password"), password_file=password_file, ca=ca,
     )
+
+
+def _readable(reader: _Reader, key: str, value: str, path: Path, what: str) -> None:
+    """``path`` (``key = value`` in the file) is a regular file this user can read."""
+    try:
+        read_user_bytes(path, what)
+    except ConfigError as exc:
+        raise reader.fail(key, value, f"a readable {what} ({exc})") from None
 
 
 def _game_length(reader: _Reader, table: Mapping[str, Any]) -> int | None:

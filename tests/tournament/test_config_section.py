@@ -33,6 +33,7 @@ def test_a_table_with_a_broker_asks_each_side_to_confirm_its_results(tmp_path: P
 
 def test_a_full_section(tmp_path: Path) -> None:
     (tmp_path / "t7.pw").write_text("s3cret\nignored\n")
+    (tmp_path / "ca.pem").write_text("-----BEGIN CERTIFICATE-----\n")
     t = load_config(write(tmp_path, '[tournament]\nbroker = "mqtts://room.local"\nevent = "open26"\ntable = "t7"\n'
                                     'password_file = "t7.pw"\nca = "ca.pem"\n')).tournament
     assert t.enabled and t.password_file == tmp_path / "t7.pw" and t.ca == tmp_path / "ca.pem"
@@ -48,8 +49,20 @@ def test_a_full_section(tmp_path: Path) -> None:
     ('broker = "mqtt://x"\nevent = "e"\ntable = "t"\npassword = "a"\npassword_file = "b"', "either password"),
     ('broker = "mqtt://x"\nevent = "e"\ntable = "t"\nqos = 2', "tournament.qos = 2 is not valid: unknown key"),
     ('broker = 1883', "expected str"),
+    ('broker = "mqtt://127.0.0.1:99999"\nevent = "e"\ntable = "t"', "tournament.broker = 'mqtt://127.0.0.1:99999'"),
+    ('broker = "mqtt://x:0"\nevent = "e"\ntable = "t"', "a port 1-65535"),
+    ('broker = "mqtt://x"\nevent = "e"\ntable = "t"\npassword_file = "nope.pw"',
+     "tournament.password_file = 'nope.pw' is not valid: a readable password file"),
+    ('broker = "mqtt://x"\nevent = "e"\ntable = "t"\npassword_file = "empty.pw"',
+     "tournament.password_file = 'empty.pw' is not valid: a file"),
+    ('broker = "mqtt://x"\nevent = "e"\ntable = "t"\npassword_file = "blank.pw"', "its first line is empty"),
+    ('broker = "mqtt://x"\nevent = "e"\ntable = "t"\npassword_file = "."', "tournament.password_file = '.'"),
+    ('broker = "mqtts://x"\nevent = "e"\ntable = "t"\nca = "nope.pem"', "tournament.ca = 'nope.pem' is not valid"),
+    ('broker = "mqtt://x"\nevent = "e"\ntable = "t"\npassword = ""', "tournament.password = '' is not valid"),
 ])
 def test_bad_sections_name_the_key(tmp_path: Path, section: str, named: str) -> None:
+    (tmp_path / "empty.pw").write_text("")
+    (tmp_path / "blank.pw").write_text("  \nsecond line\n")
     with pytest.raises(ConfigError) as err:
         load_config(write(tmp_path, f"[tournament]\n{section}\n"))
     assert named in str(err.value) and "cribpi.toml" in str(err.value)
@@ -58,3 +71,19 @@ def test_bad_sections_name_the_key(tmp_path: Path, section: str, named: str) -> 
 def test_a_missing_password_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="password file .*nope.pw"):
         parse_broker("mqtt://x", password_file=tmp_path / "nope.pw")
+
+
+@pytest.mark.parametrize("section", ['password_file = "empty.pw"', 'ca = "nope.pem"', 'password_file = "nope.pw"'])
+def test_run_refuses_what_the_check_refuses_in_the_same_words(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                              section: str) -> None:
+    from cribpi.cli import main
+
+    (tmp_path / "empty.pw").write_text("")
+    config = write(tmp_path, f'[tournament]\nbroker = "mqtts://127.0.0.1:1"\nevent = "e"\ntable = "t1"\n{section}\n')
+    said = []
+    for argv in (["config", "--check", str(config)], ["run", "--config", str(config), "--backend", "mock"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and f"tournament.{section.split()[0]} = " in err
+        said.append(err.split(": ", 1)[1])
+    assert said[0] == said[1]
