@@ -40,7 +40,10 @@ FLASH_SECONDS = 1.2
 ANIM_TICK = 0.2
 REFUSED = "Not allowed"
 REFUSAL_UNDO = "UNDO: back"
-GIVE_WAY = (REFUSED, *(ALERT_TITLES[k] for k in (AlertKind.MUGGINS, AlertKind.CUT, AlertKind.RECUT)))
+#: The alerts that wait for their OK while cards are keyed: a renege must be seen (the opponent
+#: may claim it only before playing another card, ACC 7.3). Any other alert gives way to the next
+#: key as a score does: one left up would hide the card being keyed and the count.
+WAIT_FOR_OK = (ALERT_TITLES[AlertKind.RENEGE],)
 PAGED = (ShowScreen, ScoreScreen, AlertScreen, MessageScreen)  # the screens that have pages
 UNDO_KEYS = (Kind.UNDO, Kind.UNDO_LONG)
 PLAY_KEYS = (Kind.RANK, Kind.SUIT, Kind.CARD, Kind.GO)  # keys that leave an unread alert queued
@@ -314,10 +317,9 @@ def is_refusal(screen: ScreenModel) -> bool:
 
 
 def unread_alerts(screens: list[ScreenModel]) -> list[ScreenModel]:
-    """The alerts queued that a card keyed leaves queued: each waits for its OK. Not a refusal
-    (the key answers it), the muggins question (a call or the play going on answers it) or the
-    cut's (the next card cut answers it)."""
-    return [s for s in screens if isinstance(s, AlertScreen) and s.title not in GIVE_WAY]
+    """The alerts queued that a card keyed leaves queued, each waiting for its OK: a renege only
+    (see WAIT_FOR_OK)."""
+    return [s for s in screens if isinstance(s, AlertScreen) and s.title in WAIT_FOR_OK]
 
 
 def page_through(screens: list[ScreenModel], kind: Kind, count: Callable[[ScreenModel], int] = pages) -> bool:

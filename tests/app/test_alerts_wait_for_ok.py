@@ -63,8 +63,13 @@ def test_undo_at_the_alert_takes_back_its_card_and_the_alert_with_it():
     assert str(ui.state.deal.played[-1][1]) == "3S"
 
 
-def test_the_muggins_question_the_cut_and_a_refusal_give_way_to_the_next_key():
+def test_only_a_renege_waits_and_every_other_alert_gives_way_to_the_next_key():
+    """An overclaim or a wrong muggins left up through five cards hid the card being keyed and
+    the count (a second review): only the renege, which must be seen, waits."""
     question = AlertScreen(ALERT_TITLES[AlertKind.MUGGINS], ("Bob claimed 4 of 6: muggins for 2?",))
     heels = AlertScreen(ALERT_TITLES[AlertKind.HEELS], ("Ann pegs 2 for his heels",))
     recut = AlertScreen(ALERT_TITLES[AlertKind.RECUT], ("Ann and Bob cut equal low cards (3): cut again",))
-    assert unread_alerts([refusal("no"), question, recut, heels]) == [heels]
+    over = AlertScreen(ALERT_TITLES[AlertKind.OVERCLAIM], ("Blue claimed 3 but has 2: corrected",))
+    wrong = AlertScreen(ALERT_TITLES[AlertKind.WRONG_MUGGINS], ("Ann called muggins wrongly: Bob pegs 2",))
+    renege = AlertScreen(ALERT_TITLES[AlertKind.RENEGE], ("renege: Bob said go at 22 holding 4C",))
+    assert unread_alerts([refusal("no"), question, recut, heels, over, wrong, renege]) == [renege]
