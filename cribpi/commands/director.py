@@ -134,7 +134,7 @@ def serve(args: argparse.Namespace) -> int:
     if not (args.dir / CREDENTIALS).exists():
         raise ConfigError(f"{args.dir} holds no room (no {CREDENTIALS}): make one with"
                           f"  cribpi director init EVENT --dir {args.dir}")
-    creds = read_credentials(args.dir)
+    creds = read_credentials(args.dir / CREDENTIALS)
     if DIRECTOR not in creds:
         raise ConfigError(f"{args.dir / CREDENTIALS}: no {DIRECTOR!r} password in it; expected the credentials.json"
                           " `cribpi director init` wrote")

@@ -17,13 +17,20 @@ import time
 from pathlib import Path
 from typing import Any
 
-from cribpi.exc import ConfigError
-from cribpi.inputs import int_option, path_option, read_user_text
+from cribpi.exc import ConfigError, CribpiError
+from cribpi.inputs import int_option, path_option
 
 #: The most tables a room has (``cribpi director init --tables``): t1 .. t2000.
 MAX_TABLES = 2000
 PER_PROCESS = 100  # as cribpi.tournament.loadgen.PER_PROCESS, which is not imported before it runs
 STOP_WAIT_S = 30  # a stopped worker's goodbyes (each table says offline) before it is killed
+CONNECT_WAIT_S = 10  # for the broker's first answer before any table starts
+
+
+class BrokerUnreachable(CribpiError):
+    """The broker did not answer: the machine or the network, not the command line."""
+
+    exit_code = 1
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -59,7 +66,13 @@ def run(args: argparse.Namespace) -> int:
     if last > MAX_TABLES:
         raise ConfigError(f"--first-table {args.first_table} with --tables {args.tables} ends at t{last}:"
                           f" tables go up to t{MAX_TABLES}")
-    creds = json.loads(read_user_text(args.credentials, "credentials file")) if args.credentials else {}
+    from cribpi.tournament.messages import NAME
+
+    if not NAME.fullmatch(args.event):
+        raise ConfigError(f"--event {args.event[:40]!r} is not valid: the event's id, 1-32 letters, digits, - or _")
+    creds = _credentials(args.credentials, args.first_table, last) if args.credentials else {}
+    if not args.worker:  # the loadgen that starts the workers has asked already
+        _probe(args, creds)
     args.outbox_dir = args.outbox_dir or Path(tempfile.mkdtemp(prefix="cribpi-loadgen-"))
     args.outbox_dir.mkdir(parents=True, exist_ok=True)
     failed: list[str] = []
@@ -78,6 +91,37 @@ def run(args: argparse.Namespace) -> int:
     for failure in failed:
         print(f"cribpi loadgen: {failure}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _credentials(path: Path, first: int, last: int) -> dict[str, str]:
+    """The room's credentials.json, holding a password for each table from ``first`` to ``last``."""
+    from cribpi.tournament.room import read_credentials
+
+    try:
+        creds = read_credentials(path)
+    except ConfigError as exc:
+        raise ConfigError(f"--credentials: {exc}") from None
+    missing = [f"t{n}" for n in range(first, last + 1) if f"t{n}" not in creds]
+    if missing:
+        room = sum(1 for user in creds if user[:1] == "t" and user[1:].isdigit())
+        raise ConfigError(f"--credentials {path} has no {missing[0]}" + (f" (nor {len(missing) - 1} more)" if len(missing) > 1 else "")
+                          + f": the room has {room} tables; give --tables and --first-table inside them")
+    return creds
+
+
+def _probe(args: argparse.Namespace, creds: dict[str, str]) -> None:
+    """The broker takes the first table's connection, or one line saying why not."""
+    from cribpi.tournament.broker import parse_broker
+    from cribpi.tournament.loadgen import probe
+
+    first = f"t{args.first_table}"
+    why = probe(parse_broker(args.broker, username=first if creds else None, password=creds.get(first)), CONNECT_WAIT_S)
+    if why is None:
+        return
+    if why.startswith("no answer"):
+        raise BrokerUnreachable(f"the broker at {args.broker}: {why}; is it running there, on that port?")
+    hint = "check --credentials (the room's credentials.json)" if creds else "give --credentials (the room's credentials.json)"
+    raise ConfigError(f"the broker at {args.broker}: {why}; {hint}")
 
 
 def play(args: argparse.Namespace, creds: dict[str, str]) -> tuple[int, int, int]:

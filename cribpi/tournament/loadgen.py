@@ -5,17 +5,22 @@ For ``cribpi loadgen``, the benchmarks and the tests."""
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 from cribpi.app.listeners import Listener, Update
 from cribpi.game import Effect, Event, NewGame, Phase, State, apply
 from cribpi.game.events import Confirm
 from cribpi.game.simulate import random_game_events
 from cribpi.rules import ACC
+
+if TYPE_CHECKING:
+    from cribpi.tournament.broker import Broker
 from cribpi.views.table import board_model, scores_screen
 
 __all__ = ["update_for", "play_match", "start_next", "table_games", "player_names", "table_groups",
-           "PER_PROCESS"]
+           "PER_PROCESS", "probe"]
 
 OVER = (Phase.GAME_OVER, Phase.MATCH_OVER)
 #: Tables one process plays. paho's network loop uses select(), which stops at file descriptor
@@ -81,3 +86,29 @@ def table_groups(first: int, count: int, per_process: int = PER_PROCESS) -> list
         shares.append(range(start, end))
         start = end
     return shares
+
+
+def probe(broker: Broker, timeout: float) -> str | None:
+    """Connect to ``broker`` once as it says (its user and password): ``None`` when it takes
+    the connection, else why not (its refusal, or that it did not answer within ``timeout`` s)."""
+    from cribpi.tournament.broker import new_client
+
+    answered = threading.Event()
+    said: list[str] = []
+
+    def on_connect(client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        if reason.is_failure:
+            said.append(f"it refuses {broker.username or 'a client without a user name'}: {reason}")
+        answered.set()
+
+    client = new_client(broker)
+    client.on_connect = on_connect
+    try:
+        client.connect_async(broker.host, broker.port, keepalive=15)
+        client.loop_start()
+        if not answered.wait(timeout):
+            return f"no answer within {timeout:g} s"
+        return said[0] if said else None
+    finally:
+        client.disconnect()
+        client.loop_stop()

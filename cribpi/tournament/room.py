@@ -154,9 +154,8 @@ def init_event(folder: Path, event: str, tables: int, admin_password: str, *, be
     return made
 
 
-def read_credentials(folder: Path) -> dict[str, str]:
-    """The room's ``credentials.json``: an object of user name -> password, or one line saying what is wrong."""
-    path = folder / CREDENTIALS
+def read_credentials(path: Path) -> dict[str, str]:
+    """A room's ``credentials.json``: an object of user name -> password, or one line saying what is wrong."""
     text = read_user_text(path, "credentials file")
     try:
         creds = json.loads(text)
@@ -182,8 +181,8 @@ def fresh_event_db(folder: Path, admin_password: str, *, best_of: int = 3, final
     """A new ``event.db`` for the room already in ``folder`` (its event and its tables, the
     passwords kept); the tables' ids."""
     event = room_event(folder)
-    tables = sorted((u for u in read_credentials(folder) if u != DIRECTOR and re.fullmatch(r"t\d+", u)),
-                    key=lambda u: int(u[1:]))
+    users = read_credentials(folder / CREDENTIALS)
+    tables = sorted((u for u in users if re.fullmatch(r"t\d+", u)), key=lambda u: int(u[1:]))
     if not tables:
         raise ConfigError(f"{folder / CREDENTIALS}: no table in it; expected the credentials.json"
                           " `cribpi director init` wrote")

@@ -115,7 +115,7 @@ def test_init_refuses_a_folder_that_holds_a_room_and_serve_makes_its_fresh_datab
     db = EventDB(folder / "event.db")
     assert db.get("event") == "ev" and db.tables() == ["t1", "t2", "t3"]
     assert check_password("a new admin secret", db.get("admin"))
-    assert set(read_credentials(folder)) == {DIRECTOR, "t1", "t2", "t3"}
+    assert set(read_credentials(folder / "credentials.json")) == {DIRECTOR, "t1", "t2", "t3"}
 
 
 @pytest.mark.parametrize("text, says", [
