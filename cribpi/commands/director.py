@@ -78,8 +78,8 @@ def init(args: argparse.Namespace) -> int:
     scheme = "mqtts" if args.tls_cert else "mqtt"
     print(f"event {args.event} in {folder}: start the broker with  mosquitto -c {room.conf}")
     if hasattr(os, "geteuid") and os.geteuid() == 0 and not args.broker_user:
-        print("  (as root, mosquitto runs as its own user, which cannot read passwd (mode 0600, yours): first"
-              f"  chown -R mosquitto {folder}  or run init again with --broker-user USER)")
+        print("  as root: mosquitto drops to the user mosquitto, which cannot read passwd (mode 0600, root's);"
+              f" first  chown -R mosquitto: {folder}  (or init with --broker-user USER, a user that can read it)")
     print(f"then the director with  cribpi director serve --dir {folder} --broker {scheme}://HOST:{args.port}"
           + ("  --ca CA.pem (the CA that signed the certificate)" if args.tls_cert else ""))
     if not args.admin_password_file:

@@ -129,3 +129,17 @@ def test_serve_refuses_a_bad_credentials_file_in_one_line(tmp_path: Path, capsys
     err = capsys.readouterr().err
     assert says in err and "credentials.json" in err and len(err.strip().splitlines()) == 1
     assert [p.name for p in tmp_path.iterdir()] == ["credentials.json"]
+
+
+@pytest.mark.mqtt
+@pytest.mark.parametrize("root, user", [(True, None), (True, "nobody"), (False, None)])
+def test_init_as_root_says_how_mosquitto_reads_passwd(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch, root: bool,
+                                                      user: str | None) -> None:
+    require("mosquitto_passwd")
+    monkeypatch.setattr("os.geteuid", lambda: 0 if root else 1000)
+    folder = tmp_path / "ev"
+    assert main(["director", "init", "ev", "--dir", str(folder), "--tables", "1"]
+                + (["--broker-user", user] if user else [])) == 0
+    out = capsys.readouterr().out
+    assert (f"chown -R mosquitto: {folder}" in out) == (root and user is None)
