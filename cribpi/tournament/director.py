@@ -40,17 +40,22 @@ import paho.mqtt.client as mqtt
 from cribpi.exc import ConfigError
 from cribpi.tournament.broker import Broker, new_client
 from cribpi.tournament.eventdb import EventDB
-from cribpi.tournament.messages import (BadMessage, Message, director_body, director_topic, parse, subscription,
-                                        topic)
+from cribpi.tournament.messages import (BadMessage, Message, director_body, director_topic, parse, result_problem,
+                                        subscription, topic)
 from cribpi.tournament.pairing import METHODS, seat_pairs, seat_random, seat_swiss
-from cribpi.tournament.standings import Outcome, Standings, bracket, cut
+from cribpi.tournament.standings import ACC_POINTS, Outcome, Standings, bracket, cut
 
-__all__ = ["Director"]
+__all__ = ["Director", "NoSuchResult", "NAME_MAX"]
 
 log = logging.getLogger(__name__)
 
 Notify = Callable[[str, dict[str, Any]], None]  # (what changed: "table" or "standings", its data)
 WAITING_PER_TABLE = 200  # results a table may have waiting for their players to be registered
+NAME_MAX = 64  # a player's name, in characters
+
+
+class NoSuchResult(ConfigError, LookupError):
+    """A correction names a result the event does not have."""
 
 
 class Director:
@@ -78,18 +83,23 @@ class Director:
         self.flush_wanted = threading.Event()
         self.flusher: threading.Thread | None = None
         self.stopping = False
+        self.left_out: set[int] = set()  # stored results the standings could not use (logged at start)
         kinds = db.round_kinds()
         for row in db.results("status = 'confirmed'"):
-            self._count(row, kinds.get(row["round"], "qualifying"))
+            self._load(row, kinds.get(row["round"], "qualifying"))
 
     # -- messages in ------------------------------------------------------------------------
 
-    def handle(self, topic: str, payload: bytes) -> bool:
-        """Take one message from the broker; False (counted and logged) if it was refused."""
+    def handle(self, topic: str, payload: bytes, *, retained: bool = False) -> bool:
+        """Take one message from the broker (``retained``: one it kept, sent on subscribing);
+        False (counted and logged) if it was refused."""
         try:
             message = parse(self.event, topic, payload)
             with self.lock:
-                getattr(self, f"_on_{message.kind}")(message)
+                if message.kind == "state":
+                    self._on_state(message, retained=retained)
+                else:
+                    getattr(self, f"_on_{message.kind}")(message)
         except BadMessage as exc:
             self.refused[exc.reason] += 1
             log.warning("refused: %s", exc)
@@ -111,7 +121,9 @@ class Director:
             self.shown.pop(message.table, None)
         self._notify("table", live)
 
-    def _on_state(self, message: Message) -> None:
+    def _on_state(self, message: Message, *, retained: bool = False) -> None:
+        """A table's board. One the broker kept (``retained``: sent on subscribing, the board
+        as it was last) is shown but does not say the table is online; a live one does."""
         live, at = self._table(message), message.body["at"]
         shown = self.shown.setdefault(message.table, set())
         if at < self.since.get(message.table, 0.0):
@@ -120,7 +132,9 @@ class Director:
             raise BadMessage("out_of_order", f"{message.table}/state older than the one shown")
         self.since[message.table] = at
         shown.add(at)
-        live["state"], live["online"] = message.body, True
+        live["state"] = message.body
+        if not retained:
+            live["online"] = True
         self._notify("table", live)
 
     def _on_events(self, message: Message) -> None:
@@ -182,6 +196,17 @@ class Director:
             self.standings.add(Outcome(sides[row["winner"]], losers, row["kind"], row["margin"], len(sides)), sign)
         self._notify("standings", {})
 
+    def _load(self, row: dict[str, Any], kind: str) -> None:
+        """A stored confirmed result into the standings at start; one they cannot use (written
+        by an older director, or by hand) is left out with a log line: the event is served."""
+        problem = _unusable(row, self._side)
+        if problem is not None:
+            log.error("result %s (table %s) left out of the standings: %s; correct it at /admin", row["id"],
+                      row["table_id"], problem)
+            self.left_out.add(row["id"])
+            return
+        self._count(row, kind)
+
     def _side(self, name: str) -> tuple[str, ...] | None:
         """The entrants a result's side stands for: itself when registered (a partnership
         entered as a team, "Ann & Cy"), else each partner of "Ann & Cy" when both entered one
@@ -219,20 +244,29 @@ class Director:
 
     def correct(self, result_id: int, scores: list[int], winner: int, kind: str, margin: int, *, by: str,
                 why: str) -> None:
-        """The director's ruling on a result: it is confirmed with these figures (audited)."""
+        """The director's ruling on a result: it is confirmed with these figures (audited).
+        Figures the table's own result could not carry are refused (ConfigError naming the
+        field; :class:`NoSuchResult` for an unknown id) and nothing changes."""
         with self.lock:
             row = self.db.result(result_id)
             if row is None:
-                raise ConfigError(f"result {result_id} does not exist")
-            if not 0 <= winner < len(row["players"]) or len(scores) != len(row["players"]):
-                raise ConfigError(f"result {result_id}: winner and scores must match its {len(row['players'])} players")
-            kinds = self.db.round_kinds()
-            if row["status"] == "confirmed":
-                self._count(row, kinds.get(row["round"], "qualifying"), -1)
+                raise NoSuchResult(f"result {result_id} does not exist")
+            players = row["players"]
+            if len(scores) != len(players):
+                raise ConfigError(f"scores: {len(scores)} given; result {result_id} has {len(players)} sides {players}")
+            problem = result_problem(scores, winner, kind, margin)
+            if problem is not None:
+                raise ConfigError(f"result {result_id}: {problem}")
+            if any(self._side(p) is None for p in players):
+                raise ConfigError(f"result {result_id}: {players} are not all registered; register them first")
+            round_kind = self.db.round_kinds().get(row["round"], "qualifying")
+            if row["status"] == "confirmed" and row["id"] not in self.left_out:
+                self._count(row, round_kind, -1)
+            self.left_out.discard(row["id"])
             self.db.update_result(result_id, {"scores": scores, "winner": winner, "kind": kind, "margin": margin,
                                               "status": "confirmed"}, by=by, why=why)
             self.db.sync()
-            self._count(self.db.result(result_id) or {}, kinds.get(row["round"], "qualifying"))
+            self._count(self.db.result(result_id) or {}, round_kind)
 
     def seat_round(self, method: str, rng: random.Random) -> tuple[int, dict[str, list[str]]]:
         """Seat the next round (``random``, ``swiss`` or ``bracket``: the playoff matches waiting
@@ -327,7 +361,7 @@ class Director:
         return session
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        self.handle(message.topic, bytes(message.payload))
+        self.handle(message.topic, bytes(message.payload), retained=bool(message.retain))
         with self.acks:  # acknowledged now only if nothing it wrote, or before it, waits for the disk
             if self.unacked or self.syncing or self.db.unsynced():
                 self.unacked.append((message.mid, message.qos))
@@ -374,3 +408,20 @@ class Director:
             self.client.disconnect()
             self.client.loop_stop()
 
+
+def _unusable(row: dict[str, Any], side: Callable[[str], tuple[str, ...] | None]) -> str | None:
+    """Why the standings cannot count a stored result (``side``: the entrants a side stands
+    for), or None."""
+    players, scores, winner = row["players"], row["scores"], row["winner"]
+    if type(players) is not list or type(scores) is not list or len(players) != len(scores) or len(players) < 2 \
+            or not all(type(p) is str for p in players):
+        return f"players {str(players)[:80]} and scores {str(scores)[:80]} do not pair up"
+    if type(winner) is not int or not 0 <= winner < len(players):
+        return f"winner {winner!r} is not a side"
+    if row["kind"] not in ACC_POINTS:
+        return f"kind {str(row['kind'])[:40]!r} is not one of {', '.join(ACC_POINTS)}"
+    if type(row["margin"]) is not int or row["margin"] < 0:
+        return f"margin {row['margin']!r} is not a whole number of points"
+    if not all(side(p) for p in players):
+        return f"{players} are not all registered"
+    return None

@@ -22,9 +22,11 @@ from typing import Any
 from cribpi.exc import CribpiError
 from cribpi.game import Pegged, Phase, State, apply
 from cribpi.game.moves import latest_score
+from cribpi.rules import ACC, classify_result
 
 __all__ = ["MAX_PAYLOAD", "NAME", "KINDS", "BadMessage", "Message", "topic", "subscription", "parse",
-           "state_body", "result_body", "last_score", "last_score_now", "director_topic", "director_body", "director_session"]
+           "state_body", "result_body", "last_score", "last_score_now", "director_topic", "director_body", "director_session",
+           "GAME_LENGTHS", "result_problem"]
 
 MAX_PAYLOAD = 8192  # bytes; a table's largest message (a 4-player state) is well under 1 KiB
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")  # an event or table id (also an MQTT username)
@@ -32,6 +34,7 @@ KINDS = ("state", "events", "result", "status")
 RESULT_STATUSES = ("confirmed", "disputed")
 RESULT_KINDS = ("win", "skunk", "double_skunk", "lurch")
 MAX_ID = 2**53
+GAME_LENGTHS = (121, 61)  # a winner's score: the game hole of a game to 121 or to 61
 SESSION = re.compile(r"[A-Za-z0-9_-]{8,64}")  # the director's session id
 
 
@@ -205,12 +208,42 @@ def parse(event: str, topic_name: str, payload: bytes) -> Message:
     for key, check in schema.items():
         if key not in body or not check(body[key]):
             raise BadMessage("bad_field", f"{table}/{kind}: {key} = {str(body.get(key))[:40]!r}")
-    if kind == "result" and not _result_consistent(body):
-        raise BadMessage("bad_field", f"{table}/result: winner, scores and players disagree")
+    if kind == "result":
+        problem = _players_problem(body) or result_problem(body["scores"], body["winner"], body["kind"], body["margin"])
+        if problem:
+            raise BadMessage("bad_field", f"{table}/result: {problem}")
     return Message(table, kind, body)
 
 
-def _result_consistent(body: dict[str, Any]) -> bool:
-    scores, winner = body["scores"], body["winner"]
-    return len(scores) == len(body["players"]) and winner < len(scores) and scores[winner] == max(scores) \
-        and len(set(body["players"])) == len(body["players"])
+def _players_problem(body: dict[str, Any]) -> str | None:
+    players = body["players"]
+    if len(body["scores"]) != len(players):
+        return f"{len(body['scores'])} scores for {len(players)} players"
+    if len(set(players)) != len(players):
+        return f"players {players} name someone twice"
+    return None
+
+
+def result_problem(scores: list[int], winner: int, kind: str, margin: int) -> str | None:
+    """What makes a finished game's figures impossible under the event's rules (ACC, as its
+    standings count them), or None: the winner's score is the game hole (121, or 61 in a game
+    to 61), every other side's is below it, and ``kind`` and ``margin`` are what
+    :func:`~cribpi.rules.classify_result` makes of the best losing score (the margin stops at
+    the game hole). A table's result and the admin's correction are both held to it."""
+    if not all(type(v) is int for v in (*scores, winner, margin)) or type(kind) is not str:
+        return f"scores {scores}, winner {winner!r} and margin {margin!r} are whole numbers, kind {kind!r} a name"
+    if not 0 <= winner < len(scores):
+        return f"winner {winner} is not a side: 0-{len(scores) - 1}"
+    length = scores[winner]
+    if length not in GAME_LENGTHS:
+        return f"the winner's score {length} is not a game's end: 121, or 61 in a game to 61"
+    losers = [s for n, s in enumerate(scores) if n != winner]
+    if not all(0 <= s < length for s in losers):
+        return f"scores {scores}: every losing score is 0-{length - 1}"
+    graded = classify_result(length, max(losers), ACC if length == ACC.game_length else ACC.replace(game_length=length))
+    expected = graded.kind.value.replace(" ", "_")
+    if kind != expected:
+        return f"kind {kind!r}: a game won {length}-{max(losers)} is a {expected}"
+    if margin != graded.margin:
+        return f"margin {margin}: a game won {length}-{max(losers)} is won by {graded.margin}"
+    return None

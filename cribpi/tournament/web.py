@@ -15,7 +15,7 @@ import json
 import random
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +26,9 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from cribpi.exc import CribpiError
-from cribpi.tournament.director import Director
+from cribpi.tournament.director import NAME_MAX, Director, NoSuchResult
 from cribpi.tournament.eventdb import check_password
+from cribpi.tournament.standings import ACC_POINTS
 
 __all__ = ["create_app", "Hub"]
 
@@ -150,9 +151,13 @@ def create_app(director: Director, *, rng: random.Random | None = None) -> Starl
         if admin(request) is None:
             return _error(403, "log in as the director first")
         name = (await body(request)).get("name")
-        if not isinstance(name, str) or not 0 < len(name.strip()) <= 64:
-            return _error(400, "name: 1-64 characters")
-        return JSONResponse({"added": director.register(name.strip())})
+        if not isinstance(name, str) or not 0 < len(name.strip()) <= NAME_MAX \
+                or any(not c.isprintable() for c in name.strip()):
+            return _error(400, f"name {str(name)[:80]!r}: 1-{NAME_MAX} printable characters (no control characters)")
+        name = name.strip()
+        if not director.register(name):
+            return JSONResponse({"added": False, "message": f"{name} is already registered"})
+        return JSONResponse({"added": True})
 
     async def seat(request: Request) -> Response:
         if admin(request) is None:
@@ -165,11 +170,14 @@ def create_app(director: Director, *, rng: random.Random | None = None) -> Starl
         if admin(request) is None:
             return _error(403, "log in as the director first")
         data = await body(request)
+        problem = _correction_problem(data)
+        if problem:
+            return _error(400, problem)
         try:
-            director.correct(int(request.path_params["id"]), list(data["scores"]), int(data["winner"]),
-                             str(data["kind"]), int(data["margin"]), by="admin", why=str(data.get("why", ""))[:200])
-        except (KeyError, TypeError, ValueError) as exc:
-            return _error(400, f"scores, winner, kind and margin are needed ({exc})")
+            director.correct(request.path_params["id"], data["scores"], data["winner"], data["kind"], data["margin"],
+                             by="admin", why=data.get("why", "")[:200])
+        except NoSuchResult as exc:
+            return _error(404, str(exc))
         return JSONResponse({"ok": True})
 
     async def results(request: Request) -> Response:
@@ -195,3 +203,29 @@ def create_app(director: Director, *, rng: random.Random | None = None) -> Starl
 
 def _error(status: int, why: str) -> Response:
     return JSONResponse({"error": why}, status_code=status)
+
+
+def _is_int(v: Any) -> bool:
+    return type(v) is int
+
+
+def _correction_problem(data: dict[str, Any]) -> str | None:
+    """What is wrong with a correction's body as given (its figures are checked against the
+    result by the director), or None."""
+    fields: dict[str, tuple[str, Callable[[Any], bool]]] = {"scores": ("a list of 2-4 whole numbers, 0-121", lambda v: type(v) is list and 2 <= len(v) <= 4
+                         and all(_is_int(x) and 0 <= x <= 121 for x in v)),
+              "winner": ("the index of the winning side, 0-3", lambda v: _is_int(v) and 0 <= v <= 3),
+              "kind": (f"one of {', '.join(ACC_POINTS)}", lambda v: isinstance(v, str) and v in ACC_POINTS),
+              "margin": ("a whole number of points, 0-121", lambda v: _is_int(v) and 0 <= v <= 121),
+              "why": ("text, up to 200 characters", lambda v: isinstance(v, str))}
+    for key, (accepted, check) in fields.items():
+        if key == "why" and key not in data:
+            continue
+        if key not in data:
+            return f"{key} is missing: {accepted}"
+        if not check(data[key]):
+            return f"{key} {json.dumps(data[key])[:60]} is not valid: {accepted}"
+    unknown = set(data) - set(fields)
+    if unknown:
+        return f"unknown field {', '.join(sorted(unknown))[:80]}: scores, winner, kind, margin and why are accepted"
+    return None

@@ -4,6 +4,7 @@ spoofing another's topic."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -253,3 +254,41 @@ def test_a_double_skunk_at_the_table_counts_at_the_director(broker: Mosquitto, t
     assert [(x["name"], x["points"], x["spread"]) for x in d.ranked()] == [("Ben", 3, 121), ("Ann", 0, -121)]
     assert d.db.results()[0]["kind"] == "double_skunk" and d.refused == {}
     d.close()
+
+
+def test_a_table_that_is_off_stays_offline_when_the_director_restarts(broker: Mosquitto, tmp_path: Path) -> None:
+    """The broker keeps each table's last board and status (retained) and hands both to a
+    director that subscribes: the board is shown, but only a live board or ``online`` says the
+    table is on."""
+    d = director(broker)
+    pub = publisher(broker, tmp_path)
+    pub.start()
+    for _ in play_match(NAMES, random.Random(5), pub, 1):
+        pass
+    wait_for(lambda: d.accepted["result"] == 1 and d.live["t1"]["online"] is True)
+    pub.stop()
+    wait_for(lambda: d.live["t1"]["online"] is False)
+    shown = d.live["t1"]["state"]
+    d.close()
+    again = director(broker)
+    wait_for(lambda: again.live["t1"]["state"] is not None and again.accepted["status"] >= 1)
+    assert again.live["t1"]["state"] == shown and again.live["t1"]["online"] is False
+    back = publisher(broker, tmp_path)  # the table comes back: its status and its live board say so
+    back.start()
+    wait_for(lambda: again.live["t1"]["online"] is True)
+    back.stop()
+    again.close()
+
+
+def test_only_a_live_board_marks_a_table_online(tmp_path: Path) -> None:
+    db = EventDB(tmp_path / "event.db", create=True)
+    db.put("event", "open")
+    db.add_tables(["t1"])
+    d = Director(db)
+    state = {"game": 1, "players": ["Ann", "Ben"], "scores": [5, 7], "rear": [0, 3], "dealer": 0, "game_number": 1,
+             "match_games": 1, "games_won": [0, 0], "last": None, "phase": "play", "status": "playing", "at": 5.0}
+    assert d.handle("cribpi/open/tables/t1/status", b"offline", retained=True)
+    assert d.handle("cribpi/open/tables/t1/state", json.dumps(state).encode(), retained=True)
+    assert d.live["t1"] == {"table": "t1", "online": False, "state": state}
+    assert d.handle("cribpi/open/tables/t1/state", json.dumps({**state, "at": 6.0}).encode())
+    assert d.live["t1"]["online"] is True
