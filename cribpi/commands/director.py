@@ -125,20 +125,28 @@ def serve(args: argparse.Namespace) -> int:
     from cribpi.tournament.broker import parse_broker
     from cribpi.tournament.director import Director
     from cribpi.tournament.eventdb import EventDB
-    from cribpi.tournament.room import DIRECTOR, EVENT_DB, fresh_event_db, read_credentials, room_files
+    from cribpi.tournament.room import (DIRECTOR, EVENT_DB, ROOM_FILES, fresh_event_db, read_credentials,
+                                        room_files)
     from cribpi.tournament.web import create_app
 
     broker = parse_broker(args.broker, username=DIRECTOR, ca=args.ca)  # a bad URL or CA before anything is made
     if args.ca is not None:
         _readable("--ca", args.ca, "CA certificate")
+    has_db, room = (args.dir / EVENT_DB).exists(), room_files(args.dir)
+    if not room and not has_db:
+        raise ConfigError(f"{args.dir} holds no event: make one with  cribpi director init EVENT --dir {args.dir}")
     if not (args.dir / CREDENTIALS).exists():
-        raise ConfigError(f"{args.dir} holds no room (no {CREDENTIALS}): make one with"
-                          f"  cribpi director init EVENT --dir {args.dir}")
+        raise ConfigError(f"{args.dir} has no {CREDENTIALS} (the room's passwords, written by init): put it back,"
+                          " or make a new event with  cribpi director init EVENT --dir NEW_FOLDER")
     creds = read_credentials(args.dir / CREDENTIALS)
     if DIRECTOR not in creds:
         raise ConfigError(f"{args.dir / CREDENTIALS}: no {DIRECTOR!r} password in it; expected the credentials.json"
                           " `cribpi director init` wrote")
-    if not (args.dir / EVENT_DB).exists() and len(room_files(args.dir)) == 4:
+    if not has_db and len(room) < len(ROOM_FILES):
+        missing = sorted(set(ROOM_FILES) - {p.name for p in room})
+        raise ConfigError(f"{args.dir} has no {EVENT_DB} and only part of a room (no {', '.join(missing)}):"
+                          " make a new event with  cribpi director init EVENT --dir NEW_FOLDER")
+    if not has_db:
         password = _admin_password(args.admin_password_file)
         tables = fresh_event_db(args.dir, password)
         print(f"a fresh {EVENT_DB} in {args.dir} for the room's {len(tables)} tables (their passwords unchanged)")

@@ -24,7 +24,7 @@ from cribpi.inputs import read_user_text
 from cribpi.tournament.eventdb import EventDB, hash_password
 from cribpi.tournament.messages import NAME
 
-__all__ = ["DIRECTOR", "MAX_TABLES", "Room", "write_room", "table_ids", "init_event", "EVENT_DB", "CREDENTIALS",
+__all__ = ["DIRECTOR", "MAX_TABLES", "Room", "write_room", "table_ids", "init_event", "EVENT_DB", "CREDENTIALS", "ROOM_FILES",
            "check_bind", "check_user", "room_files", "read_credentials", "room_event", "fresh_event_db"]
 
 DIRECTOR = "director"  # the director's MQTT username

@@ -51,7 +51,7 @@ def test_init_writes_the_event_and_the_room(tmp_path: Path, capsys: pytest.Captu
     (["director", "init", "ok", "--broker-user", "root\nallow_anonymous true"], "--broker-user 'root\\nallow"),
     (["director", "init", "ok", "--tls-cert", "nonexist.pem", "--tls-key", "x"],
      "--tls-cert: nonexist.pem: no such certificate; expected a readable PEM file"),
-    (["director", "serve"], ". holds no room (no credentials.json): make one with  cribpi director init"),
+    (["director", "serve"], ". holds no event: make one with  cribpi director init EVENT --dir ."),
     (["loadgen", "--broker", "mqtt://x", "--event", "e", "--tables", "2001"], "--tables: '2001' is not valid"),
     (["loadgen", "--broker", "http://x", "--event", "e", "--tables", "200"], "broker 'http://x' is not valid"),
     (["loadgen", "--broker", "mqtt://x", "--event", "e", "--first-table", "1990", "--tables", "20"],
@@ -143,3 +143,45 @@ def test_init_as_root_says_how_mosquitto_reads_passwd(tmp_path: Path, capsys: py
                 + (["--broker-user", user] if user else [])) == 0
     out = capsys.readouterr().out
     assert (f"chown -R mosquitto: {folder}" in out) == (root and user is None)
+
+
+@pytest.mark.mqtt
+def test_serve_makes_a_fresh_database_for_a_room_without_one(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    import getpass
+
+    import uvicorn
+
+    from tests.tournament.conftest import Mosquitto, free_port
+
+    require("mosquitto")
+    require("mosquitto_passwd")
+    folder, port = tmp_path / "ev", free_port()
+    assert main(["director", "init", "ev", "--dir", str(folder), "--tables", "2", "--port", str(port),
+                 "--bind", "127.0.0.1", "--broker-user", getpass.getuser()]) == 0
+    (folder / "event.db").unlink()
+    passwd = (folder / "passwd").read_bytes()
+    served: list[object] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append(app))
+    (tmp_path / "acl").write_bytes((folder / "acl").read_bytes())
+    (folder / "acl").unlink()  # part of a room: serve makes nothing
+    argv = ["director", "serve", "--dir", str(folder), "--broker", f"mqtt://127.0.0.1:{port}"]
+    capsys.readouterr()
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "has no event.db and only part of a room (no acl)" in err and not (folder / "event.db").exists()
+    (folder / "acl").write_bytes((tmp_path / "acl").read_bytes())
+    from cribpi.tournament.room import Room
+
+    broker = Mosquitto(Room(folder, port, {}))
+    broker.start()
+    try:
+        assert main(argv) == 0
+    finally:
+        broker.stop()
+    out = capsys.readouterr().out
+    assert "a fresh event.db" in out and "for the room's 2 tables" in out and len(served) == 1
+    password = out.split("admin password (pages /admin): ")[1].split()[0]
+    db = EventDB(folder / "event.db")
+    assert db.get("event") == "ev" and db.tables() == ["t1", "t2"] and check_password(password, db.get("admin"))
+    assert (folder / "passwd").read_bytes() == passwd  # the tables' passwords kept
