@@ -64,7 +64,9 @@ def settings_from(args: argparse.Namespace) -> TableSettings:
     chosen = {key: getattr(args, key) or default for key, default in DEFAULTS.items()}
     get_rules(chosen["rules"])  # a bad preset name fails before the terminal changes
     players = 4 if chosen["players"] == "4p" else int(chosen["players"])
-    names = DEFAULT_NAMES if args.names is None else player_names(args.names, players)
+    # without --players, the table's own players (its last game's) are known only from the
+    # journal: check_setup counts the names against them, before anything is asked
+    names = DEFAULT_NAMES if args.names is None else player_names(args.names, players if args.players else None)
     return TableSettings(names=names, players=players, partnerships=chosen["players"] == "4p",
                          rules=chosen["rules"], mode=Mode(chosen["mode"]), match_games=args.match or 1, table=TABLE,
                          game_length=args.game_length)
@@ -77,12 +79,12 @@ def given_fields(args: argparse.Namespace) -> set[str]:
     return {name for option, names in fields.items() if getattr(args, option, None) is not None for name in names}
 
 
-def player_names(text: str, players: int) -> tuple[str, ...]:
-    """``--names``: exactly one name per player, each 1-NAME_CHARS printable characters."""
+def player_names(text: str, players: int | None) -> tuple[str, ...]:
+    """``--names``: one name per player (when ``players`` is known), each 1-NAME_CHARS
+    printable characters."""
     names = tuple(n.strip() for n in text.split(","))
-    if len(names) != players:
-        raise ConfigError(f"--names {text!r} gives {len(names)} name(s) for {players} players; "
-                          f"give one name per player, seat 1 first, separated by commas")
+    if players is not None and len(names) != players:
+        raise ConfigError(_names_count(text, len(names), players, "players"))
     for name in names:
         if not name or len(name) > NAME_CHARS or not name.isprintable():
             raise ConfigError(f"--names {text!r}: {name!r} is not a name; "
@@ -136,7 +138,13 @@ def differences(state: State, args: argparse.Namespace) -> list[str]:
     return out
 
 
-def check_setup(db: Path, settings: TableSettings, given: set[str]) -> None:
+def _names_count(text: str, given: int, players: int, whose: str) -> str:
+    names = "a name" if given == 1 else f"{given} names"
+    return (f"--names {text!r} gives {names} for {players} {whose}; give one name per player, "
+            f"seat 1 first, separated by commas" + (f", or --players {given}" if whose != "players" and 2 <= given <= 4 else ""))
+
+
+def check_setup(db: Path, settings: TableSettings, given: set[str], names: str | None = None) -> None:
     """Refuse, before anything is asked, a fresh game's set-up that no game can have: the
     options ``given`` with what the table's journal ``db`` would add to them (its last game,
     its kept choices), naming the option and what to give instead."""
@@ -150,6 +158,8 @@ def check_setup(db: Path, settings: TableSettings, given: set[str]) -> None:
                 fresh = fresh_settings(settings, history=store, keeper=store, given=given, quiet=True)
         except (StoreError, CribpiError):  # damaged, or a last game this cribpi cannot set up: play() says so
             fresh = settings
+    if names is not None and len(fresh.names) != fresh.players:  # --names without --players
+        raise ConfigError(_names_count(names, len(fresh.names), fresh.players, "players at the table"))
     problem = _setup_problem(fresh, given)
     if problem is not None:
         raise ConfigError(problem)
@@ -223,7 +233,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("cribpi sim needs a terminal to read keys from (stdin is not a tty)")
     settings = settings_from(args)
     config = Config(db=journal_path(args.db or default_db_path()))
-    check_setup(config.db, settings, given_fields(args))
+    check_setup(config.db, settings, given_fields(args), args.names)
     new = start_new(config.db, args, ask_terminal)
     return play(config, open_parts(config, "sim"), settings, new=new, rng=random.Random(args.seed),
                 given=given_fields(args))

@@ -185,9 +185,9 @@ def cases() -> list[tuple[list[str], str]]:
     out += [(["sim", *c.split()], m) for c, m in [
         ("--players 5", r"invalid choice"), ("--mode x", r"invalid choice"), ("--match 2", r"invalid choice"),
         ("--seed x", r"invalid int"), ("--players", r"expected one argument"), ("--rules nope", r"no rule preset"),
-        ("--names Ann", r"--names 'Ann' gives 1 name\(s\) for 2 players; give one name per player"),
-        ("--names A,B,C", r"--names 'A,B,C' gives 3 name\(s\) for 2 players"),
-        ("--players 3 --names A,B", r"gives 2 name\(s\) for 3 players"),
+        ("--names Ann", r"--names 'Ann' gives a name for 2 players at the table; give one name per player"),
+        ("--names A,B,C", r"--names 'A,B,C' gives 3 names for 2 players"),
+        ("--players 3 --names A,B", r"gives 2 names for 3 players"),
         ("--names Ann,", r"--names 'Ann,': '' is not a name; each name is 1-12 printable characters"),
         ("--names Ann,Christopherson", r"'Christopherson' is not a name; each name is 1-12 printable"),
         ("--names Ann,Ann", r"^cribpi sim: --names 'Ann,Ann': player names must be distinct; 'Ann' is given twice$"),

@@ -112,3 +112,19 @@ def test_a_name_given_twice_is_refused_naming_names():
     with pytest.raises(ConfigError) as refused:
         player_names("Ann,Ann", 2)
     assert str(refused.value) == "--names 'Ann,Ann': player names must be distinct; 'Ann' is given twice"
+
+
+def test_names_without_players_are_counted_against_the_tables_players(tmp_path):
+    """A second review: ``--names Ann,Bob,Cy`` at a 3-player table was refused as "3 names for
+    2 players" (the default), and ``--names Ann,Bob`` there asked first, then failed."""
+    db = journal_with(tmp_path, TableSettings(players=3, table=TABLE))
+    three = args(names="Ann,Bob,Cy")
+    check_setup(db, settings_from(three), given_fields(three), three.names)  # no error: 3 names, 3 seats
+    asked = Asked("n")
+    assert start_new(db, three, asked) is False and "Ann" in asked.questions[0]
+    two = args(names="Ann,Bob")
+    with pytest.raises(ConfigError, match=r"^--names 'Ann,Bob' gives 2 names for 3 players at the table; "
+                                          r".*or --players 2$"):
+        check_setup(db, settings_from(two), given_fields(two), two.names)
+    with pytest.raises(ConfigError, match=r"^--names 'Ann,Bob' gives 2 names for 3 players; "):
+        settings_from(args(names="Ann,Bob", players="3"))  # with --players, at once
