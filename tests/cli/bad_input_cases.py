@@ -250,5 +250,23 @@ def cases() -> list[tuple[list[str], str]]:
         (["director", "init", "ok", "--tabels", "3"], r"^cribpi director init: .*did you mean --tables\?"),
         (["director", "init", "ok", "--nosuch"], r"cribpi director init takes .*--tables"),
     ]
+    init = ["director", "init", "ev", "--dir", "{newdir}", "--tables", "2"]
+    out += [([*init, *c], m) for c, m in [
+        (["--bind", "1.2.3.4\nallow_anonymous true"], r"--bind '1.2.3.4\\nallow_anonymous true' is not valid: an IP address"),
+        (["--bind", "foo bar"], r"--bind 'foo bar' is not valid: an IP address .* or a host name"),
+        (["--broker-user", "a b"], r"--broker-user 'a b' is not valid: a user name"),
+        (["--tls-cert", "{missing}", "--tls-key", "{file}"], r"--tls-cert: .*missing.txt: no such certificate"),
+        (["--tls-cert", "{file}", "--tls-key", "{folder}"], r"--tls-key: .*: a folder"),
+        (["--tls-cert", "{file}"], r"--tls-cert and --tls-key go together"),
+    ]]
+    out += [(["director", "serve", "--dir", "{folder}"], r"holds no event: make one with  cribpi director init"),
+            (["director", "serve", "--dir", "{folder}", "--ca", "{missing}"], r"--ca: .*no such CA certificate")]
+    lg = ["loadgen", "--broker", "mqtt://127.0.0.1:1"]
+    out += [([*lg, *c], m) for c, m in [
+        (["--event", "a/b"], r"--event 'a/b' is not valid: the event's id"), (["--event", ""], r"--event '' is not valid"),
+        (["--event", "e", "--credentials", "{file}"], r"--credentials: .*plain.txt: not valid JSON"),
+        (["--event", "e", "--credentials", "{missing}"], r"--credentials: .*no such credentials file"),
+        (["--event", "e", "--credentials", "{fifo}"], r"--credentials: .*not a regular file"),
+    ]]
     out += [(["--no-such-option"], r"required: COMMAND \(one of score, peg, advise"), (["dance"], r"invalid choice: 'dance'")]
     return out
