@@ -71,12 +71,47 @@ def resume_command(db: Path | None = None) -> str:
     command in another shell would open another journal."""
     launcher = os.environ.get("CRIBPI_LAUNCHER")
     if launcher:
-        return launcher
-    command = shlex.join(["cribpi", *sys.argv[1:]])
+        try:
+            return _shell_words(without_setup(shlex.split(launcher)))
+        except ValueError:  # not shell words after all: as given
+            return launcher
+    command = shlex.join(["cribpi", *without_setup(sys.argv[1:])])
     chosen = os.environ.get("CRIBPI_DB")
     if chosen and db is not None and Path(chosen).expanduser() == db:
         return f"CRIBPI_DB={shlex.quote(chosen)} {command}"
     return command
+
+
+#: The options that choose a fresh game's set-up. The game is in the journal: going on with it
+#: needs none of them, and one left in would ask again whether to start a new game (after a "no").
+SETUP_OPTIONS = ("--players", "--mode", "--rules", "--names", "--match", "--game-length")
+
+
+def without_setup(words: Sequence[str]) -> list[str]:
+    """``words`` without the set-up options (each with its value) and ``--new``."""
+    kept: list[str] = []
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word == "--new" or word.split("=", 1)[0] in SETUP_OPTIONS and "=" in word:
+            pass
+        elif word in SETUP_OPTIONS:
+            skip = True
+        else:
+            kept.append(word)
+    return kept
+
+
+def _shell_words(words: Sequence[str]) -> str:
+    """``words`` as a shell command, a leading ``NAME=value`` kept an assignment (quoted whole,
+    the shell would take it for the command's name)."""
+    out = []
+    for n, word in enumerate(words):
+        name, equals, value = word.partition("=")
+        assignment = equals and name.isidentifier() and all("=" in w for w in words[:n])
+        out.append(f"{name}={shlex.quote(value)}" if assignment else shlex.quote(word))
+    return " ".join(out)
 
 
 def resume_hint(db: Path) -> str:

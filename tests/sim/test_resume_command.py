@@ -79,3 +79,15 @@ def test_ci_play_with_cribpi_db_says_the_command_that_opens_the_same_journal(tmp
     text = play_until_stopped(tmp_path, {"CRIBPI_DB": str(db)})
     command = f"CRIBPI_DB={shlex.quote(str(db))} bash .ci/play run --backend mock --keys {tmp_path / 'keys'}"
     assert f"the game is kept in {db}; run `{command}` again" in text, text
+
+
+def test_the_command_to_go_on_leaves_out_the_set_up_options(monkeypatch, argv):
+    """The game is in the journal: a set-up option left in the command would ask again whether
+    to start a new game (a second review: after answering "no" to --game-length 121, the quit
+    message said to run --game-length 121 again, and a "yes" then would abandon the game)."""
+    argv("sim", "--players", "3", "--names=Ann,Bob,Cy", "--new", "--seed", "4", "--game-length", "61", "--db", "x.db")
+    assert resume_command() == "cribpi sim --seed 4 --db x.db"
+    monkeypatch.setenv("CRIBPI_LAUNCHER", r"CRIBPI_DB=/tmp/a\ b.db bash .ci/play run --game-length 121 --mode claim")
+    assert resume_command() == "CRIBPI_DB='/tmp/a b.db' bash .ci/play run"  # still an assignment for the shell
+    monkeypatch.setenv("CRIBPI_LAUNCHER", "bash .ci/play")
+    assert resume_command() == "bash .ci/play"
