@@ -11,6 +11,17 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).parents[2]
+#: Every daemon started, so that one a failed test left running is stopped (see reap()).
+STARTED: list[Daemon] = []
+
+
+def reap() -> None:
+    """Kill any daemon still running (a test that failed before stopping it) and forget them all."""
+    while STARTED:
+        proc = STARTED.pop().proc
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate(timeout=10)
 
 
 class Daemon:
@@ -32,6 +43,7 @@ class Daemon:
         full_env.update(STATE_DIRECTORY=str(self.db.parent), PYTHONPATH=str(ROOT), **(env or {}))
         self.proc = subprocess.Popen(command, env=full_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      text=True)
+        STARTED.append(self)
 
     def send(self, *lines: str) -> None:
         """Write actions to the key FIFO (blocks until the daemon has opened it)."""
