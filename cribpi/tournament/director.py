@@ -163,7 +163,9 @@ class Director:
         seated = self.db.seating(number).get(table)
         entrants = [name for side in players for name in self._side(side) or ()]
         if seated is not None and sorted(seated) != sorted(entrants):
-            raise BadMessage("not_seated", f"{table}/result: {players} are not the players seated there")
+            kept = self._keep_unseated(table, body, entrants, number)
+            raise BadMessage("not_seated", f"{table}/result: {players} are not the players seated there"
+                             + ("; kept for the admin to rule on" if kept else ""))
         if kind == "playoff" and len(entrants) != len(players):
             raise BadMessage("not_seated", f"{table}/result: {players}: a playoff match is between entrants")
         known = self.db.result_for_game(table, body["game"], body["game_number"])
@@ -181,6 +183,23 @@ class Director:
             self._count(body, kind)
         else:
             self._notify("result", {"table": table, "status": "disputed"})
+
+    def _keep_unseated(self, table: str, body: dict[str, Any], entrants: list[str], current: int) -> bool:
+        """Keep a result of players not seated at ``table`` now (a game finished after the next
+        round was seated) as ``not_seated``, uncounted, in the latest round that seated them
+        there: /admin/results shows it and a correction confirms it. At most
+        ``WAITING_PER_TABLE`` a table; whether it is kept."""
+        held = self.db.results("table_id = ? AND status = 'not_seated'", (table,))
+        if len(held) >= WAITING_PER_TABLE or self.db.result_for_game(table, body["game"], body["game_number"]):
+            return False
+        number = next((n for n in range(current - 1, 0, -1)
+                       if sorted(self.db.seating(n).get(table, ())) == sorted(entrants)), current)
+        try:
+            self.db.insert_result(table, {**body, "status": "not_seated"}, number)
+        except sqlite3.IntegrityError:
+            return False
+        self._notify("result", {"table": table, "status": "not_seated"})
+        return True
 
     # -- standings ---------------------------------------------------------------------------
 

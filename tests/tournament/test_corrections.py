@@ -204,3 +204,35 @@ def test_registering_a_name_twice_says_so(admin: TestClient, room: Room) -> None
     again = admin.post("/admin/players", json={"name": "Zoë"})
     assert again.status_code == 200 and again.json() == {"added": False, "message": "Zoë is already registered"}
     assert room.director.db.players().count("Zoë") == 1
+
+
+# -- a result finished after the next round was seated ---------------------------------------
+
+
+def test_a_result_of_the_round_before_is_kept_for_the_admin_and_counts_once_accepted(room: Room,
+                                                                                       admin: TestClient) -> None:
+    room.director.db.add_round("qualifying", {"t1": ["P01", "P02"]})  # round 2 seated: t1 still had P01 v P16 on
+    before = table(room.director)
+    late = room.result("t1", "P01", "P16", 85, game=2)
+    assert not room.send("t1", "result", late)
+    assert room.director.refused == {"not_seated": 1} and table(room.director) == before
+    kept = [r for r in admin.get("/admin/results").json() if r["status"] == "not_seated"]
+    assert [(r["table_id"], r["players"], r["scores"], r["kind"], r["round"]) for r in kept] == \
+        [("t1", ["P01", "P16"], [121, 85], "skunk", 1)]  # in the round that seated them there
+    assert not room.send("t1", "result", late)  # delivered again: kept once
+    assert len([r for r in room.director.db.results() if r["status"] == "not_seated"]) == 1
+    assert table(Director(room.director.db)) == before  # not counted at a restart either
+    fix = {"scores": [121, 85], "winner": 0, "kind": "skunk", "margin": 36, "why": "played in round 1"}
+    assert admin.post(f"/admin/results/{kept[0]['id']}", json=fix).json() == {"ok": True}
+    p01 = next(x for x in room.director.ranked() if x["name"] == "P01")
+    assert (p01["games"], p01["points"], p01["spread"]) == (2, 6, 41 + 36)
+    assert table(Director(room.director.db)) == table(room.director)
+
+
+def test_results_of_unseated_players_kept_are_bounded_per_table(room: Room, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("cribpi.tournament.director.WAITING_PER_TABLE", 2)
+    room.director.db.add_round("qualifying", {"t1": ["P01", "P02"]})
+    for game in range(3, 7):
+        assert not room.send("t1", "result", room.result("t1", "P03", "P04", 100, game=game))
+    assert len([r for r in room.director.db.results() if r["status"] == "not_seated"]) == 2
+    assert room.director.refused == {"not_seated": 4}
