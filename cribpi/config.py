@@ -366,6 +366,8 @@ def _tournament(reader: _Reader, table: Mapping[str, Any]) -> TournamentConfig:
     ca = _relative(reader, "tournament.ca", table.get("ca"), "CA certificate")
     if ca is not None:
         _readable(reader, "tournament.ca", table["ca"], ca, "CA certificate")
+        if b"-----BEGIN " not in read_user_bytes(ca, "CA certificate"):
+            raise reader.fail("tournament.ca", table["ca"], f"a CA certificate as a PEM file; {ca} holds no -----BEGIN")
     return TournamentConfig(
         broker=broker, event=table["event"], table=table["table"], username=table.get("username"),
         password=table.get("password"), password_file=password_file, ca=ca,

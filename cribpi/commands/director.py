@@ -94,11 +94,13 @@ def init(args: argparse.Namespace) -> int:
 
 
 def _readable(option: str, path: Path, what: str) -> None:
-    """``path`` is a regular file this user can read, or one line naming ``option``."""
+    """``path`` is a PEM file this user can read, or one line naming ``option``."""
     try:
-        read_user_bytes(path, what)
+        data = read_user_bytes(path, what)
     except ConfigError as exc:
         raise ConfigError(f"{option}: {exc}; expected a readable PEM file") from None
+    if b"-----BEGIN " not in data:
+        raise ConfigError(f"{option}: {path}: no PEM block (-----BEGIN ...) in it; expected the {what} as a PEM file")
 
 
 def _admin_password(path: Path | None) -> str:

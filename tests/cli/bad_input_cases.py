@@ -256,11 +256,13 @@ def cases() -> list[tuple[list[str], str]]:
         (["--bind", "foo bar"], r"--bind 'foo bar' is not valid: an IP address .* or a host name"),
         (["--broker-user", "a b"], r"--broker-user 'a b' is not valid: a user name"),
         (["--tls-cert", "{missing}", "--tls-key", "{file}"], r"--tls-cert: .*missing.txt: no such certificate"),
-        (["--tls-cert", "{file}", "--tls-key", "{folder}"], r"--tls-key: .*: a folder"),
+        (["--tls-cert", "{folder}", "--tls-key", "{file}"], r"--tls-cert: .*: a folder"),
         (["--tls-cert", "{file}"], r"--tls-cert and --tls-key go together"),
+        (["--tls-cert", "{file}", "--tls-key", "{file}"], r"--tls-cert: .*plain.txt: no PEM block \(-----BEGIN \.\.\.\) in it"),
     ]]
     out += [(["director", "serve", "--dir", "{folder}"], r"holds no event: make one with  cribpi director init"),
-            (["director", "serve", "--dir", "{folder}", "--ca", "{missing}"], r"--ca: .*no such CA certificate")]
+            (["director", "serve", "--dir", "{folder}", "--ca", "{missing}"], r"--ca: .*no such CA certificate"),
+            (["director", "serve", "--dir", "{folder}", "--ca", "{file}"], r"--ca: .*plain.txt: no PEM block")]
     lg = ["loadgen", "--broker", "mqtt://127.0.0.1:1"]
     out += [([*lg, *c], m) for c, m in [
         (["--event", "a/b"], r"--event 'a/b' is not valid: the event's id"), (["--event", ""], r"--event '' is not valid"),

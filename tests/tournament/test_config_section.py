@@ -58,6 +58,8 @@ def test_a_full_section(tmp_path: Path) -> None:
     ('broker = "mqtt://x"\nevent = "e"\ntable = "t"\npassword_file = "blank.pw"', "its first line is empty"),
     ('broker = "mqtt://x"\nevent = "e"\ntable = "t"\npassword_file = "."', "tournament.password_file = '.'"),
     ('broker = "mqtts://x"\nevent = "e"\ntable = "t"\nca = "nope.pem"', "tournament.ca = 'nope.pem' is not valid"),
+    ('broker = "mqtts://x"\nevent = "e"\ntable = "t"\nca = "empty.pw"', "tournament.ca = 'empty.pw' is not valid: a CA"
+     " certificate as a PEM file"),
     ('broker = "mqtt://x"\nevent = "e"\ntable = "t"\npassword = ""', "tournament.password = '' is not valid"),
 ])
 def test_bad_sections_name_the_key(tmp_path: Path, section: str, named: str) -> None:
