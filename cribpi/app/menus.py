@@ -223,6 +223,12 @@ class TableMenus:
         self.penalty = draft
 
     def _confirm_new_game(self) -> None:
+        """A game under way is abandoned only after a yes; once the match is over there is
+        nothing to abandon, and the new game starts at once."""
+        if self.host.state.phase is Phase.MATCH_OVER:
+            self.close()
+            self.host.new_game()
+            return
         self.confirm("Abandon this game?", "Yes: new game", self.host.new_game)
 
     def _confirm_misdeal(self) -> None:
