@@ -53,7 +53,8 @@ def check_bind(bind: str) -> str:
         return str(ipaddress.ip_address(bind))
     except ValueError:
         pass
-    if len(bind) <= 253 and all(_HOST_LABEL.fullmatch(label) for label in bind.split(".")):
+    labels = bind.split(".")
+    if len(bind) <= 253 and all(_HOST_LABEL.fullmatch(label) for label in labels) and not labels[-1].isdigit():
         return bind
     raise ConfigError(f"--bind {bind[:60]!r} is not valid: an IP address (0.0.0.0, 192.168.1.5, ::) or a host name")
 

@@ -47,6 +47,7 @@ def test_init_writes_the_event_and_the_room(tmp_path: Path, capsys: pytest.Captu
      "--bind '1.2.3.4\\nallow_anonymous true' is not valid: an IP address"),
     (["director", "init", "ok", "--bind", "foo bar"], "--bind 'foo bar' is not valid: an IP address"),
     (["director", "init", "ok", "--bind", "x..local"], "--bind 'x..local' is not valid"),
+    (["director", "init", "ok", "--bind", "1.2.3.999"], "--bind '1.2.3.999' is not valid"),
     (["director", "init", "ok", "--broker-user", "a b"], "--broker-user 'a b' is not valid: a user name"),
     (["director", "init", "ok", "--broker-user", "root\nallow_anonymous true"], "--broker-user 'root\\nallow"),
     (["director", "init", "ok", "--tls-cert", "nonexist.pem", "--tls-key", "x"],
