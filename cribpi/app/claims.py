@@ -71,7 +71,7 @@ class ClaimTally:
         if not self.calling or self.tally is None:
             return None
         seat, points = self.tally
-        return PromptScreen(f"{self.table.state.names[seat]} calls muggins", f"{points} points",
+        return PromptScreen(f"{self.table.state.names[seat]} calls muggins", f"{points} point{'' if points == 1 else 's'}",
                             "PEG adds points, OK calls it, UNDO drops it")
 
     def muggins(self, seat: int, points: int | None = None) -> tuple[Effect, ...]:

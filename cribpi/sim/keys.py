@@ -81,10 +81,10 @@ class KeyMapper:
         if self.entry[0] == "x":
             if not points:
                 return f"muggins: seat {seat} calls it, type the points called (1-{MAX_POINTS}), then Enter"
-            return f"muggins: seat {seat} calls {points} points: Enter calls it (Backspace, Esc drops)"
+            return f"muggins: seat {seat} calls {_points(points)}: Enter calls it (Backspace, Esc drops)"
         if not points:
             return f"peg: seat {seat}, type the points (1-{MAX_POINTS}), then Enter"
-        return f"peg: seat {seat}, {points} points: Enter pegs them (Backspace, Esc drops)"
+        return f"peg: seat {seat}, {_points(points)}: Enter pegs {'it' if points == '1' else 'them'} (Backspace, Esc drops)"
 
     def _entry_key(self, key: str, seats: int) -> Action | None:
         entry = self.entry
@@ -125,3 +125,8 @@ def _name(key: str) -> str:
     """A key as the player would call it."""
     names = {ESC: "Esc", ENTER: "Enter", "\n": "Enter", " ": "Space", "\t": "Tab", BACKSPACE: "Backspace"}
     return names.get(key, f"'{key}'" if key.isprintable() else f"key {key!r}")
+
+
+def _points(typed: str) -> str:
+    """``1 point``, ``12 points``: the points typed so far, as said."""
+    return f"{typed} point" if typed == "1" else f"{typed} points"
