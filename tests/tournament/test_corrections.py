@@ -14,22 +14,14 @@ import pytest
 from starlette.testclient import TestClient
 
 from cribpi.tournament.director import Director
-from cribpi.tournament.eventdb import hash_password
 from cribpi.tournament.messages import result_problem
 from cribpi.tournament.web import create_app
-from tests.tournament.test_standings import PLAYERS, ROUND_1, Room, table
-
-PASSWORD = "let me in please"
-
+from tests.tournament.test_standings import PLAYERS, Room, table
+from tests.tournament.test_web import PASSWORD, admin_room
 
 @pytest.fixture
 def room(tmp_path: Path) -> Room:
-    made = Room(tmp_path)
-    made.director.db.put("admin", hash_password(PASSWORD))
-    for name in PLAYERS:
-        made.director.register(name)
-    made.play_round(ROUND_1)
-    return made
+    return admin_room(tmp_path)
 
 
 @pytest.fixture

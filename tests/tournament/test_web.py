@@ -16,14 +16,19 @@ from tests.tournament.test_standings import PLAYERS, ROUND_1, Room
 PASSWORD = "let me in please"
 
 
-@pytest.fixture
-def room(tmp_path: Path) -> Room:
+def admin_room(tmp_path: Path) -> Room:
+    """A room with an admin password, the players registered and round 1 played."""
     made = Room(tmp_path)
     made.director.db.put("admin", hash_password(PASSWORD))
     for name in PLAYERS:
         made.director.register(name)
     made.play_round(ROUND_1)
     return made
+
+
+@pytest.fixture
+def room(tmp_path: Path) -> Room:
+    return admin_room(tmp_path)
 
 
 @pytest.fixture
