@@ -160,9 +160,9 @@ class Director:
                                 most=WAITING_PER_TABLE)
             raise BadMessage("unknown_player", f"{table}/result: {', '.join(unknown)[:80]} not registered"
                              + ("; it waits for them" if kept else ""))
-        seated = self.db.seating(number).get(table)
-        entrants = [name for side in players for name in self._side(side) or ()]
-        if seated is not None and sorted(seated) != sorted(entrants):
+        seating = self.db.seating(number)  # a round that seats tables: only its seats play
+        seated, entrants = seating.get(table), [name for side in players for name in self._side(side) or ()]
+        if seating and (seated is None or sorted(seated) != sorted(entrants)):
             kept = self._keep_unseated(table, body, entrants, number)
             raise BadMessage("not_seated", f"{table}/result: {players} are not the players seated there"
                              + ("; kept for the admin to rule on" if kept else ""))

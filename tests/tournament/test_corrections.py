@@ -228,3 +228,12 @@ def test_results_of_unseated_players_kept_are_bounded_per_table(room: Room, monk
         assert not room.send("t1", "result", room.result("t1", "P03", "P04", 100, game=game))
     assert len([r for r in room.director.db.results() if r["status"] == "not_seated"]) == 2
     assert room.director.refused == {"not_seated": 4}
+
+
+def test_a_table_not_seated_in_the_round_has_its_result_kept_not_counted(room: Room) -> None:
+    """A review: once a round seats tables, a result from a table it did not seat was counted."""
+    room.director.db.add_round("qualifying", {"t1": ["P01", "P02"]})  # round 2 seats t1 only
+    before = table(room.director)
+    assert not room.send("t5", "result", room.result("t5", "P01", "P03", 100, game=7))
+    assert room.director.refused == {"not_seated": 1} and table(room.director) == before
+    assert [r["table_id"] for r in room.director.db.results() if r["status"] == "not_seated"] == ["t5"]
