@@ -139,12 +139,20 @@ def test_a_director_whose_database_was_lost_gets_everything_back_once(broker: Mo
     db.close()
     again = start_director(broker, register=False)  # as `serve` starts: the pages, to register, come after
     assert again.db.get("session") not in ("", first)
-    sent = sum(len(pub.outbox.pending(0, 10_000, again=True)) for pub in pubs.values())
-    wait_for(lambda: served(pubs, again) and again.accepted["events"] + again.refused["unknown_player"] == sent)
-    assert again.refused == {"unknown_player": 2} and again.db.results() == []  # they wait for the players
+    kept = {t: {i for i, kind, _ in pub.outbox.pending(0, 10_000, again=True) if kind == "events"}
+            for t, pub in pubs.items()}
+
+    def every_event_seen() -> bool:
+        return all(ids <= again.seen.get(t, set()) for t, ids in kept.items())
+
+    wait_for(lambda: served(pubs, again) and every_event_seen() and again.refused["unknown_player"] == 2)
+    # What the broker still held for the director's session (delivered, not yet acknowledged, when
+    # it stopped) may come before the replay: the replay's older events are then out of order or
+    # replays, which no standing depends on. Nothing else is refused.
+    assert set(again.refused) <= {"unknown_player", "out_of_order", "replay"}
+    assert again.db.results() == []  # the results wait for the players
     register_players(again)
     assert again.ranked() == before and len(again.db.results()) == 2
-    assert again.accepted["events"] + again.accepted["result"] == sent
     assert all(pub.replays == 2 for pub in pubs.values())  # one to each database
     stop(pubs)
     stop_director(again)
