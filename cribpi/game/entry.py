@@ -11,6 +11,7 @@ from cribpi.game import events as ev
 from cribpi.game.play import check_renege
 from cribpi.game.show import advance_show
 from cribpi.game.state import Phase
+from cribpi.game.queries import not_in_crib_words
 from cribpi.game.transaction import Tx, check_seat, check_unseen, need_phase, who
 
 __all__ = ["enter_hand", "enter_discard", "enter_crib"]
@@ -52,7 +53,7 @@ def enter_discard(tx: Tx, event: ev.Discard) -> None:
     if deal.crib:
         strays = [c for c in cards if c not in deal.crib]
         if strays:
-            raise RulesError(f"{strays[0]} is not in the crib ({' '.join(map(str, deal.crib))}): a discard goes to the crib")
+            raise RulesError(not_in_crib_words(strays[0], deal.crib))
         check_unseen(deal, cards, "discard", allowed=set(deal.crib))
     else:
         check_unseen(deal, cards, "discard")

@@ -6,7 +6,8 @@ from __future__ import annotations
 from cribpi.game.state import DealState, Moment, State
 from cribpi.rules import Card
 
-__all__ = ["show_order", "cards_left", "known_hand", "claimable", "next_to_play", "entry_refusal"]
+__all__ = ["show_order", "cards_left", "known_hand", "claimable", "next_to_play", "entry_refusal", "seen_words",
+           "not_in_crib_words"]
 
 
 def show_order(state: State) -> tuple[int, ...]:
@@ -56,14 +57,20 @@ def entry_refusal(state: State, card: Card, what: str) -> str | None:
     "discard" or "hand": a hand's cards not laid in the play), else None. Asked of each card
     as it is keyed, so a wrong one is refused at once, not when the last card makes the event;
     the event's handler still checks the whole (:func:`cribpi.game.transaction.check_unseen`,
-    whose words these are)."""
+    in the same words: :func:`seen_words`, :func:`not_in_crib_words`)."""
     deal = state.deal
     if deal is None or what == "cut":
         return None
     if what == "discard" and deal.crib:  # the crib is entered: a discard is two of its cards
-        if card not in deal.crib:
-            return f"{card} is not in the crib ({' '.join(map(str, deal.crib))}): a discard goes to the crib"
-        return None
-    if deal.has_seen(card):
-        return f"{card} has already been seen this deal: the {what} must be cards not yet shown"
-    return None
+        return None if card in deal.crib else not_in_crib_words(card, deal.crib)
+    return seen_words(card, what) if deal.has_seen(card) else None
+
+
+def seen_words(card: Card, what: str) -> str:
+    """The refusal of a card shown already this deal, entered as part of ``what``."""
+    return f"{card} has already been seen this deal: the {what} must be cards not yet shown"
+
+
+def not_in_crib_words(card: Card, crib: tuple[Card, ...]) -> str:
+    """The refusal of a discard's card that the crib entered does not hold."""
+    return f"{card} is not in the crib ({' '.join(map(str, crib))}): a discard goes to the crib"

@@ -11,6 +11,7 @@ from cribpi.exc import RulesError
 from cribpi.game import events as ev
 from cribpi.game.events import Mode
 from cribpi.game.legal import describe_expected
+from cribpi.game.queries import seen_words
 from cribpi.game.state import (
     Alert, AlertKind, DealState, Effect, GameOver, GameRecordResult, MatchOver, Moment, Pegged, Phase,
     Reason, State, Where, changed,
@@ -181,4 +182,4 @@ def check_unseen(deal: DealState, cards: tuple[Card, ...], what: str,
         raise RulesError(f"{dup} appears twice in the {what}: every card must be different")
     for card in cards:
         if card not in allowed and deal.has_seen(card):
-            raise RulesError(f"{card} has already been seen this deal: the {what} must be cards not yet shown")
+            raise RulesError(seen_words(card, what))
