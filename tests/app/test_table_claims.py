@@ -2,6 +2,7 @@
 (claim mode) the sum; UNDO drops a tally not yet confirmed."""
 
 import random
+from contextlib import contextmanager
 
 import pytest
 from table_keys import card, dismiss, mock_table, press
@@ -115,10 +116,10 @@ def test_a_peg_for_a_seat_not_at_the_table_is_refused():
     assert "seat 3 is not at this table" in " ".join(ui.screen().lines) and ui.tally is None
 
 
-@pytest.fixture
-def pair_claimed():
+@contextmanager
+def pair_claimed_as(points: int):
     """A claim-mode game with muggins on: the pone leads 5H, the dealer pairs it with 5C and
-    claims the 2 in full, so nothing is open to take."""
+    claims ``points`` of the pair's 2."""
     with mock_table(TableSettings(mode=Mode.CLAIM, muggins=True)) as (parts, ui, app):
         press(parts, app, "ok")
         dismiss(parts, ui, app)
@@ -126,10 +127,17 @@ def pair_claimed():
         dealer = ui.state.deal.dealer
         card(parts, app, "5H")
         card(parts, app, "5C")
-        press(parts, app, "peg", dealer, 1)
-        press(parts, app, "peg", dealer, 1)
+        for _ in range(points):
+            press(parts, app, "peg", dealer, 1)
         press(parts, app, "ok")
         dismiss(parts, ui, app)
+        yield parts, ui, app, dealer
+
+
+@pytest.fixture
+def pair_claimed():
+    """The pair claimed in full, so nothing is open to take."""
+    with pair_claimed_as(2) as (parts, ui, app, dealer):
         assert ui.state.scores[dealer] == 2 and not ui.state.deal.missed
         yield parts, ui, app, dealer
 
@@ -165,15 +173,6 @@ def test_a_muggins_call_must_name_its_points_and_undo_drops_it(pair_claimed):
 
 
 def test_a_muggins_call_with_its_points_takes_at_most_what_was_missed():
-    with mock_table(TableSettings(mode=Mode.CLAIM, muggins=True)) as (parts, ui, app):
-        press(parts, app, "ok")
-        dismiss(parts, ui, app)
-        card(parts, app, "KS")
-        dealer = ui.state.deal.dealer
-        card(parts, app, "5H")
-        card(parts, app, "5C")
-        press(parts, app, "peg", dealer, 1)
-        press(parts, app, "ok")  # the dealer claims 1 of the pair's 2
-        dismiss(parts, ui, app)
+    with pair_claimed_as(1) as (parts, ui, app, dealer):  # the dealer claims 1 of the pair's 2
         ui.handle(Action(Kind.MUGGINS, seat=1 - dealer, points=5))  # the simulator's x seat points Enter
         assert ui.state.scores[1 - dealer] == 1 and ui.state.scores[dealer] == 1
