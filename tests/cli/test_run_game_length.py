@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import sqlite3
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+
+from tests.service.daemon_proc import run_until_up
 
 pytestmark = pytest.mark.service
 
@@ -25,19 +24,8 @@ def run_until_started(tmp_path: Path, *options: str) -> str:
     env = {k: v for k, v in os.environ.items() if k not in ("CRIBPI_LAUNCHER", "CRIBPI_CONFIG", "NOTIFY_SOCKET",
                                                             "STATE_DIRECTORY")}
     env["CRIBPI_DB"] = str(tmp_path / "j.db")
-    with log.open("w") as err:
-        proc = subprocess.Popen([sys.executable, "-m", "cribpi", "run", "--backend", "mock", "--keys", str(keys),
-                                 *options], env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
-        try:
-            deadline = time.monotonic() + 60
-            while "journal " not in log.read_text() and proc.poll() is None and time.monotonic() < deadline:
-                time.sleep(0.05)
-            proc.send_signal(signal.SIGTERM)
-            assert proc.wait(30) == 0, log.read_text()
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-    return log.read_text()
+    return run_until_up([sys.executable, "-m", "cribpi", "run", "--backend", "mock", "--keys", str(keys), *options],
+                        env, log)
 
 
 def lengths(db: Path) -> list[int]:

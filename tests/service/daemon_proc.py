@@ -75,3 +75,20 @@ class Daemon:
         self.proc.send_signal(sig)
         _, err = self.proc.communicate(timeout=timeout)
         return self.proc.returncode, err
+
+
+def run_until_up(command: list[str], env: dict[str, str], log: Path, seconds: float = 60.0) -> str:
+    """Run ``command`` (a table on the mock parts) until its log names its journal, then stop
+    it with SIGTERM, as systemd does; it must exit 0. Its log."""
+    with log.open("w") as err:
+        proc = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
+        try:
+            deadline = time.monotonic() + seconds
+            while "journal " not in log.read_text() and proc.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(30) == 0, log.read_text()
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    return log.read_text()

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import os
 import shlex
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from cribpi.daemon.table import resume_command, resume_hint
+from tests.service.daemon_proc import run_until_up
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -58,19 +56,9 @@ def play_until_stopped(tmp_path: Path, env: dict[str, str]) -> str:
     log = tmp_path / "log"
     base = {k: v for k, v in os.environ.items() if k not in ("CRIBPI_DB", "CRIBPI_LAUNCHER", "CRIBPI_CONFIG",
                                                                "NOTIFY_SOCKET", "STATE_DIRECTORY")}
-    with log.open("w") as err:
-        proc = subprocess.Popen(["bash", str(ROOT / ".ci/play"), "run", "--backend", "mock", "--keys", str(keys)],
-                                env={**base, **env}, stdout=subprocess.DEVNULL, stderr=err)
-        try:
-            deadline = time.monotonic() + 120
-            while "journal " not in log.read_text() and proc.poll() is None and time.monotonic() < deadline:
-                time.sleep(0.1)
-            proc.send_signal(signal.SIGTERM)
-            assert proc.wait(30) == 0, log.read_text()
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-    return " ".join(log.read_text().split())
+    text = run_until_up(["bash", str(ROOT / ".ci/play"), "run", "--backend", "mock", "--keys", str(keys)],
+                        {**base, **env}, log, seconds=120)
+    return " ".join(text.split())
 
 
 @pytest.mark.service
