@@ -7,11 +7,14 @@ and key presses; a state machine fed word by word leaves them on.
 import rp2
 from machine import Pin
 
-T1, T2, T3 = 2, 5, 3  # cycles of each bit's three phases
-
 
 @rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT, autopull=True, pull_thresh=24)
 def ws2812():
+    # The assembler runs this function with its own globals, not this module's: a constant it
+    # uses is defined here (a module-level one is a NameError at boot on the Pico).
+    T1 = 2  # cycles of each bit's three phases
+    T2 = 5
+    T3 = 3
     wrap_target()
     label("bitloop")
     out(x, 1).side(0)[T3 - 1]
