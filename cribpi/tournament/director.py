@@ -74,6 +74,7 @@ class Director:
         self.standings = Standings(db.players())
         self.playoff_games: dict[frozenset[str], Counter[str]] = {}
         self.client: mqtt.Client | None = None
+        self.drops = 0  # connections to the broker lost (a takeover of its client id would show here)
         # Set once the broker holds the director's subscription (from then on its persistent
         # session keeps every message for it) and the director announced its session.
         self.subscribed = threading.Event()
@@ -331,7 +332,8 @@ class Director:
         return {"rank": rank, **line.as_dict(), "results": games}
 
     def health(self) -> dict[str, Any]:
-        return {"accepted": dict(self.accepted), "refused": dict(self.refused), "session": self.db.get("session")}
+        return {"accepted": dict(self.accepted), "refused": dict(self.refused), "session": self.db.get("session"),
+                "drops": self.drops}
 
     # -- listeners (the pages) and the broker ---------------------------------------------------
 
@@ -349,6 +351,7 @@ class Director:
         client.on_connect = self._on_connect
         client.on_message = self._on_message
         client.on_subscribe = self._on_subscribe
+        client.on_disconnect = self._on_disconnect
         client.connect_async(broker.host, broker.port, keepalive=15)
         client.loop_start()
         self.client = client
@@ -359,6 +362,11 @@ class Director:
             return
         self.session(kept=flags.session_present)
         client.subscribe(subscription(self.event), qos=1)
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        if not self.stopping:
+            self.drops += 1
+            log.warning("lost the broker: %s", reason)
 
     def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, codes: Any, props: Any) -> None:
         """The broker holds the subscription: from now on it keeps what the tables send, so the

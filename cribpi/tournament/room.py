@@ -122,6 +122,9 @@ def write_room(folder: Path, event: str, tables: int, *, port: int = 1883, bind:
         + (f"certfile {paths['cert']}\nkeyfile {paths['key']}\n" if tls else "")
         + (f"user {run_as}\n" if run_as else "")
         + "allow_anonymous false\n"
+        # a client's id is its user name: a table's password cannot take over the director's
+        # session (or another table's), whatever client id it asks for
+        + "use_username_as_clientid true\n"
         + f"password_file {passwd.resolve()}\n"
         f"acl_file {(folder / 'acl').resolve()}\n"
         "persistence true\n"
