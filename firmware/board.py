@@ -1,20 +1,30 @@
 """The board the host described, in pegs: what the firmware draws. Every command sets state
 absolutely, so applying one twice is the same as once (a retried line never double-applies).
+Each argument is checked before anything is set: a refused command changes nothing.
 """
 
-from protocol import ANIMATIONS, HOLES, E_ARG, E_UNKNOWN, ProtocolError, holes_from_hex
+from protocol import (
+    ANIMATIONS, E_UNKNOWN, HOLES, ProtocolError, arg_error, hex_colour, holes_from_hex,
+    number, shown,
+)
 
 GAME_LENGTHS = (121, 61)
 MAX_TRACKS = 4
+BRIGHTNESS = 500  # per mille, at power-up and after Z
+MAX_CAP_MA = 100000  # the highest current cap the host may ask for (0: none)
+WHITE = (255, 255, 255)  # a track's colour at power-up and after Z
 
 
 class Track:
+    """``since``: when (ms) its flash last changed; the flash blinks from then."""
+
     def __init__(self):
         self.front = 0
         self.rear = 0
-        self.colour = (255, 255, 255)
+        self.colour = WHITE
         self.games = 0
         self.flash = ()
+        self.since = 0
 
     def key(self):
         return (self.front, self.rear, self.colour, self.games, self.flash)
@@ -22,7 +32,8 @@ class Track:
 
 class Board:
     """``tracks``, ``game_length``, ``marks``, ``brightness`` (per mille), ``cap_ma`` (the
-    host's current cap), ``animation`` (one of ANIMATIONS), ``anim_track``, ``winner``."""
+    host's current cap), ``animation`` (one of ANIMATIONS), ``anim_track``, ``winner``, and
+    ``anim_since``: when (ms) the animation last changed."""
 
     def __init__(self, tracks=2):
         self.reset(tracks, 121)
@@ -31,56 +42,63 @@ class Board:
         self.tracks = [Track() for _ in range(tracks)]
         self.game_length = game_length
         self.marks = ()
-        self.brightness = 500
+        self.brightness = BRIGHTNESS
         self.cap_ma = 0  # 0: no host cap; the firmware's own always applies
         self.animation = "-"
         self.anim_track = None
         self.winner = None
+        self.anim_since = 0
 
     def key(self):
         """Equal keys draw equal frames (used to tell a change from a repeat)."""
         return (tuple(t.key() for t in self.tracks), self.game_length, self.marks, self.brightness,
                 self.cap_ma, self.animation, self.anim_track, self.winner)
 
-    def apply(self, words):
-        """Apply one command's words (``["T", "0", "12", "6", "1"]``); ProtocolError if bad.
-        True when the board changed."""
-        before = self.key()
+    def apply(self, words, now=0):
+        """Apply one command's words (``["T", "0", "12", "6", "1"]``) at ``now`` (ms);
+        ProtocolError if bad. True when the board changed. A track whose flash changed starts
+        blinking at ``now``, and so does an animation that changed; nothing else restarts."""
         handler = _HANDLERS.get(words[0])
         if handler is None:
-            raise ProtocolError(E_UNKNOWN, "unknown command " + words[0][:16])
+            raise ProtocolError(E_UNKNOWN, "unknown command " + shown(words[0]))
         args = words[1:]
         if len(args) != handler[1]:
-            raise ProtocolError(E_ARG, "%s takes %d argument(s), not %d" % (words[0], handler[1], len(args)))
-        try:
-            handler[0](self, args)
-        except ValueError as exc:
-            raise ProtocolError(E_ARG, "%s: %s" % (words[0], exc))
+            raise arg_error(takes(words[0], handler[1], len(args)))
+        before = self.key()
+        flashes = [t.flash for t in self.tracks]
+        animation = (self.animation, self.anim_track)
+        handler[0](self, args)
+        if words[0] == "Z":
+            self.anim_since = now
+            for track in self.tracks:
+                track.since = now
+        for track, flash in zip(self.tracks, flashes):
+            if track.flash != flash:
+                track.since = now
+        if (self.animation, self.anim_track) != animation:
+            self.anim_since = now
         return self.key() != before
 
-    def track(self, text):
-        number = _int(text, 0, len(self.tracks) - 1, "track")
-        return self.tracks[number]
+    def track(self, word):
+        return self.tracks[number(word, 0, len(self.tracks) - 1, "track")]
 
-    def hole(self, text, what):
-        return _int(text, 0, self.game_length, what)
-
-
-def _int(text, low, high, what):
-    if not text.isdigit() or len(text) > 5 or not low <= int(text) <= high:
-        raise ValueError("%s %s is not %d-%d" % (what, text[:8], low, high))
-    return int(text)
+    def hole(self, word, what):
+        return number(word, 0, self.game_length, what)
 
 
-def _maybe(text, high, what):
-    return None if text == "-" else _int(text, 0, high, what)
+def takes(command, wanted, got):
+    return "%s takes %d argument%s, not %d" % (command, wanted, "" if wanted == 1 else "s", got)
+
+
+def _maybe(word, high, what):
+    return None if word == "-" else number(word, 0, high, what)
 
 
 def _reset(board, args):
-    tracks = _int(args[0], 1, MAX_TRACKS, "tracks")
-    length = _int(args[1], 1, HOLES, "game length")
+    tracks = number(args[0], 1, MAX_TRACKS, "tracks")
+    length = number(args[1], 1, HOLES, "game length")
     if length not in GAME_LENGTHS:
-        raise ValueError("game length %d is not 121 or 61" % length)
+        raise arg_error("game length %d is not 121 or 61" % length)
     board.reset(tracks, length)
 
 
@@ -88,51 +106,44 @@ def _pegs(board, args):
     track = board.track(args[0])
     front, rear = board.hole(args[1], "front"), board.hole(args[2], "rear")
     if rear > front:
-        raise ValueError("rear %d is past front %d" % (rear, front))
-    flash = _int(args[3], 0, front, "flash count")
+        raise arg_error("rear %d is past front %d" % (rear, front))
+    flash = number(args[3], 0, front, "flash count")
     track.front, track.rear = front, rear
     track.flash = tuple(range(front - flash + 1, front + 1))
 
 
 def _flash(board, args):
     track = board.track(args[0])
-    holes = holes_from_hex(args[1])
-    if holes and holes[-1] > board.game_length:
-        raise ValueError("hole %d is not on a %d board" % (holes[-1], board.game_length))
-    track.flash = holes
+    track.flash = holes_from_hex(args[1], board.game_length, "flash")
 
 
 def _colour(board, args):
     track = board.track(args[0])
-    text = args[1]
-    if len(text) != 6 or any(c not in "0123456789abcdefABCDEF" for c in text):
-        raise ValueError("colour %s is not RRGGBB" % text[:8])
-    track.colour = (int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16))
+    track.colour = hex_colour(args[1], "colour")
 
 
 def _games(board, args):
-    board.track(args[0]).games = _int(args[1], 0, 99, "games")
+    track = board.track(args[0])
+    track.games = number(args[1], 0, 99, "games")
 
 
 def _marks(board, args):
-    holes = holes_from_hex(args[0])
-    if holes and holes[-1] > board.game_length:
-        raise ValueError("mark %d is not on a %d board" % (holes[-1], board.game_length))
-    board.marks = holes
+    board.marks = holes_from_hex(args[0], board.game_length, "marks")
 
 
 def _brightness(board, args):
-    brightness, cap = _int(args[0], 0, 1000, "brightness"), _int(args[1], 0, 100000, "current cap")
+    brightness = number(args[0], 0, 1000, "brightness")
+    cap = number(args[1], 0, MAX_CAP_MA, "current cap")
     board.brightness, board.cap_ma = brightness, cap  # both checked first: an ERR changes nothing
 
 
 def _animation(board, args):
     if args[0] not in ANIMATIONS:
-        raise ValueError("animation %s is not one of %s" % (args[0][:12], " ".join(ANIMATIONS)))
+        raise arg_error("animation %s is not one of %s" % (shown(args[0]), " ".join(ANIMATIONS)))
     last = len(board.tracks) - 1
     anim_track, winner = _maybe(args[1], last, "track"), _maybe(args[2], last, "winner")
     if args[0] in ("alert", "winner") and anim_track is None:
-        raise ValueError("the %s animation needs a track" % args[0])
+        raise arg_error("the %s animation needs a track" % args[0])
     board.animation, board.anim_track, board.winner = args[0], anim_track, winner
 
 

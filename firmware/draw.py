@@ -22,6 +22,7 @@ def scale(colour, per_mille):
 
 
 def _holes(board, number, step):
+    """``step``: this track's flash step."""
     track = board.tracks[number]
     holes = [OFF] * 121
     for hole in board.marks:
@@ -56,10 +57,14 @@ def _animate(board, animation, tracks, games, step):
         games[number] = [settings.ALERT_COLOUR] * len(games[number])
 
 
-def colours(board, counters, step, animation=None):
+def colours(board, counters, step, animation=None, flash_steps=None):
     """Per track, the colour of each hole (121) and of each of its ``counters`` game LEDs,
-    before brightness. ``animation`` overrides the board's (the host-lost pattern)."""
-    tracks = [_holes(board, n, step) for n in range(len(board.tracks))]
+    before brightness. ``animation`` overrides the board's (the host-lost pattern); each
+    track's flash is at its own step in ``flash_steps`` (None: at ``step``, as the host's
+    render_board draws it)."""
+    if flash_steps is None:
+        flash_steps = [step] * len(board.tracks)
+    tracks = [_holes(board, n, flash_steps[n]) for n in range(len(board.tracks))]
     games = []
     for track in board.tracks:
         lit = min(track.games, counters)
@@ -110,10 +115,11 @@ def new_strips(layout):
     return [array("I", [0] * length) for length in layout.STRIPS]
 
 
-def draw(board, layout, strips, step, animation=None):
-    """The whole frame for ``board`` at animation ``step`` into ``strips``."""
+def draw(board, layout, strips, step, animation=None, flash_steps=None):
+    """The whole frame for ``board`` at animation ``step`` (and each track's flash at its
+    step in ``flash_steps``, if given) into ``strips``."""
     counters = len(layout.COUNTERS[0]) if layout.COUNTERS else 0
-    tracks, games = colours(board, counters, step, animation)
+    tracks, games = colours(board, counters, step, animation, flash_steps)
     power(tracks, games, board.brightness, board.cap_ma)
     place(layout, tracks, games, strips)
 

@@ -3,17 +3,23 @@ board -> one reply each (ACK, ERR or HELLO); key and card events out. Pure logic
 does the I/O, so tests run this under CPython and under the MicroPython VM alike.
 """
 
-from board import Board
+from board import Board, takes
 from protocol import (
-    E_GAP, E_LONG, E_PARSE, E_VERSION, FIRMWARE, HOST_TIMEOUT_MS, MAX_LINE, NO_SEQ, PROTOCOL,
-    ProtocolError, frame, unframe,
+    E_GAP, E_LONG, E_PARSE, E_VERSION, FIRMWARE, FLASH_STEPS, HOST_TIMEOUT_MS, MAX_LINE, NO_SEQ,
+    PROTOCOL, STEP_MS, ProtocolError, arg_error, frame, unframe, version,
 )
 import settings
 
+#: Commands taken whatever their sequence number: they start a conversation (HELLO) or a full
+#: state (Z), so a line lost before them needs no GAP.
+FRESH = ("HELLO", "Z")
+ARGS = {"HELLO": 1, "PING": 0}
+
 
 class LineBuffer:
-    """Splits incoming bytes into lines. A line longer than MAX_LINE comes out once as
-    ``None`` (ERR LONG) and the rest of it up to its newline is dropped; a CR is ignored."""
+    """Splits incoming bytes into lines (without the newline, nor a CR just before it). A line
+    of MAX_LINE bytes or more before its newline comes out once, as ``None`` (ERR LONG), as
+    soon as its MAX_LINE-th byte arrives; the rest of it up to its newline is dropped."""
 
     def __init__(self):
         self.buf = bytearray()
@@ -24,9 +30,10 @@ class LineBuffer:
         for byte in data:
             if byte == 10:
                 if not self.dropping:
-                    lines.append(bytes(self.buf))
+                    line = bytes(self.buf)
+                    lines.append(line[:-1] if line[-1:] == b"\r" else line)
                 self.buf, self.dropping = bytearray(), False
-            elif byte != 13 and not self.dropping:
+            elif not self.dropping:
                 self.buf.append(byte)
                 if len(self.buf) >= MAX_LINE:
                     lines.append(None)
@@ -34,31 +41,30 @@ class LineBuffer:
         return lines
 
 
-def _major(version):
-    return version.split(".")[0]
+def _major(text):
+    return text.split(".")[0]
 
 
 class Controller:
-    """``handle(line, now)`` gives the reply to one line; ``event(...)`` frames an event.
-    ``changed`` is when the board last changed (the animation clock's start), ``heard`` when
-    the host last sent a good line."""
+    """``handle(line, now)`` gives the reply to one line; ``event(...)`` frames an event (None
+    before a handshake: nobody is listening). ``heard`` is when the host last sent a good line.
+    """
 
     def __init__(self, layout, now=0):
         self.layout = layout
         self.board = Board(len(layout.HOLES))
         self.greeted = False
         self.refused = None  # the host's protocol version, when its major was refused
-        self.last = None  # (seq, reply) of the last command: a repeat gets the same reply
+        self.last = None  # (seq, reply) of the last counted line: a repeat gets the same reply
         self.heard = now
-        self.changed = now
-        self.events = 0
+        self.events = 0  # the next event's number
 
     def handle(self, line, now):
         if line is None:
             return frame(NO_SEQ, "ERR %s line over %d bytes" % (E_LONG, MAX_LINE - 1))
         try:
             seq, words = unframe(line)
-        except ProtocolError as exc:
+        except ProtocolError as exc:  # LONG, PARSE, CRC: not counted, as if never received
             return self._err(exc.seq, exc)
         self.heard = now
         if self.last is not None and self.last[0] == seq and words[0] != "HELLO":
@@ -68,24 +74,27 @@ class Controller:
         return reply
 
     def _command(self, seq, words, now):
+        verb = words[0]
         try:
-            if words[0] == "HELLO":
-                return self._hello(seq, words)
+            if verb in ARGS and len(words) - 1 != ARGS[verb]:
+                raise arg_error(takes(verb, ARGS[verb], len(words) - 1))
+            if verb == "HELLO":
+                return self._hello(seq, words[1])
             if not self.greeted:
                 raise ProtocolError(E_VERSION, self._refusal())
-            if self.last is not None and seq != (self.last[0] + 1) & 0xFF:
-                raise ProtocolError(E_GAP, "expected %02X: send the full state" % ((self.last[0] + 1) & 0xFF))
-            if words[0] != "PING" and self.board.apply(words):
-                self.changed = now
+            expected = (self.last[0] + 1) & 0xFF
+            if seq != expected and verb not in FRESH:
+                raise ProtocolError(E_GAP, "expected %02X: send the full state" % expected)
+            if verb != "PING":
+                self.board.apply(words, now)
         except ProtocolError as exc:
             return self._err(seq, exc)
         return frame(seq, "ACK")
 
-    def _hello(self, seq, words):
-        if len(words) != 2:
-            raise ProtocolError(E_PARSE, "HELLO takes the host's protocol version")
-        self.greeted = _major(words[1]) == _major(PROTOCOL)
-        self.refused = None if self.greeted else words[1][:8]
+    def _hello(self, seq, word):
+        self.greeted = _major(version(word)) == _major(PROTOCOL)
+        self.refused = None if self.greeted else word
+        self.events = 0
         leds = 121 + (len(self.layout.COUNTERS[0]) if self.layout.COUNTERS else 0)
         keys = ",".join(k for row in settings.KEYMAP for k in row if k)
         return frame(seq, "HELLO %s %s %d %d %s" % (PROTOCOL, FIRMWARE, len(self.layout.HOLES), leds, keys))
@@ -99,9 +108,21 @@ class Controller:
         return frame(seq, "ERR %s %s" % (exc.code, exc.reason))
 
     def event(self, verb, arg):
-        self.events = (self.events + 1) & 0xFF
-        return frame(self.events, "%s %s" % (verb, arg))
+        """The line of one event, numbered 00, 01, ... FF, 00 from each HELLO; None before
+        the host has greeted this controller (or after a HELLO it refused)."""
+        if not self.greeted:
+            return None
+        seq, self.events = self.events, (self.events + 1) & 0xFF
+        return frame(seq, "%s %s" % (verb, arg))
 
     def lost(self, now):
         """The host has been silent too long (or never spoke): show the host-lost pattern."""
         return not self.greeted or now - self.heard > HOST_TIMEOUT_MS
+
+    def steps(self, now):
+        """The animation's step and each track's flash step at ``now`` (a flash step past
+        FLASH_STEPS is FLASH_STEPS: it is over)."""
+        board = self.board
+        flashes = [min((now - t.since) // STEP_MS, FLASH_STEPS) if t.flash else FLASH_STEPS
+                   for t in board.tracks]
+        return (now - board.anim_since) // STEP_MS, flashes

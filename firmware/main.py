@@ -49,7 +49,8 @@ class Firmware:
         self.drawn = None  # what the strips show: (board key, step, lost)
 
     def send(self, line):
-        sys.stdout.buffer.write(line)
+        if line is not None:  # None: an event before the handshake, which nobody hears
+            sys.stdout.buffer.write(line)
 
     async def read(self):
         src = sys.stdin.buffer
@@ -94,11 +95,13 @@ class Firmware:
         now = self.clock.now()
         link = self.link
         lost = link.lost(now)
-        step = (now - link.changed) // STEP_MS
-        still = link.board.animation == "-" and not any(t.flash for t in link.board.tracks)
-        wanted = (link.board.key(), 0 if still and not lost else step, lost)
+        step, flashes = link.steps(now)  # each track's flash runs on its own clock
+        if lost:
+            step = now // STEP_MS
+        moving = lost or link.board.animation != "-"
+        wanted = (link.board.key(), step if moving else 0, tuple(flashes), lost)
         if wanted != self.drawn:
-            draw(link.board, layout, self.strips, step, "waiting" if lost else None)
+            draw(link.board, layout, self.strips, step, "waiting" if lost else None, flashes)
             self.out.write(self.strips)
             self.drawn = wanted
 

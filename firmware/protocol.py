@@ -1,19 +1,25 @@
-"""The line protocol, controller side: its constants (the one place on this side) and framing.
+"""The line protocol, controller side: its constants (the one place on this side), framing,
+and the strict readers of the words a command carries.
 
-A line is ``SS BODY*CC\\n``: ``SS`` the sequence number (two hex digits), ``BODY`` words
-separated by single spaces, ``CC`` the CRC-8 of everything before the ``*`` (two hex digits).
-docs/protocol.md is the specification; cribpi/hal/protocol.py holds the host's copy of these
-constants and a test keeps the two equal.
+A line is ``SS BODY*CC\\n``: ``SS`` the sequence number (two upper-case hex digits), ``BODY``
+words of printable ASCII separated by single spaces, ``CC`` the CRC-8 of everything before
+the ``*`` (two upper-case hex digits). docs/protocol.md is the specification (its examples are
+run against this firmware by tests/firmware/test_protocol_conformance.py);
+cribpi/hal/protocol.py holds the host's copy of these constants and a test keeps the two equal.
+
+Every word is read by hand, in exactly one form: MicroPython's int() takes ``0x5``, ``+5``
+and ``5_5``, which the protocol does not.
 """
 
-PROTOCOL = "2.0"  # major.minor: a different major is refused on both sides
-FIRMWARE = "2.0.0"
+PROTOCOL = "2.1"  # major.minor: a different major is refused on both sides
+FIRMWARE = "2.1.0"
 MAX_LINE = 128  # bytes, the newline included; a longer line is ERR LONG
 HOST_TIMEOUT_MS = 3000  # silence longer than this: the host-lost pattern
 STEP_MS = 200  # one animation step
 FLASH_STEPS = 6  # scored holes blink for this many steps
 HOLES = 121
 NO_SEQ = "--"  # the sequence field of a reply to a line whose own could not be read
+SHOWN = 20  # bytes of a received word quoted in a reason; a longer one is cut and ends "..."
 
 # ERR codes
 E_CRC = "CRC"  # the checksum does not match: the line was damaged
@@ -29,6 +35,9 @@ COMMANDS = ("HELLO", "PING", "Z", "T", "F", "C", "G", "M", "B", "A")
 REPLIES = ("HELLO", "ACK", "ERR")
 EVENTS = ("KD", "KU", "KH", "CARD")
 ANIMATIONS = ("-", "alert", "winner", "waiting")
+
+_HEX = "0123456789ABCDEF"
+_DIGITS = "0123456789"
 
 
 class ProtocolError(Exception):
@@ -59,45 +68,89 @@ def frame(seq, body):
 
 
 def unframe(line):
-    """One received line (bytes, without its newline) -> ``(seq, words)``; else ProtocolError."""
+    """One received line (bytes, without its newline and the CR before it) -> ``(seq, words)``;
+    else ProtocolError. The checks, in this order: length (LONG), shape (PARSE), checksum
+    (CRC), printable ASCII and single spaces (PARSE)."""
     if len(line) >= MAX_LINE:
         raise ProtocolError(E_LONG, "line over %d bytes" % (MAX_LINE - 1))
+    seq = _hex2(line[:2])
     star = line.rfind(b"*")
-    seq = _seq(line[:2])
-    if star < 4 or len(line) != star + 3 or line[2:3] != b" ":
-        raise ProtocolError(E_PARSE, "not SS BODY*CC", seq)
-    crc = _seq(line[star + 1:])
-    try:
-        text = line[3:star].decode()
-    except UnicodeError:
-        text = None
-    if crc == NO_SEQ or text is None:
-        raise ProtocolError(E_PARSE, "not SS BODY*CC", seq)
+    if line[2:3] != b" " or star != len(line) - 3 or star < 4:
+        raise ProtocolError(E_PARSE, "not a frame", seq)
+    if seq == NO_SEQ:
+        raise ProtocolError(E_PARSE, "SS is not two upper-case hex digits", seq)
+    crc = _hex2(line[star + 1:])
+    if crc == NO_SEQ:
+        raise ProtocolError(E_PARSE, "CC is not two upper-case hex digits", seq)
     if crc8(line[:star]) != crc:
         raise ProtocolError(E_CRC, "checksum %02X, line says %02X" % (crc8(line[:star]), crc), seq)
-    if seq == NO_SEQ:
-        raise ProtocolError(E_PARSE, "sequence is not two hex digits", seq)
-    words = text.split(" ")
+    for byte in line:
+        if not 32 <= byte <= 126:
+            raise ProtocolError(E_PARSE, "byte %02X is not printable ASCII" % byte, seq)
+    words = line[3:star].decode().split(" ")
+    if b"*" in line[:star]:
+        raise ProtocolError(E_PARSE, "a word holds a star", seq)
     if "" in words:
         raise ProtocolError(E_PARSE, "words are separated by one space", seq)
     return seq, words
 
 
-def _seq(field):
-    """Two hex digits -> 0-255, else NO_SEQ."""
-    if len(field) != 2 or any(c not in _HEX for c in field):
+def _hex2(field):
+    """Two upper-case hex digits (bytes) -> 0-255, else NO_SEQ."""
+    if len(field) != 2 or any(chr(c) not in _HEX for c in field):
         return NO_SEQ
-    return int(field, 16)
+    return _HEX.index(chr(field[0])) * 16 + _HEX.index(chr(field[1]))
 
 
-_HEX = b"0123456789ABCDEFabcdef"
+def shown(word):
+    """A received word as a reason quotes it: whole, or its first SHOWN bytes and "..."."""
+    return word if len(word) <= SHOWN else word[:SHOWN] + "..."
 
 
-def holes_from_hex(text):
-    """A hole bitmap (bit h-1 for hole h, hex) -> the sorted holes; ValueError if bad."""
-    if not 1 <= len(text) <= 31:
-        raise ValueError("a hole bitmap is 1-31 hex digits")
-    bits = int(text, 16)
-    if bits >> HOLES or bits < 0:
-        raise ValueError("holes are 1-%d" % HOLES)
-    return tuple(h for h in range(1, HOLES + 1) if bits >> (h - 1) & 1)
+def arg_error(reason):
+    return ProtocolError(E_ARG, reason)
+
+
+def number(word, low, high, what):
+    """A number: decimal digits, no sign, no leading zero ("0" is zero), in low..high."""
+    if not word or any(c not in _DIGITS for c in word) or (word[0] == "0" and len(word) > 1):
+        raise arg_error("%s %s is not a number" % (what, shown(word)))
+    if len(word) > len(str(high)) or not low <= int(word) <= high:
+        raise arg_error("%s %s is not %d-%d" % (what, shown(word), low, high))
+    return int(word)
+
+
+def hex_colour(word, what):
+    """RRGGBB: exactly six upper-case hex digits -> (r, g, b)."""
+    if len(word) != 6 or any(c not in _HEX for c in word):
+        raise arg_error("%s %s is not RRGGBB" % (what, shown(word)))
+    return tuple(_HEX.index(word[i]) * 16 + _HEX.index(word[i + 1]) for i in (0, 2, 4))
+
+
+def holes_from_hex(word, last, what):
+    """A hole bitmap (bit h-1 for hole h; upper-case hex, no leading zero, "0" for none, at
+    most 31 digits) -> the sorted holes, each 1-``last``."""
+    if not 1 <= len(word) <= 31 or any(c not in _HEX for c in word) or (word[0] == "0" and len(word) > 1):
+        raise arg_error("%s %s is not a hole bitmap" % (what, shown(word)))
+    holes = []
+    for place, digit in enumerate(reversed(word)):
+        value = _HEX.index(digit)
+        for bit in range(4):
+            if value >> bit & 1:
+                holes.append(place * 4 + bit + 1)
+    if holes and holes[-1] > last:
+        raise arg_error("%s hole %d is not 1-%d" % (what, holes[-1], last))
+    return tuple(holes)
+
+
+def version(word):
+    """MAJOR.MINOR, each a number 0-999 -> the word itself."""
+    dot = word.find(".")
+    try:
+        if dot < 0:
+            raise arg_error("")
+        number(word[:dot], 0, 999, "")
+        number(word[dot + 1:], 0, 999, "")
+    except ProtocolError:
+        raise arg_error("version %s is not MAJOR.MINOR" % shown(word))
+    return word

@@ -17,16 +17,20 @@ from cribpi.views.board import Animation, BoardModel
 
 __all__ = [
     "PROTOCOL", "MAX_LINE", "HOST_TIMEOUT_MS", "STEP_MS", "FLASH_STEPS", "NO_SEQ", "ERROR_CODES",
-    "COMMANDS", "REPLIES", "EVENTS", "ANIMATIONS", "Line", "LineError", "crc8", "frame",
+    "COMMANDS", "REPLIES", "EVENTS", "ANIMATIONS", "MAX_CAP_MA", "UNCOUNTED", "Line", "LineError", "crc8", "frame",
     "parse_line", "holes_hex", "board_commands", "changed_commands", "major",
 ]
 
-PROTOCOL = "2.0"  # major.minor: a controller of another major is refused
+PROTOCOL = "2.1"  # major.minor: a controller of another major is refused
 MAX_LINE = 128  # bytes, the newline included
 HOST_TIMEOUT_MS = 3000  # the controller shows the host-lost pattern after this much silence
 STEP_MS = 200
 FLASH_STEPS = 6
 NO_SEQ = "--"
+MAX_CAP_MA = 100_000  # the highest current cap a B command may carry
+#: Errors that mean the line never arrived whole: it is not counted, and is sent again with
+#: the same sequence number (as when no answer comes at all).
+UNCOUNTED = ("LONG", "PARSE", "CRC")
 ERROR_CODES = ("CRC", "PARSE", "LONG", "UNKNOWN", "ARG", "GAP", "VERSION")
 COMMANDS = ("HELLO", "PING", "Z", "T", "F", "C", "G", "M", "B", "A")
 REPLIES = ("HELLO", "ACK", "ERR")
@@ -67,24 +71,30 @@ def frame(seq: int, body: str) -> bytes:
 
 
 def _hex2(field: bytes) -> int | None:
-    if len(field) != 2 or any(c not in b"0123456789ABCDEFabcdef" for c in field):
+    """Two upper-case hex digits -> 0-255 (lower case is not the protocol's)."""
+    if len(field) != 2 or any(c not in b"0123456789ABCDEF" for c in field):
         return None
     return int(field, 16)
 
 
 def parse_line(line: bytes) -> Line:
-    """A line (without its newline; a CR is stripped) -> :class:`Line`, or :class:`LineError`."""
-    line = line.rstrip(b"\r")
+    """A line (without its newline; a CR just before it is stripped) -> :class:`Line`, or
+    :class:`LineError`: held to the same form the controller holds the host's lines to (upper-case
+    hex, printable ASCII, words of one or more bytes separated by one space, no ``*`` in them)."""
+    line = line[:-1] if line.endswith(b"\r") else line
     shown = line[:40].decode("ascii", "replace")
     if len(line) >= MAX_LINE:
         raise LineError(f"controller line over {MAX_LINE - 1} bytes: {shown!r}...")
     star = line.rfind(b"*")
     seq, crc = _hex2(line[:2]), _hex2(line[star + 1:])
-    if star < 4 or line[2:3] != b" " or crc is None or (seq is None and line[:2] != NO_SEQ.encode()):
+    if star != len(line) - 3 or star < 4 or line[2:3] != b" " or crc is None \
+            or (seq is None and line[:2] != NO_SEQ.encode()):
         raise LineError(f"controller sent {shown!r}: not a frame (SS BODY*CC)")
     if crc8(line[:star]) != crc:
         raise LineError(f"controller sent {shown!r}: checksum {crc8(line[:star]):02X}, the line says {crc:02X}")
-    words = line[3:star].decode("utf-8", "replace").split(" ")
+    if any(not 32 <= byte <= 126 for byte in line) or b"*" in line[:star]:
+        raise LineError(f"controller sent {shown!r}: not printable ASCII words")
+    words = line[3:star].decode("ascii").split(" ")
     if words[0] not in REPLIES + EVENTS or "" in words:
         raise LineError(f"controller sent {shown!r}: {words[0][:16]!r} is not one of {', '.join(REPLIES + EVENTS)}")
     return Line(seq, words[0], tuple(words[1:]))

@@ -95,5 +95,5 @@ def test_the_vm_runs_the_same_logic_with_the_same_answers(tmp_path):
     following = len(vm["replies"]) - 4 + 1  # the sequence number after the board's last command
     gap = f"63 ERR GAP expected {following:02X}: send the full state"
     assert [r.split("*")[0] for r in vm["replies"][-4:]] == [
-        "-- ERR PARSE not SS BODY", "-- ERR LONG line over 127 bytes", gap, gap]  # a repeat: the same answer
+        "-- ERR PARSE not a frame", "-- ERR LONG line over 127 bytes", gap, gap]  # a repeat: the same answer
     assert vm["events"] == [["KD", "5"], ["KH", "5"], ["KD", "ok"], ["KU", "5"]]

@@ -18,7 +18,7 @@ def line(seq, body):
 
 def greeted(now=0):
     controller = fw_link.Controller(fw_layout, now)
-    assert b" HELLO 2.0 " in controller.handle(line(1, "HELLO 2.0"), now)
+    assert b" HELLO %s " % fw.PROTOCOL.encode() in controller.handle(line(1, "HELLO 2.0"), now)
     return controller
 
 
@@ -35,6 +35,8 @@ def test_a_frame_round_trips():
     (b"3F T 0 12 6 1*CD", "CRC"),
     (b"3F T 0 12 6 1", "PARSE"),
     (b"garbage\x03\xff", "PARSE"),
+    (b"3f T 0 12 6 1*CC", "PARSE"),  # lower-case hex is not the protocol's
+    (b"3F T 0 12 6 1*cc", "PARSE"),
     (b"3F T  0*00", "PARSE"),
     (b"x" * 200, "LONG"),
 ])
@@ -61,13 +63,23 @@ def test_commands_set_state_and_a_repeat_changes_nothing():
     (["T", "0", "6", "12", "0"], "ARG", "rear 12 is past front 6"),
     (["T", "2", "1", "0", "0"], "ARG", "track 2 is not 0-1"),
     (["T", "0", "5", "0", "6"], "ARG", "flash count 6 is not 0-5"),
-    (["T", "0", "1"], "ARG", "T takes 4 argument(s), not 2"),
+    (["T", "0", "1"], "ARG", "T takes 4 arguments, not 2"),
+    (["T", "0", "05", "0", "0"], "ARG", "front 05 is not a number"),
+    (["T", "0", "+5", "0", "0"], "ARG", "front +5 is not a number"),
+    (["T", "0", "0x5", "0", "0"], "ARG", "front 0x5 is not a number"),
+    (["T", "0", "5_5", "0", "0"], "ARG", "front 5_5 is not a number"),
+    (["M", "5_5"], "ARG", "marks 5_5 is not a hole bitmap"),
+    (["M", "0x5"], "ARG", "marks 0x5 is not a hole bitmap"),
+    (["M", "a"], "ARG", "marks a is not a hole bitmap"),
+    (["F", "0", "XYZ"], "ARG", "flash XYZ is not a hole bitmap"),
+    (["C", "0", "0040ff"], "ARG", "colour 0040ff is not RRGGBB"),
     (["C", "0", "red"], "ARG", "colour red is not RRGGBB"),
     (["Z", "3", "100"], "ARG", "game length 100 is not 121 or 61"),
     (["A", "dance", "-", "-"], "ARG", "animation dance is not one of"),
     (["A", "winner", "-", "-"], "ARG", "the winner animation needs a track"),
     (["Q"], "UNKNOWN", "unknown command Q"),
-    (["B", "0", "HELLO"], "ARG", "current cap HELLO is not 0-100000"),  # the brightness is not set either
+    (["B", "0", "HELLO"], "ARG", "current cap HELLO is not a number"),  # the brightness is not set either
+    (["B", "500", "1000000000"], "ARG", "current cap 1000000000 is not 0-100000"),
 ])
 def test_bad_commands_are_refused_and_change_nothing(words, code, says):
     b = fw_board.Board()
@@ -95,15 +107,15 @@ def test_another_major_version_is_refused_naming_both():
     controller = fw_link.Controller(fw_layout)
     controller.handle(line(1, "HELLO 3.0"), 0)
     reply = controller.handle(line(2, "Z 2 121"), 0)
-    assert b"ERR VERSION host protocol 3.0 refused: firmware 2.0.0 speaks 2.0" in reply
+    assert b"ERR VERSION host protocol 3.0 refused: firmware %s speaks %s" % (fw.FIRMWARE.encode(), fw.PROTOCOL.encode()) in reply
 
 
 def test_a_repeated_line_gets_the_same_answer_and_is_applied_once():
     controller = greeted()
     first = controller.handle(line(2, "T 0 5 0 1"), 100)
-    controller.changed = -1
+    controller.board.tracks[0].flash = ()
     assert controller.handle(line(2, "T 0 5 0 1"), 200) == first == fw.frame(2, "ACK")
-    assert controller.changed == -1  # not applied again: the animation clock did not restart
+    assert controller.board.tracks[0].flash == ()  # not applied again
 
 
 def test_a_gap_in_sequence_numbers_asks_for_the_full_state():
@@ -143,8 +155,10 @@ def test_card_reader_lines_become_single_words():
 
     lines = cards.CardLines()
     assert lines.feed(b"5H\r\n10 d\n") == ["5H", "10d"]
-    assert lines.feed(b"Q\xe2\x99") == [] and lines.feed(b"\xa0\n") == ["Q\u2660"]  # split in the middle
-    assert lines.feed(b"x" * 40 + b"\n\xff\n7*C\n\n") == ["?", "7C"]
+    assert lines.feed(b"Q\xe2\x99") == [] and lines.feed(b"\xa0\n") == ["QS"]  # a suit symbol, split in the middle
+    assert lines.feed("10\u2661\n".encode()) == ["10H"]
+    assert lines.feed(b"x" * 40 + b"\n\xff\n7*C\n\n") == ["?", "?", "7C"]  # too long, not ASCII: not a card
+    assert lines.feed(b"x" * 16 + b"\n" + b"x" * 17 + b"\n") == ["x" * 16, "?"]
 
 
 def test_a_key_counts_only_after_the_debounce_and_is_held_once():

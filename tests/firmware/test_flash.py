@@ -24,7 +24,7 @@ def test_flash_copies_the_firmware_and_the_boards_layout_then_checks_the_version
         version = flashing.flash(pico.port, load_layout(FOUR), rig.FIRMWARE)
     finally:
         pico.close()
-    assert version == "2.0.0"
+    assert version == "2.1.0"
     (port, args, copied), = calls
     assert port == pico.port and args[-1] == "reset" and args.count("cp") == len(copied)
     assert set(copied) == {p.name for p in rig.FIRMWARE.glob("*.py")}

@@ -26,7 +26,8 @@ from cribpi.hal.base import Deliver
 from cribpi.hal.controller.keys import KeyEvents
 from cribpi.hal.controller.ports import find_port, open_port
 from cribpi.hal.protocol import (
-    EVENTS, MAX_LINE, PROTOCOL, Line, LineError, board_commands, changed_commands, frame, major, parse_line,
+    EVENTS, MAX_LINE, PROTOCOL, UNCOUNTED, Line, LineError, board_commands, changed_commands, frame, major,
+    parse_line,
 )
 from cribpi.views.board import BoardModel
 
@@ -102,6 +103,7 @@ class Link:
         self._port: Any = None
         self._buffer = b""
         self._seq = 0
+        self._next_event: int | None = None
         self._logged = ""
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"controller {self.where}", daemon=True)
@@ -165,7 +167,7 @@ class Link:
             board = self._wanted
             if board is not None and board is not shown:
                 sent, shown, last = self._sync(sent, board), board, self._clock()
-                self.shown = board
+                self.shown = board if sent is not None else None
             elif self._clock() - last >= self.timing.ping_s:
                 if self._errors(self._exchange(["PING"])):
                     sent, shown = None, None  # the controller lost count: send everything
@@ -182,22 +184,28 @@ class Link:
             if problem is not None:
                 raise Lost(problem)
             self.hello, self.problem, self._logged = hello, None, ""
+            self._next_event = 0  # the controller numbers its events from 00 after each HELLO
             self.connections += 1
             log.info("controller %s: firmware %s, protocol %s, %d tracks", self.where, hello.firmware,
                      hello.protocol, hello.tracks)
             return
         raise Lost("the controller did not answer HELLO")
 
-    def _sync(self, sent: Commands | None, board: BoardModel) -> Commands:
+    def _sync(self, sent: Commands | None, board: BoardModel) -> Commands | None:
         """Send what takes the controller from ``sent`` to ``board``; on any ERR, the whole
-        state once more. The commands now shown."""
+        state again (it starts with Z, which the controller takes whatever its sequence
+        number), up to ``retries`` times. The commands now shown; None if the controller kept
+        refusing them (the next board is then sent whole)."""
         wanted = board_commands(board, self.cap_ma)
         refused = self._errors(self._exchange(changed_commands(sent, wanted)))
-        if refused and sent is not None:
+        for _ in range(self.timing.retries if refused else 0):
             refused = self._errors(self._exchange(changed_commands(None, wanted)))
+            if not refused:
+                break
+        self.problem = self._fit(board)
         if refused:
             log.error("controller %s refused the board: %s", self.where, "; ".join(refused))
-        self.problem = self._fit(board)
+            return None
         return wanted
 
     def _fit(self, board: BoardModel) -> str | None:
@@ -228,9 +236,15 @@ class Link:
         answers: dict[int, Line] = {}
         while pending:
             for line in self._read_replies():
-                if line.seq is not None and line.seq in pending and line.verb in (reply, "ERR"):
-                    del pending[line.seq]
-                    answers[line.seq] = line
+                if line.seq is None or line.seq not in pending or line.verb not in (reply, "ERR"):
+                    continue
+                if line.verb == "ERR" and line.args[:1] and line.args[0] in UNCOUNTED:
+                    data, tries, _ = pending[line.seq]  # it arrived damaged: not counted, send it again
+                    pending[line.seq] = (data, tries, self._clock())
+                    log.warning("controller %s: %s", self.where, " ".join(line.args))
+                    continue
+                del pending[line.seq]
+                answers[line.seq] = line
             self._resend_late(pending)
         return list(answers.values())
 
@@ -272,6 +286,10 @@ class Link:
         return replies
 
     def _event(self, line: Line) -> None:
+        expected, self._next_event = self._next_event, None if line.seq is None else (line.seq + 1) & 0xFF
+        if expected is not None and line.seq != expected:
+            log.warning("controller %s: event %s came after %02X: events were lost", self.where,
+                        "--" if line.seq is None else f"{line.seq:02X}", (expected - 1) & 0xFF)
         deliver, action = self._deliver, self._keys.action(line)
         if deliver is not None and action is not None:
             deliver(action)
