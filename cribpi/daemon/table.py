@@ -2,7 +2,7 @@
 
 Start-up: read the configuration (a broken file stops here, naming the bad key), open each
 part from its backend (:mod:`cribpi.wiring`; the Pi's parts on a Raspberry Pi, the terminal
-simulator elsewhere; as a service, a part that will not open is waited for,
+simulator elsewhere; as a service, a part that will not open makes it READY, degraded, and is retried,
 :mod:`cribpi.daemon.startup`), open the journal (a damaged one is moved aside) and restore
 the open game exactly, redraw the LEDs and the OLED, tell systemd ``READY=1``, then run the
 one loop. The loop pings the watchdog (so a hung loop is restarted), keeps ``STATUS=`` on the
