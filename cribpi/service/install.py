@@ -28,7 +28,7 @@ from pathlib import Path
 from cribpi.exc import CribpiError
 
 __all__ = ["Step", "install_steps", "uninstall_steps", "run_steps", "InstallError", "UNITS", "cribpi_executable",
-           "check_can_install", "UNIT_DIR", "RULES", "CONFIG", "SYSUSERS", "STATE_DIR"]
+           "check_can_install", "UNIT_DIR", "RULES", "CONFIG", "SYSUSERS", "STATE_DIR", "service_status"]
 
 UNIT_DIR = "etc/systemd/system"
 UNITS = ("cribpi.service", "cribpi-backup.service", "cribpi-backup.timer")
@@ -164,6 +164,23 @@ def run_steps(steps: Sequence[Step], *, dry_run: bool, say: Callable[[str], None
             step.act()
             count += 1
     return count
+
+
+def service_status(run: Callable[[list[str]], str] | None = None) -> str:
+    """What ``systemctl status cribpi`` would say of the service, in one line: its state and
+    its own STATUS= (the game and the score, or the parts it is retrying)."""
+    def systemctl(argv: list[str]) -> str:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=30)
+        return done.stdout
+
+    shown = (run or systemctl)(["systemctl", "show", "--property=ActiveState,SubState,StatusText", "cribpi.service"])
+    fields = dict(line.partition("=")[::2] for line in shown.splitlines())
+    state = "/".join(filter(None, (fields.get("ActiveState"), fields.get("SubState")))) or "unknown"
+    status = fields.get("StatusText", "")
+    line = f"the service is {state}" + (f": {status}" if status else "")
+    if state != "active/running" or status.startswith("degraded"):
+        line += "; check the parts with `sudo cribpi doctor`, see the log with `journalctl -u cribpi`"
+    return line
 
 
 def check_can_install(root: Path, executable: Path, dry_run: bool) -> None:

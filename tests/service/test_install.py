@@ -155,3 +155,22 @@ def test_backup_copies_the_journal_while_the_table_writes_and_keeps_the_last_n(t
 def test_backup_refuses_a_bad_keep_with_one_line(tmp_path):
     done = cribpi("backup", "--db", tmp_path / "cribpi.db", "--keep", 0)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1 and "--keep: '0' is not valid" in done.stderr
+
+
+def test_install_ends_by_saying_the_services_state_and_where_a_degraded_one_is_checked():
+    from cribpi.service.install import service_status
+
+    degraded = "ActiveState=active\nSubState=running\nStatusText=degraded, retrying the parts: GPIO17: no pin factory\n"
+    line = service_status(lambda argv: degraded)
+    assert line.startswith("the service is active/running: degraded, retrying the parts: GPIO17")
+    assert "sudo cribpi doctor" in line
+    healthy = "ActiveState=active\nSubState=running\nStatusText=game 1: Red 0, Blue 0 (deal)\n"
+    assert service_status(lambda argv: healthy) == "the service is active/running: game 1: Red 0, Blue 0 (deal)"
+
+
+def test_the_start_is_bounded_and_never_extended():
+    """READY=1 never waits for the parts, so the start has a short limit and nothing extends it."""
+    text = (SYSTEMD / "cribpi.service").read_text()
+    limit = re.search(r"^TimeoutStartSec=(\d+)$", text, re.M)
+    assert limit and int(limit.group(1)) <= 60
+    assert "EXTEND_TIMEOUT_USEC" not in (ROOT / "cribpi" / "daemon" / "startup.py").read_text()
