@@ -62,6 +62,8 @@ class Step:
     text: str
     act: Callable[[], None]
     done: Callable[[], bool] = lambda: False
+    #: When set, a failure is a warning with these words and the next steps go on.
+    soft: str = ""
 
 
 def cribpi_executable() -> Path:
@@ -86,14 +88,21 @@ def _write(path: Path, text: str, mode: int = 0o644) -> Step:
     return Step(f"write {path}", act, lambda: path.is_file() and path.read_text(encoding="utf-8") == text)
 
 
-def _command(argv: Sequence[str], done: Callable[[], bool] = lambda: False) -> Step:
+def _command(argv: Sequence[str], done: Callable[[], bool] = lambda: False, soft: str = "") -> Step:
     def act() -> None:
-        result = subprocess.run(list(argv), capture_output=True, text=True)
+        try:
+            result = subprocess.run(list(argv), capture_output=True, text=True)
+        except OSError as exc:  # the tool itself is missing
+            raise InstallError(f"`{shlex.join(argv)}` failed: {exc.strerror or exc}") from None
         if result.returncode != 0:
             why = (result.stderr or result.stdout).strip().splitlines()
             raise InstallError(f"`{shlex.join(argv)}` failed: {why[-1] if why else f'exit {result.returncode}'}")
 
-    return Step(shlex.join(argv), act, done)
+    return Step(shlex.join(argv), act, done, soft)
+
+
+#: Where udevd does not run (a container, a chroot), the rule is read when udev next starts.
+UDEV_LATER = "the udev rule takes effect at the next boot or when the controller is plugged in"
 
 
 def _user_exists(root: Path) -> bool:
@@ -115,8 +124,8 @@ def install_steps(root: Path, executable: Path | None = None) -> list[Step]:
     steps.append(_command(sysusers, lambda: _user_exists(root)))
     if live:
         steps += [_command(["systemctl", "daemon-reload"]),
-                  _command(["udevadm", "control", "--reload-rules"]),
-                  _command(["udevadm", "trigger", "--subsystem-match=tty"]),
+                  _command(["udevadm", "control", "--reload-rules"], soft=UDEV_LATER),
+                  _command(["udevadm", "trigger", "--subsystem-match=tty"], soft=UDEV_LATER),
                   _command(["systemctl", "enable", "--now", *ENABLED]),
                   _command(["systemctl", "restart", "cribpi.service"])]  # an update runs the new version now
     else:
@@ -161,7 +170,13 @@ def run_steps(steps: Sequence[Step], *, dry_run: bool, say: Callable[[str], None
             continue
         say(f"{'would' if dry_run else 'doing':7} {step.text}")
         if not dry_run:
-            step.act()
+            try:
+                step.act()
+            except InstallError as exc:
+                if not step.soft:
+                    raise
+                say(f"warning {exc}: {step.soft}; going on")
+                continue
             count += 1
     return count
 

@@ -174,3 +174,26 @@ def test_the_start_is_bounded_and_never_extended():
     limit = re.search(r"^TimeoutStartSec=(\d+)$", text, re.M)
     assert limit and int(limit.group(1)) <= 60
     assert "EXTEND_TIMEOUT_USEC" not in (ROOT / "cribpi" / "daemon" / "startup.py").read_text()
+
+
+def test_without_udevd_install_warns_that_the_rule_waits_for_the_next_boot_and_goes_on(tmp_path, monkeypatch):
+    """A container or chroot has no udevd: `udevadm control` fails there, and enabling must still happen."""
+    from cribpi.service.install import install_steps, run_steps
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "udevadm").write_text("#!/bin/sh\necho 'Failed to send reload request: No such file or directory' >&2\n"
+                                     "exit 1\n")
+    (bin_dir / "systemctl").write_text(f"#!/bin/sh\necho \"$@\" >> {tmp_path / 'systemctl.log'}\n")
+    for tool in bin_dir.iterdir():
+        tool.chmod(0o755)
+    monkeypatch.setenv("PATH", str(bin_dir))
+    steps = [s for s in install_steps(Path("/"), Path("/opt/cribpi/bin/cribpi"))
+             if s.text.startswith(("udevadm", "systemctl enable"))]
+    assert [s.text.split()[0] for s in steps] == ["udevadm", "udevadm", "systemctl"]
+    said: list[str] = []
+    assert run_steps(steps, dry_run=False, say=said.append) == 1
+    warnings = [line for line in said if line.startswith("warning")]
+    assert len(warnings) == 2 and all("takes effect at the next boot" in w for w in warnings), said
+    assert "Failed to send reload request" in warnings[0]
+    assert (tmp_path / "systemctl.log").read_text() == "enable --now cribpi.service cribpi-backup.timer\n"
