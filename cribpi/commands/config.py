@@ -2,7 +2,8 @@
 
 Every key is checked as ``cribpi run`` checks it (its layout file too); the first error is one
 line naming the key, the bad value and what is allowed, with exit status 2. Nothing is
-opened or written: no part, no journal.
+opened or written: no part, no journal. The service's own file (the one its unit names) is
+read as the service reads it: its journal is the service's, whoever checks it.
 """
 
 from __future__ import annotations
@@ -19,9 +20,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     from cribpi.config import load_config
+    from cribpi.service.unit import service_for
 
-    config = load_config(args.check)
+    service = service_for(args.check)  # the service's own file: its journal as the service opens it
+    config = service.load(args.check) if service else load_config(args.check)
     layout = f", layout {config.layout}" if config.layout else ""
+    whose = " (the service's)" if service else ""
     print(f"{config.path}: valid (backend {config.backend or 'by machine'}, {len(config.pins)} buttons, "
-          f"journal {config.db}{layout})")
+          f"journal {config.db}{whose}{layout})")
     return 0

@@ -1,6 +1,11 @@
 """``cribpi doctor``: what a maker gets wrong, checked one line at a time, each failure with its
 fix. The checks look at the machine through :class:`Probes`, so each is tested with doubles
 (a folder standing in for /dev, a controller that answers or not) and runs for real on a Pi.
+
+Checking the service's configuration, the checks take the service's view (its unit,
+:mod:`cribpi.service.unit`): its journal in its state directory and its user's groups, whoever
+runs the doctor (``sudo`` included). Off a Raspberry Pi the Pi's own checks (I2C, the OLED,
+GPIO, the groups) are left out, saying so, and that ``cribpi sim`` needs none of them.
 """
 
 from __future__ import annotations
@@ -9,6 +14,7 @@ import fcntl
 import grp
 import logging
 import os
+import pwd
 import shutil
 import sqlite3
 import tempfile
@@ -19,6 +25,7 @@ from pathlib import Path
 
 from cribpi.config import Config
 from cribpi.exc import CribpiError
+from cribpi.service.unit import ServiceUnit
 
 __all__ = ["Check", "Probes", "checks", "report", "GROUPS", "MIN_FREE_MB"]
 
@@ -80,6 +87,43 @@ def _user_groups() -> set[str]:
     return {grp.getgrgid(gid).gr_name for gid in os.getgroups()} | {grp.getgrgid(os.getgid()).gr_name}
 
 
+def _group_exists(name: str) -> bool:
+    try:
+        grp.getgrnam(name)
+    except KeyError:
+        return False
+    return True
+
+
+def _user_exists(name: str) -> bool:
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
+
+
+def _caller() -> str:
+    """Who runs the doctor: the user behind ``sudo``, else the process's own user."""
+    sudo_user = os.environ.get("SUDO_USER")
+    if sudo_user and sudo_user != "root":
+        return sudo_user
+    try:
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:
+        return str(os.geteuid())
+
+
+def _model(files: tuple[str, ...] = ("/proc/device-tree/model", "/sys/firmware/devicetree/base/model")) -> str | None:
+    """The device tree's name for this machine ("Raspberry Pi 4 Model B Rev 1.4"), None without one."""
+    for name in files:
+        try:
+            return Path(name).read_text(errors="replace").strip("\0\n ")
+        except OSError:
+            continue
+    return None
+
+
 @dataclass
 class Probes:
     """How the checks see the machine; every field can be replaced by a test double."""
@@ -89,23 +133,55 @@ class Probes:
     controller: Callable[[str | None], str] = controller_version
     groups: Callable[[], set[str]] = _user_groups
     free_bytes: Callable[[Path], int] = field(default=lambda path: shutil.disk_usage(path).free)
+    model: Callable[[], str | None] = _model
+    euid: Callable[[], int] = os.geteuid
+    caller: Callable[[], str] = _caller
+    group_exists: Callable[[str], bool] = _group_exists
+    user_exists: Callable[[str], bool] = _user_exists
 
 
-def checks(load: Callable[[], Config], probes: Probes | None = None) -> Iterator[Check]:
+def checks(load: Callable[[], Config], probes: Probes | None = None,
+           service: ServiceUnit | None = None) -> Iterator[Check]:
     """Every check, in the order a maker fixes them: config, I2C and OLED, GPIO, controller,
-    groups, journal, disk. ``load`` reads the configuration (its error is the first failure)."""
+    groups, journal, disk. ``load`` reads the configuration (its error is the first failure);
+    ``service``: the configuration is the service's, checked as the service sees it."""
     probes = probes or Probes()
     try:
         config = load()
     except CribpiError as exc:
         yield Check(False, "configuration", str(exc), "correct what it names; `cribpi config --check FILE` checks it again")
         return
-    yield Check(True, "configuration", str(config.path or "none: every default"))
-    yield from _i2c(config, probes)
-    yield _gpio(probes)
+    whose = f" (the service's, as {service.source} runs it)" if service else ""
+    yield Check(True, "configuration", str(config.path or "none: every default") + whose)
+    model = probes.model()
+    if model is None or "Raspberry Pi" not in model:
+        yield _not_a_pi(config, model)
+    else:
+        yield from _i2c(config, probes)
+        yield _gpio(probes)
     yield _controller(config, probes)
-    yield _groups(probes)
-    yield from _journal(config.db, probes)
+    if model is not None and "Raspberry Pi" in model:
+        yield _service_groups(service, probes) if service else _groups(probes)
+    elif service:
+        yield _service_groups(service, probes, pi=False)
+    yield from _journal(config.db, probes, service)
+
+
+def _uses_pi_parts(config: Config) -> bool:
+    backends = {config.backend, *config.parts.inputs, config.parts.pegboard,
+                *(display.backend for display in config.parts.displays)}
+    return "pi" in backends
+
+
+def _not_a_pi(config: Config, model: str | None) -> Check:
+    """Off a Pi: the Pi's checks do not apply; a configuration that wants the Pi's parts cannot work."""
+    what = f"not a Raspberry Pi ({model})" if model else "not a Raspberry Pi (no device-tree model)"
+    skipped = "the I2C, OLED, GPIO and groups checks apply to a Pi only and are left out"
+    if _uses_pi_parts(config):
+        return Check(False, "machine", f"{what}, but this configuration uses the Pi's own parts (backend \"pi\")",
+                     "run it on a Raspberry Pi; here `cribpi sim` plays a table in the terminal and needs none "
+                     "of the Pi's set-up, and backend = \"mock\" runs the service without parts")
+    return Check(True, "machine", f"{what}: {skipped}; `cribpi sim` needs none of them")
 
 
 def _i2c(config: Config, probes: Probes) -> Iterator[Check]:
@@ -150,20 +226,47 @@ def _controller(config: Config, probes: Probes) -> Check:
 
 
 def _groups(probes: Probes) -> Check:
+    """The caller's groups, for running the table by hand (root needs none)."""
+    if probes.euid() == 0:
+        return Check(True, "groups", "root reaches the parts without them (the service has its own)")
     missing = [g for g in GROUPS if g not in probes.groups()]
-    if missing:
-        return Check(False, "groups", f"not in {', '.join(missing)}",
-                     f"`sudo usermod -aG {','.join(GROUPS)} $USER`, then log in again (the service has them already)")
-    return Check(True, "groups", ", ".join(GROUPS))
+    if not missing:
+        return Check(True, "groups", ", ".join(GROUPS))
+    absent = [g for g in missing if not probes.group_exists(g)]
+    joinable = [g for g in missing if g not in absent]
+    found = f"{probes.caller()} is not in {', '.join(missing)}"
+    if absent:
+        found += f" ({', '.join(absent)}: no such group on this machine)"
+    if not joinable:
+        return Check(False, "groups", found, "the groups come with Raspberry Pi OS: check this on the Pi")
+    return Check(False, "groups", found, f"`sudo usermod -aG {','.join(joinable)} {probes.caller()}`, then log in "
+                 "again (the service has them already)")
 
 
-def _journal(db: Path, probes: Probes) -> Iterator[Check]:
+def _service_groups(service: ServiceUnit, probes: Probes, pi: bool = True) -> Check:
+    """The service's user and its SupplementaryGroups= exist (systemd refuses to start it otherwise)."""
+    what = f"service user {service.user or 'root'}"
+    if service.user and not probes.user_exists(service.user):
+        return Check(False, what, "no such user", "`sudo cribpi install` makes it")
+    absent = [g for g in service.groups if not probes.group_exists(g)]
+    if absent:
+        return Check(False, what, f"the unit's groups {', '.join(absent)} do not exist: the service cannot start",
+                     "`sudo cribpi install` makes them" if pi else "`sudo systemd-sysusers cribpi.conf` makes them")
+    return Check(True, what, f"groups {' '.join(service.groups)} (SupplementaryGroups in {service.source})"
+                 if service.groups else "no extra groups")
+
+
+def _journal(db: Path, probes: Probes, service: ServiceUnit | None = None) -> Iterator[Check]:
     folder = next((p for p in (db.parent, *db.parents) if p.exists()), Path("/"))
-    if not _can_write(folder) or (db.exists() and not os.access(db, os.W_OK)):
-        yield Check(False, "journal writable", f"{db} cannot be written",
-                    "run as the service's user, or set db in the configuration to a folder you own")
+    whose = " (the service's journal)" if service else ""
+    if service and service.state_dir and db.is_relative_to(service.state_dir) and not service.state_dir.exists():
+        yield Check(True, "journal writable", f"{db}{whose}: systemd makes {service.state_dir} when the service starts")
+    elif not _can_write(folder) or (db.exists() and not os.access(db, os.W_OK)):
+        fix = ("run the doctor as root (sudo) or as the service's user" if service
+               else "run as the service's user, or set db in the configuration to a folder you own")
+        yield Check(False, "journal writable", f"{db} cannot be written", fix)
     else:
-        yield Check(True, "journal writable", str(db))
+        yield Check(True, "journal writable", f"{db}{whose}")
     if db.exists():
         yield _sound(db)
     free = probes.free_bytes(folder)

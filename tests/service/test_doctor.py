@@ -31,7 +31,9 @@ def machine(tmp_path):
         return "firmware 2.0.0, protocol 2.0"
 
     probes = Probes(dev=dev, i2c_answers=lambda bus, address: address == 0x3C, controller=controller,
-                    groups=lambda: set(GROUPS), free_bytes=lambda path: 2_000_000_000)
+                    groups=lambda: set(GROUPS), free_bytes=lambda path: 2_000_000_000,
+                    model=lambda: "Raspberry Pi 4 Model B Rev 1.4", euid=lambda: 1000, caller=lambda: "ann",
+                    group_exists=lambda name: True, user_exists=lambda name: True)
     probes.calls = calls
     return probes
 
@@ -99,7 +101,83 @@ def test_a_configuration_without_a_controller_does_not_look_for_one(tmp_path, ma
 def test_missing_groups(tmp_path, machine):
     machine.groups = lambda: {"pi", "gpio"}
     ok, line = lines(config(tmp_path), machine)["groups"]
-    assert not ok and "not in i2c, dialout" in line and "usermod -aG gpio,i2c,dialout" in line
+    assert not ok and "ann is not in i2c, dialout" in line and "`sudo usermod -aG i2c,dialout ann`" in line
+
+
+def test_root_needs_no_groups_and_is_never_told_to_usermod_itself(tmp_path, machine):
+    machine.groups, machine.euid = (lambda: {"root"}), (lambda: 0)
+    ok, line = lines(config(tmp_path), machine)["groups"]
+    assert ok and "usermod" not in line and "$USER" not in line
+
+
+def test_a_group_that_does_not_exist_is_not_prescribed(tmp_path, machine):
+    machine.groups = lambda: {"ann", "dialout"}
+    machine.group_exists = lambda name: name == "dialout"
+    ok, line = lines(config(tmp_path), machine)["groups"]
+    assert not ok and "no such group on this machine" in line and "usermod" not in line
+
+
+SHIPPED_UNIT = (Path(__file__).parents[2] / "cribpi" / "service" / "files" / "cribpi.service").read_text()
+
+
+@pytest.fixture
+def service(tmp_path, monkeypatch):
+    """The service installed with its configuration in tmp_path; doctor run as `sudo` by ann would run it."""
+    from cribpi.service import unit as unit_module
+
+    conf = tmp_path / "etc-cribpi" / "cribpi.toml"
+    conf.parent.mkdir()
+    conf.write_text('backend = "mock"\n')
+    installed = tmp_path / "cribpi.service"
+    installed.write_text(SHIPPED_UNIT.replace("CRIBPI_CONFIG=/etc/cribpi/cribpi.toml", f"CRIBPI_CONFIG={conf}"))
+    monkeypatch.setattr(unit_module, "INSTALLED", str(installed))  # absolute: replaces the root it is joined to
+    for name, value in {"HOME": "/root", "SUDO_USER": "ann", "CRIBPI_DB": "/root/games.db"}.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)
+    return conf
+
+
+def test_under_sudo_the_services_configuration_is_checked_as_the_service_sees_it(service, machine):
+    from cribpi.service.unit import service_for
+
+    unit = service_for(service)
+    assert unit is not None and unit.user == "cribpi" and unit.groups == ("gpio", "i2c", "dialout")
+    machine.euid, machine.groups = (lambda: 0), (lambda: {"root"})
+    got = {c.what: c for c in checks(lambda: unit.load(service), machine, service=unit)}
+    assert got["journal writable"].found.startswith("/var/lib/cribpi/cribpi.db")
+    assert "groups" not in got  # root's own groups say nothing of the service's
+    assert got["service user cribpi"].ok and "gpio i2c dialout" in got["service user cribpi"].found
+    machine.group_exists = lambda name: name != "i2c"
+    line = next(c for c in checks(lambda: unit.load(service), machine, service=unit) if c.what.startswith("service"))
+    assert not line.ok and "i2c" in line.found and "cannot start" in line.found
+    assert service_for(service.parent / "other.toml") is None  # another file: the caller's own view
+
+
+def test_doctor_and_config_check_under_sudo_name_the_services_journal(service, capsys):
+    from cribpi.cli import main
+
+    assert main(["config", "--check", str(service)]) == 0
+    out = capsys.readouterr().out
+    assert "journal /var/lib/cribpi/cribpi.db (the service's)" in out and "/root" not in out
+    main(["doctor", "--config", str(service)])
+    out = capsys.readouterr().out
+    assert "journal writable: /var/lib/cribpi/cribpi.db" in out and "/root" not in out, out
+
+
+def test_off_a_pi_the_pi_checks_are_left_out_and_the_simulator_needs_none(tmp_path, machine):
+    machine.model = lambda: None
+    machine.euid, machine.caller = (lambda: 0), (lambda: "root")
+    machine.groups, machine.group_exists = (lambda: {"root"}), (lambda name: False)
+    got = lines(Config(db=tmp_path / "cribpi.db", backend="mock"), machine)
+    assert list(got) == ["configuration", "machine", "controller", "journal writable", "free disk"]
+    ok, line = got["machine"]
+    assert ok and "not a Raspberry Pi" in line and "cribpi sim" in line and "raspi-config" not in line
+    said: list[str] = []
+    assert report(checks(lambda: Config(db=tmp_path / "cribpi.db", backend="pi"), machine), said.append) is False
+    text = "\n".join(said)
+    assert "raspi-config" not in text and "usermod" not in text and "$USER" not in text
+    assert "uses the Pi's own parts" in text and "cribpi sim" in text
 
 
 def test_a_sound_journal_and_a_damaged_one(tmp_path, machine):
