@@ -1,0 +1,112 @@
+"""Speakers without sound: the simulator's (:class:`SimSpeaker`) and the tests' (:class:`MockSpeaker`).
+
+They take at least as long as the real part to say a text (:func:`speaking_time`), can be cut short only while they speak, refuse to speak once
+closed, and the mock fails as the real part does when told to (:meth:`MockSpeaker.fail`): a
+double is never kinder than the part it stands for. Each keeps what it said, whole or cut.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from cribpi.hal.speaker.base import SpeakerError, Voice, words_per_second
+
+__all__ = ["Said", "SimSpeaker", "MockSpeaker", "EXTRA_WORDS", "speaking_time"]
+
+#: What espeak-ng adds to a text's words: its pause at the end, and longer words than most.
+EXTRA_WORDS = 1.5
+
+
+def speaking_time(text: str, voice: Voice) -> float:
+    """How long ``text`` takes to say at ``voice``'s speed: a little more than espeak-ng takes
+    (measured at 80-450 words a minute; "twenty-one" counts as two words)."""
+    return (len(re.split(r"[\s-]+", text.strip())) + EXTRA_WORDS) / words_per_second(voice)
+
+
+@dataclass
+class Said:
+    text: str
+    voice: Voice
+    whole: bool | None = None  # None while it is being said
+    started: float = 0.0
+    ended: float = 0.0
+
+
+class SimSpeaker:
+    """Says nothing aloud, in real time: ``current`` is what it is saying now, ``said`` all of
+    it; ``subscribe`` is called as an utterance starts and ends (from the speaking thread)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.said: list[Said] = []
+        self.current: Said | None = None
+        self.problem: str | None = None
+        self.listeners: list[Callable[[], None]] = []
+        self.speaking = threading.Event()  # set while an utterance is being said (tests wait on it)
+        self._lock = threading.Lock()
+        self._cancel: threading.Event | None = None
+        self._closed = False
+
+    def subscribe(self, listener: Callable[[], None]) -> None:
+        self.listeners.append(listener)
+
+    def _changed(self) -> None:
+        for listener in self.listeners:
+            listener()
+
+    def check(self) -> None:
+        if self._closed:
+            raise SpeakerError("the speaker is closed")
+
+    def speak(self, text: str, voice: Voice, cancel: threading.Event | None = None) -> bool:
+        self.check()
+        cancel = cancel or threading.Event()
+        with self._lock:
+            self._cancel = cancel
+        said = Said(text, voice, started=self.clock())
+        self.said.append(said)
+        self.current = said
+        self.speaking.set()
+        self._changed()
+        try:
+            cut = cancel.wait(speaking_time(text, voice))
+        finally:
+            with self._lock:
+                self._cancel = None
+            self.speaking.clear()
+            said.whole, said.ended = not cut, self.clock()
+            self.current = None
+            self._changed()
+        return not cut
+
+    def stop(self) -> None:
+        with self._lock:
+            if self._cancel is not None:
+                self._cancel.set()
+
+    def close(self) -> None:
+        self._closed = True
+        self.stop()
+
+
+class MockSpeaker(SimSpeaker):
+    """The simulator's speaker with a fault to inject: after :meth:`fail`, ``check`` and
+    ``speak`` raise it (as espeak-ng does without its sound card) until ``fail(None)``."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(clock)
+        self.fault: str | None = None
+        self.attempts = 0  # every speak and check, failing or not: the worker's retries show here
+
+    def fail(self, fault: str | None) -> None:
+        self.fault = fault
+
+    def check(self) -> None:
+        self.attempts += 1
+        super().check()
+        if self.fault is not None:
+            raise SpeakerError(self.fault)

@@ -1,0 +1,183 @@
+"""The speaking thread on the mock speaker (and a real espeak-ng process, marked ``speaker``):
+in order, a new batch cutting short the old, hush, and a failing speaker shown and retried."""
+
+from __future__ import annotations
+
+import threading
+import time
+import wave
+from pathlib import Path
+
+import pytest
+
+from cribpi.hal.speaker import SpeechWorker, Voice
+from cribpi.hal.speaker.doubles import MockSpeaker
+from cribpi.hal.speaker.espeak import AlsaSink, EspeakSpeaker, WavSink
+from speaker_rig import NO_DEVICE, need_aplay, need_espeak, paced_sink
+
+FAST = Voice(speed=450)
+SLOW = Voice(speed=120)
+
+
+def wait_for(what: object, timeout: float = 3.0) -> None:
+    end = time.monotonic() + timeout
+    while not (what() if callable(what) else what):
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.005)
+
+
+@pytest.fixture
+def mock() -> MockSpeaker:
+    return MockSpeaker()
+
+
+@pytest.fixture
+def worker(mock: MockSpeaker) -> SpeechWorker:
+    w = SpeechWorker(mock, first_retry=0.2, last_retry=0.4)
+    w.start()
+    yield w
+    w.close()
+
+
+def test_say_returns_at_once_and_speaks_in_order(worker: SpeechWorker, mock: MockSpeaker) -> None:
+    start = time.monotonic()
+    worker.say(["fifteen two", "a pair is two"], FAST)
+    assert time.monotonic() - start < 0.05  # the caller (the table's loop) never waits
+    assert worker.wait_idle(5)
+    assert [(s.text, s.whole) for s in mock.said] == [("fifteen two", True), ("a pair is two", True)]
+
+
+def test_a_new_batch_cuts_short_the_one_being_said(worker: SpeechWorker, mock: MockSpeaker) -> None:
+    worker.say(["Red's hand: fifteen two, fifteen four, and a pair is six", "Blue's crib: fifteen two"], SLOW)
+    wait_for(mock.speaking.is_set)
+    time.sleep(0.1)
+    cut_at = time.monotonic()
+    worker.say(["thirty-one for two"], FAST)
+    wait_for(lambda: len(mock.said) == 2)
+    assert mock.said[0].whole is False and mock.said[0].ended - cut_at < 0.1
+    assert worker.wait_idle(5)
+    assert [s.text for s in mock.said] == ["Red's hand: fifteen two, fifteen four, and a pair is six",
+                                          "thirty-one for two"]  # the crib waiting behind it was dropped
+
+
+def test_without_cut_a_batch_waits_its_turn(worker: SpeechWorker, mock: MockSpeaker) -> None:
+    worker.say(["fifteen two"], FAST)
+    worker.say(["a pair is two"], FAST, cut=False)
+    assert worker.wait_idle(5)
+    assert [(s.text, s.whole) for s in mock.said] == [("fifteen two", True), ("a pair is two", True)]
+
+
+def test_hush_stops_speaking_and_forgets_what_waits(worker: SpeechWorker, mock: MockSpeaker) -> None:
+    worker.say(["one for the go", "two for his heels"], SLOW)
+    wait_for(mock.speaking.is_set)
+    worker.hush()
+    assert worker.wait_idle(0.5)
+    assert [(s.text, s.whole) for s in mock.said] == [("one for the go", False)]
+    worker.say(["fifteen two"], FAST)  # a hush while silent leaves the next alone
+    assert worker.wait_idle(5) and mock.said[-1].whole is True
+
+
+def test_a_cut_racing_the_start_of_speech_is_never_lost(mock: MockSpeaker) -> None:
+    """Each batch cut the moment after it was given: none is said whole but the last."""
+    worker = SpeechWorker(mock)
+    worker.start()
+    try:
+        for n in range(30):
+            worker.say([f"score {n} said at length, more words than it needs"], SLOW)
+        worker.say(["fifteen two"], FAST)
+        assert worker.wait_idle(5)
+    finally:
+        worker.close()
+    assert [s.text for s in mock.said if s.whole] == ["fifteen two"]
+
+
+def test_a_failing_speaker_is_a_problem_retried_until_it_comes_back(worker: SpeechWorker, mock: MockSpeaker) -> None:
+    changes: list[str | None] = []
+    worker.on_change = lambda: changes.append(worker.problem)
+    mock.fail("unplugged (USB)")
+    worker.say(["fifteen two"], FAST)
+    wait_for(lambda: worker.problem is not None)
+    assert worker.problem == "speaker: unplugged (USB)"
+    tries = mock.attempts
+    wait_for(lambda: mock.attempts >= tries + 2)  # retried by itself, nothing asked of it
+    worker.say(["a pair is two"], FAST)  # said while failing: dropped, not said late
+    assert worker.check() is False
+    mock.fail(None)
+    wait_for(lambda: worker.problem is None, timeout=2)
+    assert worker.check() is True and worker.check() is False  # came back: once
+    assert changes == ["speaker: unplugged (USB)", None]
+    assert not any(s.text == "a pair is two" for s in mock.said)
+    worker.say(["fifteen four"], FAST)
+    assert worker.wait_idle(5) and mock.said[-1].text == "fifteen four"
+
+
+def test_a_speaker_missing_from_the_start_is_a_problem_at_once(mock: MockSpeaker) -> None:
+    mock.fail("espeak-ng is not installed (apt install espeak-ng)")
+    worker = SpeechWorker(mock)
+    worker.start()
+    try:
+        wait_for(lambda: worker.problem is not None)
+        assert "not installed" in (worker.problem or "")
+    finally:
+        worker.close()
+
+
+def test_close_stops_the_thread_and_the_speaker(mock: MockSpeaker) -> None:
+    worker = SpeechWorker(mock)
+    worker.start()
+    worker.say(["a long count said slowly, word after word after word"], SLOW)
+    wait_for(mock.speaking.is_set)
+    start = time.monotonic()
+    worker.close()
+    assert time.monotonic() - start < 0.5
+    assert not any(t.name == "speaker worker" and t.is_alive() for t in threading.enumerate())
+
+
+# --- a real espeak-ng process ------------------------------------------------------------
+
+
+def numbered_sinks(folder: Path) -> object:
+    """Each utterance into its own WAV file (said-0.wav, said-1.wav...), at a card's pace."""
+    count = iter(range(100))
+    return lambda fmt: WavSink(fmt, folder / f"said-{next(count)}.wav", paced=True)
+
+
+def seconds(path: Path) -> float:
+    with wave.open(str(path)) as said:
+        return said.getnframes() / said.getframerate()
+
+
+@pytest.mark.speaker
+def test_real_process_cut_short_by_the_next_score(tmp_path: Path) -> None:
+    need_espeak()
+    speaker = EspeakSpeaker(sink=numbered_sinks(tmp_path))  # type: ignore[arg-type]
+    worker = SpeechWorker(speaker)
+    worker.start()
+    try:
+        worker.say(["Red's hand: fifteen two, fifteen four, fifteen six, and a double run of three is fourteen"], SLOW)
+        time.sleep(0.6)
+        worker.say(["thirty-one for two"], FAST)
+        assert worker.wait_idle(5)
+    finally:
+        worker.close()
+    assert seconds(tmp_path / "said-0.wav") < 0.05  # the worker's check of the part: a moment of silence
+    assert 0.3 < seconds(tmp_path / "said-1.wav") < 1.0  # cut at 0.6 s of about 8
+    assert 0.3 < seconds(tmp_path / "said-2.wav") < 1.5  # the score, whole
+    assert not (tmp_path / "said-3.wav").exists()
+
+
+@pytest.mark.speaker
+def test_real_process_on_a_missing_device_is_a_problem_and_comes_back(tmp_path: Path) -> None:
+    need_espeak()
+    need_aplay()
+    speaker = EspeakSpeaker(NO_DEVICE)
+    worker = SpeechWorker(speaker, first_retry=0.1, last_retry=0.2)
+    worker.start()
+    try:
+        wait_for(lambda: worker.problem is not None)
+        assert NO_DEVICE in (worker.problem or "")
+        speaker.sink_factory = lambda fmt: AlsaSink(fmt, "null")  # the device is there again
+        wait_for(lambda: worker.problem is None, timeout=3)
+        assert worker.check() is True
+    finally:
+        worker.close()
