@@ -233,6 +233,16 @@ def test_each_feeds_worst_case_is_given_for_every_strip_of_every_layout():
     assert f"a 100-LED feed's worst case is {worst_case_ma(100, 2000, 0.5) / 1000:.2f} A" in flat(README)
 
 
+def test_the_power_section_states_the_firmwares_own_figures():
+    import board
+
+    power = flat(README.split("\n## Power\n", 1)[1].split("\n## ", 1)[0])
+    assert f"({settings.MA_PER_CHANNEL} mA per channel at 255)" in power
+    assert f"`CURRENT_CAP_MA` ({settings.CURRENT_CAP_MA} mA, `firmware/settings.py`)" in power
+    assert f"{board.BRIGHTNESS / 1000:g} after power-up or a `Z`" in power
+    assert "over **every LED of the board**" in power and "**board-wide**" in power
+
+
 @pytest.mark.parametrize("host_cap", [0, 2000, 100_000])
 def test_the_firmwares_cap_bounds_a_feed_as_the_docs_say_whatever_the_host_asks(host_cap):
     """All white on the LEDs of one feed only, and on the whole board, brightness 1."""
