@@ -37,6 +37,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                       help="the pages' admin password (default: a new one, printed)")
     init.add_argument("--best-of", type=int_option(1, 15), default=3, help="games in a playoff match (default 3)")
     init.add_argument("--final-best-of", type=int_option(1, 15), default=5, help="games in the final (default 5)")
+    init.add_argument("--game-length", type=int, choices=(121, 61), default=121,
+                      help="the event's games: to 121 (default) or to 61; a result of another length is refused")
+    init.add_argument("--round-games", type=int_option(1, 15), default=1,
+                      help="games in each match of a qualifying round (default 1); a table's results past it"
+                           " are kept for the admin, uncounted")
     init.add_argument("--qr", action="store_true", help="print each table's [tournament] section as a QR code")
     serve = steps.add_parser("serve", help="follow the event on the broker and serve its pages")
     serve.add_argument("--dir", type=path_option("event folder"), default=Path("."), help="the event's folder")
@@ -71,6 +76,7 @@ def init(args: argparse.Namespace) -> int:
     password = _admin_password(args.admin_password_file)
     room = init_event(folder, args.event, args.tables, password, best_of=args.best_of,
                       final_best_of=args.final_best_of, port=args.port, bind=args.bind,
+                      game_length=args.game_length, round_games=args.round_games,
                       run_as=args.broker_user, tls=(args.tls_cert, args.tls_key) if args.tls_cert else None)
     creds = folder / CREDENTIALS
     creds.write_text(json.dumps(room.credentials, indent=1), encoding="utf-8")

@@ -108,6 +108,11 @@ class Director:
         self.accepted[message.kind] += 1
         return True
 
+    @property
+    def game_length(self) -> int:
+        """The event's game: to 121, or to 61 (set at init)."""
+        return int(self.db.get("game_length", "121"))
+
     def _table(self, message: Message) -> dict[str, Any]:
         live = self.live.get(message.table)
         if live is None:
@@ -153,6 +158,9 @@ class Director:
     def _on_result(self, message: Message) -> None:
         self._table(message)
         body, table = message.body, message.table
+        if body["scores"][body["winner"]] != self.game_length:
+            raise BadMessage("game_length", f"{table}/result: a game won with {body['scores'][body['winner']]} in an"
+                             f" event of games to {self.game_length}")
         number, kind = self.db.current_round()
         players = body["players"]
         unknown = [p for p in players if self._side(p) is None]
@@ -176,6 +184,11 @@ class Director:
             self.db.update_result(known["id"], {**body, "msg_id": body["id"]}, by=table, why="confirmed at the table")
             self._count(self.db.result(known["id"]) or {}, kind)
             return
+        if seating:
+            past = self._past_match(table, number, kind, entrants)
+            if past is not None:
+                kept = self._keep(table, body, "too_many", number)
+                raise BadMessage("too_many", f"{table}/result: {past}" + ("; kept for the admin to rule on" if kept else ""))
         try:
             self.db.insert_result(table, body, number)
         except sqlite3.IntegrityError:
@@ -185,21 +198,44 @@ class Director:
         else:
             self._notify("result", {"table": table, "status": "disputed"})
 
+    def _past_match(self, table: str, number: int, kind: str, entrants: list[str]) -> str | None:
+        """Why a new result from ``table`` for the match round ``number`` seats there is one
+        more than that match can have, or None. A qualifying round's match has the games it
+        was seated with (the event's ``round_games`` when not said); a playoff match is over
+        once a side has won it, and has at most its best-of games."""
+        had = self.db.count_results(table, number, ("confirmed", "disputed"))
+        if kind == "playoff":
+            pair = frozenset(entrants)
+            match = next((m for r in self.bracket()["rounds"] for m in r if frozenset((m["a"], m["b"])) == pair), None)
+            most = match["best_of"] if match else int(self.db.get("best_of", "3"))
+            if match and match["winner"] is not None:
+                return f"{' v '.join(sorted(pair))}: the match is won already by {match['winner']}"
+        else:
+            most = self.db.round_games(number) or int(self.db.get("round_games", "1"))
+        if had >= most:
+            return f"round {number} seats a match of {most} game{'s' * (most != 1)} there, and it has {had} results"
+        return None
+
     def _keep_unseated(self, table: str, body: dict[str, Any], entrants: list[str], current: int) -> bool:
         """Keep a result of players not seated at ``table`` now (a game finished after the next
         round was seated) as ``not_seated``, uncounted, in the latest round that seated them
-        there: /admin/results shows it and a correction confirms it. At most
-        ``WAITING_PER_TABLE`` a table; whether it is kept."""
-        held = self.db.results("table_id = ? AND status = 'not_seated'", (table,))
-        if len(held) >= WAITING_PER_TABLE or self.db.result_for_game(table, body["game"], body["game_number"]):
-            return False
+        there: /admin/results shows it and a correction confirms it. Whether it is kept."""
         number = next((n for n in range(current - 1, 0, -1)
                        if sorted(self.db.seating(n).get(table, ())) == sorted(entrants)), current)
+        return self._keep(table, body, "not_seated", number)
+
+    def _keep(self, table: str, body: dict[str, Any], status: str, number: int) -> bool:
+        """Keep a result the standings do not count, as ``status`` in round ``number``, for the
+        admin to rule on (/admin/results shows it; a correction confirms it). At most
+        ``WAITING_PER_TABLE`` a table; whether it is kept."""
+        held = self.db.results("table_id = ? AND status IN ('not_seated', 'too_many')", (table,))
+        if len(held) >= WAITING_PER_TABLE or self.db.result_for_game(table, body["game"], body["game_number"]):
+            return False
         try:
-            self.db.insert_result(table, {**body, "status": "not_seated"}, number)
+            self.db.insert_result(table, {**body, "status": status}, number)
         except sqlite3.IntegrityError:
             return False
-        self._notify("result", {"table": table, "status": "not_seated"})
+        self._notify("result", {"table": table, "status": status})
         return True
 
     # -- standings ---------------------------------------------------------------------------
@@ -275,6 +311,8 @@ class Director:
             if len(scores) != len(players):
                 raise ConfigError(f"scores: {len(scores)} given; result {result_id} has {len(players)} sides {players}")
             problem = result_problem(scores, winner, kind, margin)
+            if problem is None and scores[winner] != self.game_length:
+                problem = f"a game won with {scores[winner]} in an event of games to {self.game_length}"
             if problem is not None:
                 raise ConfigError(f"result {result_id}: {problem}")
             if any(self._side(p) is None for p in players):
@@ -288,9 +326,11 @@ class Director:
             self.db.sync()
             self._count(self.db.result(result_id) or {}, round_kind)
 
-    def seat_round(self, method: str, rng: random.Random) -> tuple[int, dict[str, list[str]]]:
+    def seat_round(self, method: str, rng: random.Random, games: int | None = None) -> tuple[int, dict[str, list[str]]]:
         """Seat the next round (``random``, ``swiss`` or ``bracket``: the playoff matches waiting
-        for their players); its number and who sits where."""
+        for their players); its number and who sits where. ``games``: the games of each
+        qualifying match (default: the event's ``round_games``); a playoff match has its
+        bracket's best-of."""
         tables = self.db.tables()
         if method == "bracket":
             waiting = [[m["a"], m["b"]] for r in self.bracket()["rounds"] for m in r
@@ -305,8 +345,11 @@ class Director:
             seating, kind = seat_swiss([x["name"] for x in self.ranked()], tables, met), "qualifying"
         else:
             raise ConfigError(f"method {method!r} is not valid: one of {', '.join(METHODS)}")
+        if games is not None and not (kind == "qualifying" and 1 <= games <= 15):
+            raise ConfigError(f"games {games!r} is not valid: 1-15 games a qualifying match (a playoff match has its"
+                              " bracket's best-of)")
         with self.lock:
-            number = self.db.add_round(kind, seating)
+            number = self.db.add_round(kind, seating, games)
             self.db.sync()
         return number, seating
 

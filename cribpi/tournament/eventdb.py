@@ -29,7 +29,8 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS players (name TEXT PRIMARY KEY, registered REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY);
-CREATE TABLE IF NOT EXISTS rounds (number INTEGER PRIMARY KEY, kind TEXT NOT NULL, created REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS rounds (number INTEGER PRIMARY KEY, kind TEXT NOT NULL, created REAL NOT NULL,
+                                   games INTEGER);  -- games in each of its matches (NULL: the event's)
 CREATE TABLE IF NOT EXISTS seats (round INTEGER NOT NULL, table_id TEXT NOT NULL, player TEXT NOT NULL,
                                   PRIMARY KEY (round, player));
 CREATE TABLE IF NOT EXISTS results (
@@ -72,6 +73,8 @@ class EventDB:
         self.db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.executescript(_SCHEMA)
+        if "games" not in {row[1] for row in self.db.execute("PRAGMA table_info(rounds)")}:  # an older database
+            self.db.execute("ALTER TABLE rounds ADD COLUMN games INTEGER")
         self.path = str(path)
         self.wal: int | None = None  # the WAL file, once the fsync is deferred
         self.checkpointer: sqlite3.Connection | None = None
@@ -157,11 +160,13 @@ class EventDB:
         with self.lock:
             return [r[0] for r in self.db.execute("SELECT id FROM tables ORDER BY length(id), id")]
 
-    def add_round(self, kind: str, seating: dict[str, list[str]]) -> int:
+    def add_round(self, kind: str, seating: dict[str, list[str]], games: int | None = None) -> int:
+        """A new round, seated; ``games``: the games of each of its matches (None: the event's)."""
         with self.lock:
             self.db.execute("BEGIN")
             number = int(self.db.execute("SELECT coalesce(max(number), 0) + 1 FROM rounds").fetchone()[0])
-            self.db.execute("INSERT INTO rounds VALUES (?, ?, ?)", (number, kind, time.time()))
+            self.db.execute("INSERT INTO rounds (number, kind, created, games) VALUES (?, ?, ?, ?)",
+                            (number, kind, time.time(), games))
             self.db.executemany("INSERT INTO seats VALUES (?, ?, ?)",
                                 [(number, t, p) for t, names in seating.items() for p in names])
             self.db.execute("COMMIT")
@@ -178,6 +183,18 @@ class EventDB:
             for table, player in self.db.execute("SELECT table_id, player FROM seats WHERE round = ?", (number,)):
                 seats.setdefault(table, []).append(player)
         return seats
+
+    def round_games(self, number: int) -> int | None:
+        """The games of each match of round ``number``, as it was seated (None: not said)."""
+        with self.lock:
+            row = self.db.execute("SELECT games FROM rounds WHERE number = ?", (number,)).fetchone()
+        return int(row[0]) if row and row[0] is not None else None
+
+    def count_results(self, table: str, round_number: int, statuses: tuple[str, ...]) -> int:
+        with self.lock:
+            marks = ", ".join("?" * len(statuses))
+            return int(self.db.execute(f"SELECT count(*) FROM results WHERE table_id = ? AND round = ? AND status IN"
+                                       f" ({marks})", (table, round_number, *statuses)).fetchone()[0])
 
     def round_kinds(self) -> dict[int, str]:
         with self.lock:

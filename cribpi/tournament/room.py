@@ -22,7 +22,7 @@ from pathlib import Path
 from cribpi.exc import ConfigError, HardwareError
 from cribpi.inputs import read_user_text
 from cribpi.tournament.eventdb import EventDB, hash_password
-from cribpi.tournament.messages import NAME
+from cribpi.tournament.messages import GAME_LENGTHS, NAME
 
 __all__ = ["DIRECTOR", "MAX_TABLES", "Room", "write_room", "table_ids", "init_event", "EVENT_DB", "CREDENTIALS", "ROOM_FILES",
            "check_bind", "check_user", "room_files", "read_credentials", "room_event", "fresh_event_db"]
@@ -138,8 +138,10 @@ def write_room(folder: Path, event: str, tables: int, *, port: int = 1883, bind:
 
 def init_event(folder: Path, event: str, tables: int, admin_password: str, *, best_of: int = 3,
                final_best_of: int = 5, port: int = 1883, bind: str = "0.0.0.0", run_as: str | None = None,
-               tls: tuple[Path, Path] | None = None) -> Room:
-    """A new event in ``folder``: its database (the admin password hashed) and its room."""
+               tls: tuple[Path, Path] | None = None, game_length: int = 121, round_games: int = 1) -> Room:
+    """A new event in ``folder``: its database (the admin password hashed) and its room.
+    ``game_length``: its games are to 121 or to 61; ``round_games``: the games of a qualifying
+    round's match."""
     if not NAME.fullmatch(event):
         raise ConfigError(f"event {event!r} is not valid: 1-32 letters, digits, - or _")
     if len(admin_password) < 8:
@@ -147,6 +149,7 @@ def init_event(folder: Path, event: str, tables: int, admin_password: str, *, be
     for n, name in ((best_of, "--best-of"), (final_best_of, "--final-best-of")):
         if n < 1 or n % 2 == 0 or n > 15:
             raise ConfigError(f"{name} {n} is not valid: an odd number of games, 1-15")
+    _check_event_games(game_length, round_games)
     if (folder / EVENT_DB).exists():
         raise ConfigError(f"{folder / EVENT_DB} exists already: one folder per event")
     if found := room_files(folder):
@@ -154,8 +157,15 @@ def init_event(folder: Path, event: str, tables: int, admin_password: str, *, be
                           f" table a new password; `cribpi director serve --dir {folder}` makes a fresh {EVENT_DB}"
                           " for it, or give init another --dir")
     made = write_room(folder, event, tables, port=port, bind=bind, run_as=run_as, tls=tls)
-    _event_db(folder, event, table_ids(tables), admin_password, best_of, final_best_of)
+    _event_db(folder, event, table_ids(tables), admin_password, best_of, final_best_of, game_length, round_games)
     return made
+
+
+def _check_event_games(game_length: int, round_games: int) -> None:
+    if game_length not in GAME_LENGTHS:
+        raise ConfigError(f"--game-length {game_length} is not valid: {' or '.join(map(str, GAME_LENGTHS))}")
+    if not 1 <= round_games <= 15:
+        raise ConfigError(f"--round-games {round_games} is not valid: 1-15 games a qualifying match")
 
 
 def read_credentials(path: Path) -> dict[str, str]:
@@ -181,7 +191,8 @@ def room_event(folder: Path) -> str:
     return match.group(1)
 
 
-def fresh_event_db(folder: Path, admin_password: str, *, best_of: int = 3, final_best_of: int = 5) -> list[str]:
+def fresh_event_db(folder: Path, admin_password: str, *, best_of: int = 3, final_best_of: int = 5,
+                   game_length: int = 121, round_games: int = 1) -> list[str]:
     """A new ``event.db`` for the room already in ``folder`` (its event and its tables, the
     passwords kept); the tables' ids."""
     event = room_event(folder)
@@ -190,15 +201,17 @@ def fresh_event_db(folder: Path, admin_password: str, *, best_of: int = 3, final
     if not tables:
         raise ConfigError(f"{folder / CREDENTIALS}: no table in it; expected the credentials.json"
                           " `cribpi director init` wrote")
-    _event_db(folder, event, tables, admin_password, best_of, final_best_of)
+    _check_event_games(game_length, round_games)
+    _event_db(folder, event, tables, admin_password, best_of, final_best_of, game_length, round_games)
     return tables
 
 
 def _event_db(folder: Path, event: str, tables: list[str], admin_password: str, best_of: int,
-              final_best_of: int) -> None:
+              final_best_of: int, game_length: int = 121, round_games: int = 1) -> None:
     db = EventDB(folder / EVENT_DB, create=True)
     for key, value in (("event", event), ("admin", hash_password(admin_password)), ("best_of", str(best_of)),
-                       ("final_best_of", str(final_best_of))):
+                       ("final_best_of", str(final_best_of)), ("game_length", str(game_length)),
+                       ("round_games", str(round_games))):
         db.put(key, value)
     db.add_tables(tables)
     db.close()

@@ -162,8 +162,11 @@ def create_app(director: Director, *, rng: random.Random | None = None) -> Starl
     async def seat(request: Request) -> Response:
         if admin(request) is None:
             return _error(403, "log in as the director first")
-        method = (await body(request)).get("method")
-        number, seating = director.seat_round(str(method), rng)
+        data = await body(request)
+        games = data.get("games")
+        if games is not None and not _is_int(games):
+            return _error(400, f"games {json.dumps(games)[:40]} is not valid: a whole number of games, 1-15")
+        number, seating = director.seat_round(str(data.get("method")), rng, games)
         return JSONResponse({"round": number, "seating": seating})
 
     async def correct(request: Request) -> Response:

@@ -3,6 +3,7 @@ room's generated configuration, as the table's owner would with ``mosquitto_pub`
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 from pathlib import Path
@@ -11,11 +12,12 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
+from cribpi.exc import ConfigError
 from cribpi.tournament.broker import parse_broker
 from cribpi.tournament.director import Director
 from cribpi.tournament.eventdb import EventDB
 from cribpi.tournament.loadgen import play_match, start_next
-from cribpi.tournament.messages import director_topic
+from cribpi.tournament.messages import director_topic, result_problem
 from cribpi.tournament.room import DIRECTOR, EVENT_DB
 from tests.tournament.conftest import EVENT, Mosquitto
 from tests.tournament.test_publisher import publisher, wait_for
@@ -78,3 +80,56 @@ def test_a_tables_password_cannot_take_over_the_directors_session(broker: Mosqui
     assert "bad_topic" not in again.refused and again.drops == 0
     again.close()
     again.db.close()
+
+
+def result(msg_id: int, game_number: int, scores: list[int], kind: str, margin: int) -> bytes:
+    return json.dumps({"id": msg_id, "game": 1, "game_number": game_number, "players": list(NAMES), "scores": scores,
+                       "winner": 0, "kind": kind, "game_points": 2, "margin": margin, "status": "confirmed",
+                       "at": 1.0}).encode()
+
+
+def send(intruder: Intruder, table: str, kind: str, payload: bytes) -> None:
+    intruder.client.publish(f"cribpi/{EVENT}/tables/{table}/{kind}", payload, qos=1).wait_for_publish(30)
+
+
+def line(d: Director, name: str) -> tuple[int, int, int]:
+    x = next(x for x in d.ranked() if x["name"] == name)
+    return x["games"], x["won"], x["points"]
+
+
+def test_a_seated_pair_has_no_more_results_in_a_round_than_its_match_has_games(broker: Mosquitto) -> None:
+    d = director(broker)
+    number, _ = d.seat_round("random", random.Random(1))  # a one-game match (the event's round_games)
+    (table,) = d.db.seating(number)
+    owner = Intruder(broker, table, "whatever", clean_session=True)
+    send(owner, table, "result", result(1, 1, [121, 100], "win", 21))  # the match's game
+    wait_for(lambda: d.accepted["result"] == 1)
+    for n in (2, 3):  # two more, with new ids and game numbers, 121-0
+        send(owner, table, "result", result(n, n, [121, 0], "double_skunk", 121))
+    wait_for(lambda: d.refused["too_many"] == 2)
+    assert line(d, NAMES[0]) == (1, 1, 2) and line(d, NAMES[1]) == (1, 0, 0)
+    kept = [r["status"] for r in d.db.results()]
+    assert kept == ["confirmed", "too_many", "too_many"]  # kept for the admin, uncounted
+    extra = d.db.results()[1]["id"]
+    d.correct(extra, [121, 0], 0, "double_skunk", 121, by="admin", why="they played two games")  # the admin rules
+    assert line(d, NAMES[0]) == (2, 2, 5)
+    owner.close()
+    d.close()
+    d.db.close()
+
+
+def test_a_game_to_61_does_not_count_in_an_event_of_games_to_121(broker: Mosquitto) -> None:
+    assert result_problem([61, 0], 0, "skunk", 61) is None  # a possible game to 61
+    d = director(broker)
+    owner = Intruder(broker, "t1", "whatever", clean_session=True)
+    send(owner, "t1", "result", result(1, 1, [61, 0], "skunk", 61))
+    send(owner, "t1", "result", result(2, 2, [121, 60], "double_skunk", 61))
+    wait_for(lambda: d.accepted["result"] == 1)
+    assert d.refused["game_length"] == 1 and len(d.db.results()) == 1
+    assert line(d, NAMES[0]) == (1, 1, 3)
+    (only,) = d.db.results()
+    with pytest.raises(ConfigError, match="games to 121"):  # nor can the admin's correction make one
+        d.correct(only["id"], [61, 0], 0, "skunk", 61, by="admin", why="")
+    owner.close()
+    d.close()
+    d.db.close()

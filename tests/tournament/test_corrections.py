@@ -75,6 +75,7 @@ def test_a_correction_of_a_result_that_does_not_exist_is_404(admin: TestClient, 
 
 
 def test_a_good_correction_in_a_61_point_game_counts(admin: TestClient, room: Room) -> None:
+    room.director.db.put("game_length", "61")  # an event of games to 61
     first = room.director.db.results()[0]["id"]
     fix = {"scores": [61, 20], "winner": 0, "kind": "skunk", "margin": 41, "why": "a game to 61"}
     assert admin.post(f"/admin/results/{first}", json=fix).json() == {"ok": True}
@@ -155,6 +156,7 @@ def test_a_tables_result_as_the_rules_grade_it_counts(tmp_path: Path, scores: li
     for name in PLAYERS:
         room.director.register(name)
     room.director.db.add_round("qualifying", {"t1": ["P01", "P16"]})
+    room.director.db.put("game_length", str(max(scores)))  # an event of games to 121, or to 61
     winner = scores.index(max(scores))
     assert room.send("t1", "result", result(room, scores, kind, margin, winner))
     top = room.director.ranked()[0]
