@@ -193,7 +193,7 @@ def service_status(run: Callable[[list[str]], str] | None = None) -> str:
     state = "/".join(filter(None, (fields.get("ActiveState"), fields.get("SubState")))) or "unknown"
     status = fields.get("StatusText", "")
     line = f"the service is {state}" + (f": {status}" if status else "")
-    if state != "active/running" or status.startswith("degraded"):
+    if (state != "active/running" or status.startswith("degraded")) and "cribpi doctor" not in status:
         line += "; check the parts with `sudo cribpi doctor`, see the log with `journalctl -u cribpi`"
     return line
 

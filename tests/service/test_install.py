@@ -164,6 +164,8 @@ def test_install_ends_by_saying_the_services_state_and_where_a_degraded_one_is_c
     line = service_status(lambda argv: degraded)
     assert line.startswith("the service is active/running: degraded, retrying the parts: GPIO17")
     assert "sudo cribpi doctor" in line
+    said = "StatusText=degraded, retrying the parts: GPIO17 (check them with `sudo cribpi doctor`)\n"
+    assert service_status(lambda argv: "ActiveState=active\nSubState=running\n" + said).count("cribpi doctor") == 1
     healthy = "ActiveState=active\nSubState=running\nStatusText=game 1: Red 0, Blue 0 (deal)\n"
     assert service_status(lambda argv: healthy) == "the service is active/running: game 1: Red 0, Blue 0 (deal)"
 
@@ -197,3 +199,21 @@ def test_without_udevd_install_warns_that_the_rule_waits_for_the_next_boot_and_g
     assert len(warnings) == 2 and all("takes effect at the next boot" in w for w in warnings), said
     assert "Failed to send reload request" in warnings[0]
     assert (tmp_path / "systemctl.log").read_text() == "enable --now cribpi.service cribpi-backup.timer\n"
+
+
+def test_the_sandbox_makes_the_shared_writable_places_read_only():
+    """ProtectSystem=strict leaves /run (so /run/lock) and /dev (so /dev/shm, /dev/mqueue) writable;
+    the container test (tests/systemd) shows it from inside the service's namespace."""
+    text = (SYSTEMD / "cribpi.service").read_text()
+    read_only = {path.lstrip("-") for line in re.findall(r"^ReadOnlyPaths=(.*)$", text, re.M) for path in line.split()}
+    for shared in ("/dev/shm", "/dev/mqueue", "/run/lock"):
+        assert any(shared == p or shared.startswith(p + "/") for p in read_only), (shared, read_only)
+    assert "RuntimeDirectory=cribpi" in text.splitlines()  # /run/cribpi is made writable again by systemd
+
+
+def test_the_hardening_keeps_its_score():
+    tool = require("systemd-analyze")
+    done = subprocess.run([tool, "security", "--offline=true", str(SYSTEMD / "cribpi.service")], capture_output=True,
+                          text=True)
+    level = re.search(r"Overall exposure level for cribpi.service: (\d+\.\d)", done.stdout)
+    assert level and float(level.group(1)) <= 1.5, done.stdout
