@@ -4,11 +4,11 @@ Each argument is checked before anything is set: a refused command changes nothi
 """
 
 from protocol import (
-    ANIMATIONS, E_UNKNOWN, HOLES, ProtocolError, arg_error, hex_colour, holes_from_hex,
-    number, shown,
+    ANIMATIONS, E_UNKNOWN, ProtocolError, arg_error, digits, hex_colour, holes_from_hex, number,
+    shown,
 )
 
-GAME_LENGTHS = (121, 61)
+GAME_LENGTHS = ("121", "61")
 MAX_TRACKS = 4
 BRIGHTNESS = 500  # per mille, at power-up and after Z
 MAX_CAP_MA = 100000  # the highest current cap the host may ask for (0: none)
@@ -96,10 +96,10 @@ def _maybe(word, high, what):
 
 def _reset(board, args):
     tracks = number(args[0], 1, MAX_TRACKS, "tracks")
-    length = number(args[1], 1, HOLES, "game length")
-    if length not in GAME_LENGTHS:
-        raise arg_error("game length %d is not 121 or 61" % length)
-    board.reset(tracks, length)
+    digits(args[1], "game length")
+    if args[1] not in GAME_LENGTHS:
+        raise arg_error("game length %s is not %s" % (shown(args[1]), " or ".join(GAME_LENGTHS)))
+    board.reset(tracks, int(args[1]))
 
 
 def _pegs(board, args):

@@ -6,14 +6,13 @@ does the I/O, so tests run this under CPython and under the MicroPython VM alike
 from board import Board, takes
 from protocol import (
     E_GAP, E_LONG, E_PARSE, E_VERSION, FIRMWARE, FLASH_STEPS, HOST_TIMEOUT_MS, MAX_LINE, NO_SEQ,
-    PROTOCOL, STEP_MS, ProtocolError, arg_error, frame, unframe, version,
+    PROTOCOL, STEP_MS, ProtocolError, arg_error, frame, shown, unframe, version,
 )
 import settings
 
 #: Commands taken whatever their sequence number: they start a conversation (HELLO) or a full
 #: state (Z), so a line lost before them needs no GAP.
 FRESH = ("HELLO", "Z")
-ARGS = {"HELLO": 1, "PING": 0}
 
 
 class LineBuffer:
@@ -76,24 +75,29 @@ class Controller:
     def _command(self, seq, words, now):
         verb = words[0]
         try:
-            if verb in ARGS and len(words) - 1 != ARGS[verb]:
-                raise arg_error(takes(verb, ARGS[verb], len(words) - 1))
             if verb == "HELLO":
+                self._count(words, 1)
                 return self._hello(seq, words[1])
             if not self.greeted:
                 raise ProtocolError(E_VERSION, self._refusal())
             expected = (self.last[0] + 1) & 0xFF
             if seq != expected and verb not in FRESH:
                 raise ProtocolError(E_GAP, "expected %02X: send the full state" % expected)
-            if verb != "PING":
+            if verb == "PING":
+                self._count(words, 0)
+            else:
                 self.board.apply(words, now)
         except ProtocolError as exc:
             return self._err(seq, exc)
         return frame(seq, "ACK")
 
+    def _count(self, words, wanted):
+        if len(words) - 1 != wanted:
+            raise arg_error(takes(words[0], wanted, len(words) - 1))
+
     def _hello(self, seq, word):
         self.greeted = _major(version(word)) == _major(PROTOCOL)
-        self.refused = None if self.greeted else word
+        self.refused = None if self.greeted else shown(word)
         self.events = 0
         leds = 121 + (len(self.layout.COUNTERS[0]) if self.layout.COUNTERS else 0)
         keys = ",".join(k for row in settings.KEYMAP for k in row if k)
@@ -118,6 +122,15 @@ class Controller:
     def lost(self, now):
         """The host has been silent too long (or never spoke): show the host-lost pattern."""
         return not self.greeted or now - self.heard > HOST_TIMEOUT_MS
+
+    def picture(self, now):
+        """What to draw at ``now``: ``(step, animation, flash_steps)`` for draw(): the
+        host-lost pattern (the ``waiting`` animation, on a free clock) when the host is lost,
+        else the board's animation (None) at its step; each track's flash at its own step."""
+        step, flashes = self.steps(now)
+        if self.lost(now):
+            return now // STEP_MS, "waiting", flashes
+        return step, None, flashes
 
     def steps(self, now):
         """The animation's step and each track's flash step at ``now`` (a flash step past

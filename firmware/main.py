@@ -94,14 +94,11 @@ class Firmware:
     def redraw(self):
         now = self.clock.now()
         link = self.link
-        lost = link.lost(now)
-        step, flashes = link.steps(now)  # each track's flash runs on its own clock
-        if lost:
-            step = now // STEP_MS
-        moving = lost or link.board.animation != "-"
-        wanted = (link.board.key(), step if moving else 0, tuple(flashes), lost)
+        step, animation, flashes = link.picture(now)  # each track's flash runs on its own clock
+        moving = animation or link.board.animation != "-"
+        wanted = (link.board.key(), step if moving else 0, tuple(flashes), animation)
         if wanted != self.drawn:
-            draw(link.board, layout, self.strips, step, "waiting" if lost else None, flashes)
+            draw(link.board, layout, self.strips, step, animation, flashes)
             self.out.write(self.strips)
             self.drawn = wanted
 

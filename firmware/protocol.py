@@ -111,10 +111,15 @@ def arg_error(reason):
     return ProtocolError(E_ARG, reason)
 
 
-def number(word, low, high, what):
-    """A number: decimal digits, no sign, no leading zero ("0" is zero), in low..high."""
+def digits(word, what):
+    """``word`` is a number: decimal digits, no sign, no leading zero ("0" is zero)."""
     if not word or any(c not in _DIGITS for c in word) or (word[0] == "0" and len(word) > 1):
         raise arg_error("%s %s is not a number" % (what, shown(word)))
+
+
+def number(word, low, high, what):
+    """A number in low..high."""
+    digits(word, what)
     if len(word) > len(str(high)) or not low <= int(word) <= high:
         raise arg_error("%s %s is not %d-%d" % (what, shown(word), low, high))
     return int(word)
@@ -144,13 +149,13 @@ def holes_from_hex(word, last, what):
 
 
 def version(word):
-    """MAJOR.MINOR, each a number 0-999 -> the word itself."""
+    """MAJOR.MINOR, each a number -> the word itself."""
     dot = word.find(".")
     try:
         if dot < 0:
             raise arg_error("")
-        number(word[:dot], 0, 999, "")
-        number(word[dot + 1:], 0, 999, "")
+        digits(word[:dot], "")
+        digits(word[dot + 1:], "")
     except ProtocolError:
         raise arg_error("version %s is not MAJOR.MINOR" % shown(word))
     return word
