@@ -13,6 +13,9 @@ controller::
 A display entry is a backend name or a table with ``backend``, ``page`` (``table`` or
 ``scores``) and any ``[oled]`` key for that display.
 
+``[parts] speaker`` (``"espeak"``, ``"sim"``, ``"mock"``; none by default) and ``[speech]``
+(:class:`~cribpi.hal.speaker.settings.SpeechConfig`; docs/usage.md) make the table speak.
+
 ``[game]`` sets the table's games: ``game_length = 61`` plays a fresh game to 61 points (121,
 the default, otherwise; five-card rules are always 61). It is the table's default: a length
 chosen in the menu or with ``cribpi run --game-length`` is kept in the journal and wins.
@@ -39,10 +42,12 @@ from cribpi.hal.base import DISPLAY_SIZE, DISPLAY_SIZES, PAGES
 from cribpi.hal.buttons import ButtonTiming, PinBinding
 from cribpi.hal.controller.link import LinkTiming
 from cribpi.hal.layout import Layout, load_layout, read_toml
+from cribpi.hal.speaker import SPEAKER_BACKENDS, SPEED, VOLUME
+from cribpi.hal.speaker.settings import SPEECH_SAY, SpeechConfig, speech_config
 from cribpi.inputs import bounded_int, bounded_number, read_user_bytes, read_user_text, shown, user_path
 from cribpi.views.leds import LedSettings
 
-__all__ = ["Config", "TournamentConfig", "OledConfig", "DisplayConfig", "PartsConfig", "load_config", "DEFAULT_PINS",
+__all__ = ["Config", "SpeechConfig", "SPEECH_SAY", "TournamentConfig", "OledConfig", "DisplayConfig", "PartsConfig", "load_config", "DEFAULT_PINS",
            "default_db_path"]
 
 
@@ -93,6 +98,7 @@ class PartsConfig:
     inputs: tuple[str, ...] = ()
     pegboard: str | None = None
     displays: tuple[DisplayConfig, ...] = ()
+    speaker: str | None = None  # None: no speaker
 
 
 @dataclass(frozen=True)
@@ -128,19 +134,20 @@ class Config:
     card_reader_port: str | None = None
     parts: PartsConfig = PartsConfig()
     tournament: TournamentConfig = TournamentConfig()
+    speech: SpeechConfig = SpeechConfig()
     game_length: int | None = None  # [game] game_length: None, as the rules say (121)
 
 
 _SECTIONS = {
     "backend": str, "db": str, "layout": str, "parts": dict,
     "pins": dict, "buttons": dict, "oled": dict, "leds": dict, "controller": dict, "card_reader": dict,
-    "tournament": dict, "game": dict,
+    "tournament": dict, "game": dict, "speech": dict,
 }
 _OLED_KEYS = {"driver": str, "port": int, "address": int, "rotate": int, "contrast": int, "size": str}
 _SECTION_KEYS: dict[str, dict[str, Any]] = {
     "buttons": {"debounce_ms": (int, float), "long_press_ms": (int, float), "repeat_ms": (int, float)},
     "oled": _OLED_KEYS,
-    "parts": {"inputs": (str, list), "pegboard": str, "displays": (str, list)},
+    "parts": {"inputs": (str, list), "pegboard": str, "displays": (str, list), "speaker": str},
     "leds": {"brightness": (int, float), "current_cap_ma": (int, float), "marks": bool,
              "game_counter_leds": int},
     "controller": {"port": str, "ack_timeout_ms": (int, float), "retries": int, "reconnect_max_ms": (int, float)},
@@ -148,6 +155,7 @@ _SECTION_KEYS: dict[str, dict[str, Any]] = {
     "tournament": {"broker": str, "event": str, "table": str, "username": str, "password": str,
                    "password_file": str, "ca": str},
     "game": {"game_length": int},
+    "speech": {"enabled": bool, "say": str, "volume": int, "voice": str, "speed": int, "device": str},
 }
 GAME_LENGTHS = (121, 61)  # as cribpi.rules takes them (the app's menu offers the same two)
 OLED_DRIVERS = ("ssd1306", "sh1106")
@@ -158,7 +166,8 @@ _NUMBERS: dict[str, tuple[float, float]] = {
     "leds.brightness": (0, 1), "leds.current_cap_ma": (1, 100_000),
     "controller.ack_timeout_ms": (5, 5000), "controller.reconnect_max_ms": (100, 600_000),
 }
-_INTEGERS: dict[str, tuple[int, int]] = {"leds.game_counter_leds": (0, 10), "controller.retries": (0, 20)}  # [oled]'s: in _oled
+_INTEGERS: dict[str, tuple[int, int]] = {"leds.game_counter_leds": (0, 10), "controller.retries": (0, 20),
+                                         "speech.volume": VOLUME, "speech.speed": SPEED}  # [oled]'s: in _oled
 
 
 class _Reader:
@@ -291,7 +300,11 @@ def _parts(reader: _Reader, table: Mapping[str, Any], oled: OledConfig) -> Parts
     displays = [displays] if isinstance(displays, str) else displays
     if len(inputs) > 4 or len(displays) > 4:
         raise reader.fail("parts", dict(table), "at most 4 input backends and 4 displays")
+    speaker = table.get("speaker")
+    if speaker is not None and speaker not in SPEAKER_BACKENDS:
+        raise reader.fail("parts.speaker", speaker, f"a speaker comes from {', '.join(SPEAKER_BACKENDS)} (or leave it out: none)")
     return PartsConfig(
+        speaker=speaker,
         inputs=tuple(dict.fromkeys(_part_backend(reader, f"parts.inputs[{n}]", v, "inputs")
                                    for n, v in enumerate(inputs))),
         pegboard=None if pegboard is None else _part_backend(reader, "parts.pegboard", pegboard, "pegboard"),
@@ -382,6 +395,11 @@ def _readable(reader: _Reader, key: str, value: str, path: Path, what: str) -> N
         raise reader.fail(key, value, f"a readable {what} ({exc})") from None
 
 
+def _speech(reader: _Reader, table: Mapping[str, Any]) -> SpeechConfig:
+    reader.bounded(table, "speech")
+    return speech_config(table, reader.fail)
+
+
 def _game_length(reader: _Reader, table: Mapping[str, Any]) -> int | None:
     """``[game] game_length``: 121 or 61 points (type-checked by ``_SECTION_KEYS``)."""
     length = table.get("game_length")
@@ -425,5 +443,6 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         card_reader_port=data.get("card_reader", {}).get("port"),
         parts=_parts(reader, data.get("parts", {}), oled),
         tournament=_tournament(reader, data.get("tournament", {})),
+        speech=_speech(reader, data.get("speech", {})),
         game_length=_game_length(reader, data.get("game", {})),
     )

@@ -4,7 +4,8 @@ The backend of a part is, first to last: the ``backend`` argument (``--backend``
 ``$CRIBPI_BACKEND``: every part), the part's entry in ``[parts]``, the configuration's
 ``backend``, and the machine (``pi`` on a Raspberry Pi, ``sim`` elsewhere). So the reference
 build takes the OLED and buttons from the Pi and the LEDs and card keys from the controller,
-and a test gives every part to ``mock``.
+and a test gives every part to ``mock``. The speaker is there only when ``[parts] speaker``
+names one (``espeak``, ``sim``, ``mock``); a forced ``sim`` or ``mock`` backend takes its place.
 
 Hardware doubles are injected keyword-only, gpiozero style: ``pin_factory`` and ``clock`` reach
 the Pi's buttons, ``device`` or ``device_factory`` its OLED.
@@ -23,6 +24,7 @@ from cribpi.config import Config, DisplayConfig
 from cribpi.exc import ConfigError
 from cribpi.hal import BACKENDS, PART_BACKENDS, Display, InputSource, Parts, Pegboard, machine_backend
 from cribpi.hal.base import CombinedInputs
+from cribpi.hal.speaker import SPEAKER_BACKENDS, Speaker
 
 __all__ = ["Inject", "choose_backends", "open_parts", "ENV_BACKEND"]
 
@@ -44,6 +46,7 @@ class Choice:
     inputs: tuple[str, ...]
     pegboard: str
     displays: tuple[DisplayConfig, ...]
+    speaker: str | None = None
 
 
 def _check(name: str, part: str, where: str) -> str:
@@ -61,13 +64,15 @@ def choose_backends(config: Config, backend: str | None = None) -> Choice:
     displays = config.parts.displays or (DisplayConfig(oled=config.oled),)
     if forced is not None:
         _check(forced, "inputs", "--backend" if backend else f"${ENV_BACKEND}")
-        return Choice((forced,), forced, tuple(replace(d, backend=_display_default(forced)) for d in displays))
+        speaker = forced if config.parts.speaker and forced in SPEAKER_BACKENDS else config.parts.speaker
+        return Choice((forced,), forced, tuple(replace(d, backend=_display_default(forced)) for d in displays), speaker)
     default = config.backend or machine_backend()
     parts = config.parts
     return Choice(
         inputs=parts.inputs or (default,),
         pegboard=parts.pegboard or default,
         displays=tuple(replace(d, backend=d.backend or _display_default(default)) for d in displays),
+        speaker=parts.speaker,
     )
 
 
@@ -82,7 +87,11 @@ def open_parts(config: Config, backend: str | None = None, inject: Inject = Inje
     if {*choice.inputs, choice.pegboard, *(d.backend for d in choice.displays)} == {"mock"}:
         from cribpi.hal.mock import open_mock
 
-        return open_mock(pin_factory=inject.pin_factory)
+        mock = open_mock(pin_factory=inject.pin_factory)
+        mock.speaker = _speaker(choice.speaker, config)
+        if choice.speaker:
+            mock.backends += (("speaker", choice.speaker),)
+        return mock
     with ExitStack() as opened:
         def add(part: Any) -> Any:
             opened.callback(part.close)
@@ -95,10 +104,14 @@ def open_parts(config: Config, backend: str | None = None, inject: Inject = Inje
         displays = [add(_display(d, inject)) for d in choice.displays]
         for display, wanted in zip(displays, choice.displays):
             display.contrast(wanted.oled.contrast)
+        speaker = _speaker(choice.speaker, config)
+        if speaker is not None:
+            add(speaker)
         named = (("inputs", "+".join(choice.inputs)), ("pegboard", choice.pegboard),
-                 *(("display", d.backend or "") for d in choice.displays))
+                 *(("display", d.backend or "") for d in choice.displays),
+                 *((("speaker", choice.speaker),) if choice.speaker else ()))
         parts = Parts(CombinedInputs(inputs), pegboard, tuple(displays),
-                      tuple(d.page for d in choice.displays), named)
+                      tuple(d.page for d in choice.displays), named, speaker)
         opened.pop_all()
     return parts
 
@@ -169,3 +182,13 @@ def _display(wanted: DisplayConfig, inject: Inject) -> Display:
     from cribpi.hal.sim import SimDisplay
 
     return SimDisplay(oled.size)
+
+
+def _speaker(name: str | None, config: Config) -> Speaker | None:
+    """The speaker of backend ``name`` (None: no speaker). Opening it never fails: a missing
+    espeak-ng or sound card is the speaker's problem once the table runs, shown and retried."""
+    if name is None:
+        return None
+    from cribpi.hal.speaker import open_speaker
+
+    return open_speaker(name, config.speech.device)

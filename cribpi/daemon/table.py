@@ -26,6 +26,7 @@ from pathlib import Path
 
 from cribpi.app import TableApp, TableSettings, TableUI, Update, open_table
 from cribpi.app.settings import MAIN_TABLE
+from cribpi.app.speaking import attach_speaker
 from cribpi.config import DEFAULT_PINS, Config, load_config
 from cribpi.daemon.guard import Guard
 from cribpi.daemon.signals import stop_on_signals
@@ -199,6 +200,7 @@ def play(config: Config, parts: Parts, settings: TableSettings, *, new: bool = F
             status = StatusListener(notifier, guard.problems)
             app.subscribe(status)
             stop_publishing = attach(app, config)  # the tournament publisher, with [tournament] only
+            stop_speaking = attach_speaker(app, parts.speaker, config.speech, guard.checked)  # with a speaker only
             extra = [(wake_fd, lambda: os.read(wake_fd, 64))]
             events = len(table.session.game.journal)
             log.info("journal %s: game %s at event %d; parts %s", config.db, table.session.game_id, events,
@@ -217,6 +219,7 @@ def play(config: Config, parts: Parts, settings: TableSettings, *, new: bool = F
                 try:
                     pause(app)
                 finally:
+                    stop_speaking()
                     app.close()
                     stop_publishing()
                     notifier.close()

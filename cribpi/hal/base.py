@@ -21,6 +21,7 @@ from PIL import Image
 
 from cribpi.exc import HardwareError, ViewError
 from cribpi.hal.actions import Action
+from cribpi.hal.speaker.base import Speaker
 from cribpi.views.board import BoardModel
 
 __all__ = [
@@ -104,7 +105,7 @@ class CombinedInputs:
         _close_all(self.sources)
 
 
-def _close_all(parts: Iterable[InputSource | Pegboard | Display]) -> None:
+def _close_all(parts: Iterable[InputSource | Pegboard | Display | Speaker]) -> None:
     """Close every part even when one fails; re-raise the first failure."""
     first: BaseException | None = None
     for part in parts:
@@ -119,14 +120,16 @@ def _close_all(parts: Iterable[InputSource | Pegboard | Display]) -> None:
 @dataclass
 class Parts:
     """One table's parts, each from its own backend: the inputs (all sources seen as one), the
-    pegboard, and the displays with the page each shows. ``close()`` closes them all; usable
-    as a context manager. ``backends`` names where each part came from (for logs)."""
+    pegboard, the displays with the page each shows, and the speaker if there is one.
+    ``close()`` closes them all; usable as a context manager. ``backends`` names where each
+    part came from (for logs)."""
 
     inputs: InputSource
     pegboard: Pegboard
     displays: tuple[Display, ...]
     pages: tuple[str, ...] = ()
     backends: tuple[tuple[str, str], ...] = ()
+    speaker: Speaker | None = None
 
     def __post_init__(self) -> None:
         self.pages = self.pages or ("table",) * len(self.displays)
@@ -140,7 +143,7 @@ class Parts:
         return self.displays[0]
 
     def close(self) -> None:
-        _close_all((self.inputs, self.pegboard, *self.displays))
+        _close_all((self.inputs, self.pegboard, *self.displays, *((self.speaker,) if self.speaker else ())))
 
     def __enter__(self) -> Parts:
         return self

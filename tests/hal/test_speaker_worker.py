@@ -13,7 +13,7 @@ import pytest
 from cribpi.hal.speaker import SpeechWorker, Voice
 from cribpi.hal.speaker.doubles import MockSpeaker
 from cribpi.hal.speaker.espeak import AlsaSink, EspeakSpeaker, WavSink
-from speaker_rig import NO_DEVICE, need_aplay, need_espeak, paced_sink
+from speaker_rig import NO_DEVICE, need_aplay, need_espeak
 
 FAST = Voice(speed=450)
 SLOW = Voice(speed=120)
