@@ -128,3 +128,30 @@ def test_after_a_damaged_line_and_a_gap_the_full_state_is_taken_at_once_from_z()
         assert len([body for body in sent if body.endswith(" Z 2 121")]) == 2, sent
     finally:
         link.close()
+
+
+def test_the_host_reads_every_line_the_document_says_the_controller_sends():
+    from cribpi.hal.protocol import parse_line
+    from tests.firmware import conformance
+
+    replies = [s.text for _, steps in conformance.examples() for s in steps if s.kind == "<"]
+    assert len(replies) > 50
+    for text in replies:
+        line = parse_line(text.encode())
+        assert line.verb == text[3:].split("*")[0].split(" ")[0]
+
+
+def test_the_host_holds_the_controllers_lines_to_the_one_form():
+    import pytest
+
+    from cribpi.hal.protocol import LineError, crc8, parse_line
+
+    def framed(head):
+        return head + b"*%02X" % crc8(head)
+
+    assert parse_line(framed(b"0A ACK")).seq == 10
+    assert parse_line(framed(b"0A ACK") + b"\r").verb == "ACK"
+    for bad in (framed(b"0a ACK"), framed(b"0A ACK")[:-2] + b"%02x" % crc8(b"0A ACK"),  # be, not BE
+                framed(b"0A CARD Q\xe2\x99\xa0"), framed(b"0A CARD 5*H"), framed(b"0A ACK\r")):
+        with pytest.raises(LineError):
+            parse_line(bad)
