@@ -7,11 +7,12 @@ LED_PINS = (2, 3, 4, 5)  # GP2-GP5: strip 0-3 data, through the 74AHCT125
 ROW_PINS = (6, 7, 8, 9)  # key matrix rows: driven low one at a time
 COL_PINS = (10, 11, 12, 13, 14, 15)  # key matrix columns: inputs with pull-ups
 #: Key names by row then column ("": no key there); the host maps them to actions.
+#: hardware/keycaps.svg is drawn from this map (hardware/keycaps.py); a test keeps them equal.
 KEYMAP = (
     ("A", "2", "3", "4", "5", "6"),
     ("7", "8", "9", "T", "J", "Q"),
     ("K", "C", "D", "H", "S", "go"),
-    ("ok", "undo", "menu", "", "", ""),
+    ("ok", "undo", "menu", "peg", "muggins", ""),
 )
 #: A serial card reader (one card a line, 9600 baud) on UART0: RX on GP1, TX on GP0. None: no
 #: reader (an unconnected RX pin would read noise as cards).

@@ -2,7 +2,9 @@
 
 :class:`TableUI` hands each action to the part whose job it is (:mod:`~cribpi.app.entry` for
 cards, :mod:`~cribpi.app.claims` for pegs and claims, :mod:`~cribpi.app.menus` for MENU) and
-keeps what is shown (queued screens, LED flashes) in step with the game.
+keeps what is shown (queued screens, LED flashes) in step with the game. A keypad's bare PEG and
+MUGGINS keys go through :mod:`~cribpi.app.pegkeys`, which makes the same peg and muggins actions
+of the suit and rank keys that follow.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from cribpi.game.events import Confirm
 from cribpi.app.claims import ClaimTally, muggins_track
 from cribpi.app.entry import CardEntry, turn_of
 from cribpi.app.menus import Menu, PenaltyDraft, TableMenus
+from cribpi.app.pegkeys import PegKeys
 from cribpi.app.session import Journal, Session
 from cribpi.app.settings import TableSettings
 from cribpi.hal import Action, Kind
@@ -67,6 +70,7 @@ class TableUI:
         self.on_settings = on_settings
         self.entry = CardEntry(self)
         self.claims = ClaimTally(self)
+        self.pegkeys = PegKeys(self.claims)  # a peg or call keyed with PEG/MUGGINS, a suit and ranks
         self.menus = TableMenus(self)
         self.screens: list[ScreenModel] = []  # transient screens, oldest first
         self.last_score: ScoreLine | None = None
@@ -109,7 +113,7 @@ class TableUI:
             given, side = answers(self.session.game.events), self.confirming()
             if side is not None or False in given.values():
                 return confirm_screen(self.state, side, given)
-        call = self.claims.call_screen()
+        call = self.pegkeys.screen() or self.claims.call_screen()
         if call is not None:
             return call
         keyed = self.claims.text() or self.entry.text()
@@ -193,6 +197,7 @@ class TableUI:
         self.session = Session(self.settings.new_game(), self.store, self.settings.table)
         self.entry.clear()
         self.claims.drop()
+        self.pegkeys.close()
         self.screens, self.flash, self.last_score, self.muggins_track = [], (), None, None
         self._keep_started()
         return ()
@@ -214,6 +219,8 @@ class TableUI:
         return ()
 
     def _key(self, action: Action) -> tuple[Effect, ...]:
+        if action.is_key or self.pegkeys.open:
+            return self._peg_key(action)
         if action.kind in UNDO_KEYS:
             return self._undo()
         if action.kind is Kind.RANK and action.rank is not None:
@@ -224,6 +231,22 @@ class TableUI:
         if action.kind is Kind.CARD and action.card is not None:
             return self.entry.card(action.card)
         return self._command(action)
+
+    def _peg_key(self, action: Action) -> tuple[Effect, ...]:
+        """A key of a peg or muggins call being keyed: the actions it makes, handled as any
+        peg, muggins or OK is; refused, the entry is as it was before the key."""
+        saved = self.pegkeys.snapshot()
+        if action.is_key:
+            self.entry.rank = None  # a rank keyed before PEG is not a card's any more
+        effects: tuple[Effect, ...] = ()
+        try:
+            for logical in self.pegkeys.key(action):
+                effects += self._command(logical)
+        except CribpiError:
+            self.pegkeys.restore(saved)
+            raise
+        self.pegkeys.done()
+        return effects
 
     def _command(self, action: Action) -> tuple[Effect, ...]:
         kind = action.kind

@@ -9,6 +9,13 @@ Action.parse('rank 5')
 'peg 1 2'
 >>> Action.parse("card 10h").card
 Card.parse('TH')
+
+``peg`` and ``muggins`` alone are the PEG and MUGGINS keys of a keypad that has one of each
+(the controller's): the app then asks whose peg or call it is (a suit key) and its points
+(rank keys), and makes ``peg SEAT N`` and ``muggins SEAT N`` of them.
+
+>>> Action.parse("peg").is_key, Action.parse("muggins 1 3").points
+(True, 3)
 """
 
 from __future__ import annotations
@@ -44,7 +51,7 @@ class Kind(enum.Enum):
 
 ACTION_FORMS = (
     "rank A..K", "suit C|D|H|S", "go", "ok", "undo", "undo_long", "menu",
-    "peg SEAT N", "muggins SEAT", "card 5H",
+    "peg SEAT N", "muggins SEAT [N]", "peg", "muggins", "card 5H",
 )
 _PLAIN = {Kind.GO, Kind.OK, Kind.UNDO, Kind.UNDO_LONG, Kind.MENU}
 
@@ -84,9 +91,28 @@ class Action:
         return cls(Kind.PEG, seat=seat, points=points)
 
     @classmethod
-    def muggins(cls, seat: int) -> Action:
+    def muggins(cls, seat: int, points: int | None = None) -> Action:
+        """``seat`` calls muggins: for ``points`` (1-29, the most one score can be), or, without
+        them, a call opened whose points PEG actions for the caller then name."""
         _check_seat(seat)
-        return cls(Kind.MUGGINS, seat=seat)
+        if points is not None and not 1 <= points <= 29:
+            raise ConfigError(f"muggins {seat} {points}: the points called must be 1-29")
+        return cls(Kind.MUGGINS, seat=seat, points=points)
+
+    @classmethod
+    def peg_key(cls) -> Action:
+        """The PEG key of a keypad: whose peg and how many are keyed next."""
+        return cls(Kind.PEG)
+
+    @classmethod
+    def muggins_key(cls) -> Action:
+        """The MUGGINS key of a keypad: who calls it and for how many are keyed next."""
+        return cls(Kind.MUGGINS)
+
+    @property
+    def is_key(self) -> bool:
+        """A bare PEG or MUGGINS key (no seat yet)."""
+        return self.kind in (Kind.PEG, Kind.MUGGINS) and self.seat is None
 
     @classmethod
     def of_card(cls, card: Card | str) -> Action:
@@ -113,10 +139,12 @@ class Action:
             return f"rank {self.rank.symbol}"
         if self.kind is Kind.SUIT and self.suit is not None:
             return f"suit {self.suit.symbol}"
+        if self.is_key:
+            return self.kind.value
         if self.kind is Kind.PEG:
             return f"peg {self.seat} {self.points}"
         if self.kind is Kind.MUGGINS:
-            return f"muggins {self.seat}"
+            return f"muggins {self.seat}" + ("" if self.points is None else f" {self.points}")
         if self.kind is Kind.CARD:
             return f"card {self.card}"
         if self.kind is Kind.REJECTED:
@@ -137,9 +165,12 @@ def _check_seat(seat: int) -> None:
 def _parse_words(words: list[str]) -> Action:
     kind = Kind(words[0])
     args = words[1:]
-    expected = {Kind.RANK: 1, Kind.SUIT: 1, Kind.PEG: 2, Kind.MUGGINS: 1, Kind.CARD: 1}.get(kind, 0)
-    if len(args) != expected:
-        raise ValueError(f"{kind.value} takes {expected} argument(s), not {len(args)}")
+    expected = {Kind.RANK: (1,), Kind.SUIT: (1,), Kind.PEG: (0, 2), Kind.MUGGINS: (0, 1, 2), Kind.CARD: (1,)}.get(kind, (0,))
+    if len(args) not in expected:
+        counts = " or ".join(map(str, expected))
+        raise ValueError(f"{kind.value} takes {counts} argument(s), not {len(args)}")
+    if kind in (Kind.PEG, Kind.MUGGINS) and not args:
+        return Action(kind)
     if kind is Kind.RANK:
         return Action.rank_key(args[0])
     if kind is Kind.SUIT:
@@ -147,7 +178,7 @@ def _parse_words(words: list[str]) -> Action:
     if kind is Kind.PEG:
         return Action.peg(int(args[0]), int(args[1]))
     if kind is Kind.MUGGINS:
-        return Action.muggins(int(args[0]))
+        return Action.muggins(int(args[0]), int(args[1]) if len(args) == 2 else None)
     if kind is Kind.CARD:
         return Action.of_card(args[0])
     return Action.plain(kind)

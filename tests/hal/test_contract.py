@@ -41,6 +41,28 @@ class InputRig:
     press: Callable[..., None] | None  # None: no way to press a button from a test
     feed_card: Callable[[str], None] | None
     close: Callable[[], None]
+    # the logical actions the delivered ones make at the table (a keypad's PEG/MUGGINS entry)
+    keyed: Callable[[list[Action]], list[Action]] = list
+
+
+def table_keyed(actions: list[Action]) -> list[Action]:
+    """The peg and muggins actions the app's key entry makes of a keypad's keys: each bare
+    PEG or MUGGINS key opens an entry on a claim-mode table with muggins; what the entry hands
+    the table is recorded."""
+    import random
+
+    from cribpi.app import TableSettings, TableUI
+    from cribpi.game import Mode
+
+    ui = TableUI(TableSettings(mode=Mode.CLAIM, muggins=True), rng=random.Random(1))
+    made: list[Action] = []
+    ui._command = lambda action: made.append(action) or ()  # type: ignore[method-assign]
+    for action in actions:
+        if action.is_key:
+            ui.pegkeys.close()  # each press of the contract is an entry of its own
+        ui.handle(action)
+        assert not ui.screens, ui.screens  # no key was refused
+    return made
 
 
 def mock_inputs() -> InputRig:
@@ -96,8 +118,12 @@ def controller_inputs() -> InputRig:
 
     def press(kind: str, *args: Any) -> None:
         words = " ".join([kind, *map(str, args)])
-        if kind in ("peg", "muggins"):
-            pytest.skip(f"the controller's keypad has no key for {words!r}")
+        if kind in ("peg", "muggins"):  # PEG or MUGGINS, the seat's suit key, rank keys for the points
+            seat, points = args[0], args[1] if len(args) > 1 else 0
+            names = [kind, "CDHS"[seat], *(["T"] * (points // 10)), *([("A", *"23456789")[points % 10 - 1]] if points % 10 else [])]
+            for name in names:
+                arrived(f"{name} of {words}", lambda: hold(name, 0.15))
+            return
         name = {"rank": lambda: "T" if args[0] in ("10", "T") else str(args[0]), "suit": lambda: str(args[0])}.get(
             kind, lambda: "undo" if kind == "undo_long" else kind)()
         arrived(words, lambda: hold(name, 1.0 if kind == "undo_long" else 0.15))
@@ -110,7 +136,7 @@ def controller_inputs() -> InputRig:
         pico.close()
 
     pico.wait_for(lambda: part.problem is None, what="the handshake")
-    return InputRig(part, press, feed_card, close)
+    return InputRig(part, press, feed_card, close, table_keyed)
 
 
 INPUTS: dict[str, Callable[[], InputRig]] = {
@@ -168,7 +194,7 @@ def test_peg_and_muggins(inputs, actions):
     rig = started(inputs, actions)
     rig.press("peg", 1, 1)
     rig.press("muggins", 0)
-    assert actions.drain() == [Action.peg(1, 1), Action.muggins(0)]
+    assert rig.keyed(actions.drain()) == [Action.peg(1, 1), Action.muggins(0)]
 
 
 def test_card_reader_cards(inputs, actions):

@@ -1,7 +1,9 @@
 """The controller's events as the app's actions, as the Pi's own buttons give them: a key
 gives its action when it goes down (ranks and suits build a card), except UNDO, which has a
 hold action: released before the controller reports it held it gives ``undo``, held it gives
-``undo_long`` instead. A card from a reader on the controller gives the card.
+``undo_long`` instead. PEG and MUGGINS give the bare ``peg`` and ``muggins`` actions: the app
+then takes whose peg or call it is from a suit key and its points from rank keys. A card from a
+reader on the controller gives the card.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ __all__ = ["KeyEvents", "action_for", "KEY_NAMES"]
 RANK_KEYS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
 SUIT_KEYS = ("C", "D", "H", "S")
 PLAIN_KEYS = ("go", "ok", "undo", "menu")
+ENTRY_KEYS = {"peg": Action.peg_key(), "muggins": Action.muggins_key()}  # open a peg or a muggins call
 #: Every key name the host understands (the firmware's key map uses these).
-KEY_NAMES = RANK_KEYS + SUIT_KEYS + PLAIN_KEYS
+KEY_NAMES = RANK_KEYS + SUIT_KEYS + PLAIN_KEYS + tuple(ENTRY_KEYS)
 HOLD_ACTIONS = {"undo": Kind.UNDO_LONG}  # keys whose hold is an action of its own
 
 
@@ -55,6 +58,8 @@ def action_for(event: Line) -> Action | None:
             return Action.suit_key(arg)
         if arg in PLAIN_KEYS:
             return Action.plain(arg)
+        if arg in ENTRY_KEYS:
+            return ENTRY_KEYS[arg]
     except CribpiError as exc:
         return Action.rejected(f"controller sent {event.verb} {arg[:16]!r}: {exc}")
     return Action.rejected(f"controller key {arg[:16]!r} is not one of {' '.join(KEY_NAMES)}")
