@@ -233,7 +233,8 @@ TRANSPORTS: dict[str, Callable[[Path], Any]] = {"cpython": StubTransport, "unix"
 def run(transport: Any, steps: list[Step], *, settle: float = 0.25, timeout: float = 5.0) -> None:
     """One example against ``transport``; AssertionError naming the document's line that did
     not hold. A real firmware gets ``timeout`` seconds for each expected line and ``settle``
-    seconds to draw before an LED is read; afterwards nothing more may come."""
+    seconds to draw before an LED is read (then up to ``timeout`` seconds to show the colour,
+    or the colour all through ``for MS``); afterwards nothing more may come."""
     for step in steps:
         where = f"docs/protocol.md:{step.line}: {step.kind} {step.text}"
         if step.kind == ">":
@@ -254,13 +255,20 @@ def run(transport: Any, steps: list[Step], *, settle: float = 0.25, timeout: flo
             else:
                 raise AssertionError(f"{where}: unknown action {action!r}")
         elif step.kind == "=":
-            track, hole, colour = step.text.split()
+            track, hole, colour, *during = step.text.split()
+            assert during == [] or (len(during) == 2 and during[0] == "for"), where
             wanted = tuple(int(colour[i:i + 2], 16) for i in (0, 2, 4))
             transport.wait(int(settle * 1000))
+            if during:  # all through the next MS milliseconds
+                for _ in range(int(during[1]) // 20):
+                    got = transport.pixel(int(track), int(hole))
+                    assert got == wanted, f"{where}\n  the LED showed {got}"
+                    transport.wait(20)
+                continue
             deadline = time.monotonic() + timeout
             got = transport.pixel(int(track), int(hole))
             while got != wanted and time.monotonic() < deadline:
-                time.sleep(0.02)
+                transport.wait(20)
                 got = transport.pixel(int(track), int(hole))
             assert got == wanted, f"{where}\n  the LED shows {got}"
     extra = transport.line(0.1)
