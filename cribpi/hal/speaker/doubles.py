@@ -14,17 +14,28 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from cribpi.hal.speaker.base import SpeakerError, Voice, words_per_second
+from cribpi.rules.speech import number_words
 
-__all__ = ["Said", "SimSpeaker", "MockSpeaker", "EXTRA_WORDS", "speaking_time"]
+__all__ = ["Said", "SimSpeaker", "MockSpeaker", "EXTRA_WORDS", "PAUSE_WORDS", "speaking_time", "spoken_words"]
 
-#: What espeak-ng adds to a text's words: its pause at the end, and longer words than most.
+#: What espeak-ng adds to a text's words: its pause at the end, and longer words than most;
+#: and for each stop (a comma, a colon...) its pause.
 EXTRA_WORDS = 1.5
+PAUSE_WORDS = 1.25
+
+
+def spoken_words(text: str) -> tuple[int, int]:
+    """How many words ``text`` says (a number as its words: "121" is four, "twenty-one" two),
+    and how many stops it has."""
+    said = re.sub(r"\d{1,3}", lambda m: number_words(int(m.group())), text)
+    return len(re.split(r"[\s-]+", said.strip())), len(re.findall(r"[,:;!?.(]", text))
 
 
 def speaking_time(text: str, voice: Voice) -> float:
     """How long ``text`` takes to say at ``voice``'s speed: a little more than espeak-ng takes
-    (measured at 80-450 words a minute; "twenty-one" counts as two words)."""
-    return (len(re.split(r"[\s-]+", text.strip())) + EXTRA_WORDS) / words_per_second(voice)
+    (measured on the table's call-outs at 80-450 words a minute)."""
+    words, stops = spoken_words(text)
+    return (words + PAUSE_WORDS * stops + EXTRA_WORDS) / words_per_second(voice)
 
 
 @dataclass
