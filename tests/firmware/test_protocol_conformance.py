@@ -45,3 +45,17 @@ def test_a_wrong_document_fails():
     (first, steps), = conformance.examples(text)
     with pytest.raises(AssertionError, match="the firmware sent"):
         conformance.run(conformance.StubTransport(None), steps)
+
+
+def test_the_documents_constants_are_the_firmwares():
+    import re
+
+    import cards
+    import protocol
+    import settings
+
+    rows = re.findall(r"^\| `([A-Z_]+)` \| `?([0-9.]+)`? \|", conformance.DOC.read_text(), re.M)
+    assert len(rows) >= 10
+    for name, value in rows:
+        module = next(m for m in (protocol, cards, settings) if hasattr(m, name))
+        assert str(getattr(module, name)) == value, name
