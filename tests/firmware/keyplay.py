@@ -16,14 +16,15 @@ from collections.abc import Callable, Sequence
 from cribpi.app import TableSettings, TableUI
 from cribpi.game import Phase, expected
 from cribpi.game.queries import claimable
-from cribpi.hal import Action
 from cribpi.hal.controller.keys import KeyEvents
 from cribpi.hal.protocol import Line
 from cribpi.rules import Card
 from cribpi.views.model import AlertScreen, ScoreScreen
 
 OVER = (Phase.GAME_OVER, Phase.MATCH_OVER)
-SUITS = "CDHS"  # the suit key of each seat, for PEG and MUGGINS
+SUITS = "CDHS"
+
+__all__ = ["KeysInProcess", "Player", "board_game", "claim_game", "fixes_game"]  # the suit key of each seat, for PEG and MUGGINS
 
 
 class KeysInProcess:
@@ -58,15 +59,18 @@ class Player:
     # -- menus -----------------------------------------------------------------------------
 
     def choose(self, prefix: str) -> None:
-        """GO down the open menu to the item that starts with ``prefix``, then OK."""
-        for _ in range(20):
-            menu = self.ui.menu
-            assert menu is not None, "no menu is open"
-            if menu.screen().items[menu.selected].startswith(prefix):
-                self.tap("ok")
-                return
-            self.tap("go")
-        raise AssertionError(f"no menu item {prefix!r} in {self.ui.menu.screen().items if self.ui.menu else None}")
+        """To the open menu's item that starts with ``prefix`` the short way round (GO moves
+        down, UNDO up; the menu wraps), then OK."""
+        menu = self.ui.menu
+        assert menu is not None, "no menu is open"
+        items = menu.screen().items
+        found = [i for i, label in enumerate(items) if label.startswith(prefix)]
+        assert found, f"no menu item {prefix!r} in {items}"
+        down = (found[0] - menu.selected) % len(items)
+        for _ in range(down if down <= len(items) - down else len(items) - down):
+            self.tap("go" if down <= len(items) - down else "undo")
+        assert self.ui.menu is not None and self.ui.menu.screen().items[self.ui.menu.selected].startswith(prefix)
+        self.tap("ok")
 
     def set_item(self, prefix: str, wanted: str) -> None:
         """OK on the item ``prefix`` until it reads ``wanted`` (a setting that cycles)."""
@@ -262,4 +266,31 @@ def claim_game(player: Player) -> None:
     assert ui.state.phase in OVER and ui.state.scores[0] >= 61 and ui.state.winner == 0, ui.state.scores
 
 
-__all__ = ["KeysInProcess", "Player", "board_game", "claim_game", "Action"]
+
+def fixes_game(player: Player) -> None:
+    """The judge's actions on the keys: a card keyed for the wrong player moved to the one who
+    laid it (MENU, Move a card), and a penalty pegged (MENU, Penalty: who, how many, why)."""
+    ui = player.ui
+    player.card("AC")
+    player.card("KD")
+    player.dismiss()
+    player.card("5S")  # the starter
+    player.dismiss()
+    names = ui.state.names
+    for text in ("TC", "JD", "5C", "4C"):  # Ann said go at 25 and nobody keyed it: 4C went to her
+        player.card(text)
+    player.dismiss()
+    assert ui.state.deal is not None and ui.state.deal.played[-1] == (0, Card.parse("4C"))
+    player.tap("menu")
+    player.choose("Move a card")
+    player.choose(f"4C {names[0]} -> {names[1]}")
+    assert ui.menu is None and ui.state.deal.played[-1] == (1, Card.parse("4C")), ui.state.deal.played
+    player.dismiss()
+    before = ui.state.scores
+    player.tap("menu")
+    player.choose("Penalty")
+    player.set_item("Pegs:", f"Pegs: {names[1]}")
+    player.set_item("Points:", "Points: +4")
+    player.set_item("For:", "For: exposed card")
+    player.choose("Peg the penalty")
+    assert ui.menu is None and ui.state.scores[1] == before[1] + 4, (before, ui.state.scores)

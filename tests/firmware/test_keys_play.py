@@ -16,7 +16,7 @@ from cribpi.hal import Action, Parts
 from cribpi.hal.controller.keys import KeyEvents
 from cribpi.hal.protocol import Line
 from cribpi.hal.sim import SimDisplay
-from tests.firmware.keyplay import Player, board_game, claim_game
+from tests.firmware.keyplay import Player, board_game, claim_game, fixes_game
 from tests.firmware.rig import firmware_pico, key_pins
 
 HOLD_S = 0.04  # a tap: down this long once its KD has arrived (the firmware debounces 20 ms)
@@ -85,3 +85,8 @@ def test_a_claim_mode_game_with_muggins_on_the_firmwares_keys(keys):
     claim_game(Player(keys))
     assert keys.arrived.empty()
 
+
+
+def test_moving_a_card_and_a_penalty_on_the_firmwares_keys(keys):
+    fixes_game(Player(keys))
+    assert keys.taps.count("menu") == 2 and keys.arrived.empty()
