@@ -3,8 +3,9 @@
 The thread finds and opens the port, says HELLO (refusing another major version), sends the
 whole board, then only what changed, always from the latest board shown (never a backlog),
 and a PING when nothing changed for a while so the controller knows the host is alive.
-Every command is ACKed; a command without one is sent again with the same sequence number
-(the controller answers a repeat without applying it twice). Any ERR, and any reconnect,
+Every command is ACKed; a command without one, or answered ERR LONG, PARSE or CRC (it did not
+arrive whole, so it used up no number), is sent again with the same sequence number (the
+controller answers a repeat without applying it twice). Any other ERR, and any reconnect,
 sends the full state again. Lines from the controller that are events go to ``deliver``.
 
 When the port goes away the thread closes it, says so in ``problem`` and opens it again with
