@@ -95,3 +95,8 @@ def test_bitmaps_read_every_hole_up_to_121():
     with pytest.raises(fw.ProtocolError) as info:
         fw.holes_from_hex("2" + "0" * 30, 121, "marks")
     assert info.value.reason == "marks hole 122 is not 1-121"
+
+
+def test_the_hello_reply_with_every_key_name_fits_in_a_line():
+    reply = fw_link.Controller(fw_layout, 0).handle(line(1, "HELLO " + fw.PROTOCOL), 0)
+    assert len(reply) <= fw.MAX_LINE, "the key map's names make HELLO's reply longer than a line"
