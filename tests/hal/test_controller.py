@@ -73,6 +73,7 @@ def test_a_line_from_the_controller_round_trips():
 @pytest.mark.parametrize("verb, arg, action", [
     ("KD", "5", Action.parse("rank 5")), ("KD", "T", Action.parse("rank 10")), ("KD", "H", Action.parse("suit H")),
     ("KD", "menu", Action.parse("menu")), ("KH", "5", None),
+    ("KD", "peg", Action.peg_key()), ("KD", "muggins", Action.muggins_key()), ("KU", "peg", None),
     ("KU", "5", None), ("CARD", "QS", Action.parse("card QS")),
 ])
 def test_events_become_the_apps_actions(verb, arg, action):

@@ -9,7 +9,7 @@ from cribpi.exc import ConfigError
 from cribpi.hal.actions import Action, ActionQueue, Kind
 
 TEXTS = ["ok", "go", "undo", "undo_long", "menu", "rank A", "rank T", "suit H", "peg 0 2",
-         "muggins 3", "card 5H"]
+         "muggins 3", "muggins 3 2", "peg", "muggins", "card 5H"]
 
 
 @pytest.mark.parametrize("text", TEXTS)
@@ -25,10 +25,17 @@ def test_parse_is_forgiving_about_case_and_ten():
 
 
 @pytest.mark.parametrize("text", ["", "jump", "rank", "rank Z", "peg 0", "peg 5 1", "peg 0 122",
-                                  "ok now", "card 1H"])
+                                  "ok now", "card 1H", "muggins 0 30", "muggins 0 0", "muggins 0 1 2"])
 def test_bad_text_names_the_forms(text):
     with pytest.raises(ConfigError, match="peg SEAT N"):
         Action.parse(text)
+
+
+def test_bare_peg_and_muggins_are_a_keypads_keys():
+    assert Action.parse("peg") == Action.peg_key() and Action.peg_key().is_key
+    assert Action.parse("muggins") == Action.muggins_key() and Action.muggins_key().is_key
+    assert not Action.peg(0, 2).is_key and not Action.muggins(1).is_key
+    assert Action.muggins(1, 3) == Action(Kind.MUGGINS, seat=1, points=3)  # the simulator's x 2 3 Enter
 
 
 def test_kinds_cover_the_interaction_model():
