@@ -1,6 +1,11 @@
 """Claims and pegs keyed by the players: PEG presses add up to a tally that OK confirms (a peg in
 board mode, a claim in claim mode). MUGGINS opens a call that names its points the same way
-(ACC rule 10.4: a wrong call gives the accused the points called, so the call must say them)."""
+(ACC rule 10.4: a wrong call gives the accused the points called, so the call must say them).
+
+A call is on an opponent's claim still open to muggins. With one open, the table takes it and
+the call's screen names whose it is; with none, the call is refused at once, saying so; with
+claims of two opponents open (three players), the call is kept (:attr:`ClaimTally.unsettled`)
+and MENU offers it on each of them (:mod:`cribpi.app.menus`)."""
 
 from __future__ import annotations
 
@@ -8,12 +13,15 @@ from collections.abc import Iterable
 
 from cribpi.exc import RulesError
 from cribpi.game import Alert, AlertKind, Claim, Effect, Event, Mode, Muggins, Peg, Phase, State
-from cribpi.game.claims import MAX_CLAIM
+from cribpi.game.claims import MAX_CLAIM, nothing_open_words
 from cribpi.game.engine import claimable
+from cribpi.game.queries import muggins_targets
 from cribpi.app.parts import Table
 from cribpi.views.model import PromptScreen
 
 __all__ = ["ClaimTally", "muggins_track"]
+
+CALLABLE = (Phase.PLAY, Phase.SHOW, Phase.DONE)  # when muggins may be called (else the game says why not)
 
 class ClaimTally:
     """PEG presses add up (a +1 key pressed five times is 5); OK pegs or claims the sum."""
@@ -22,6 +30,7 @@ class ClaimTally:
         self.table = table
         self.tally: tuple[int, int] | None = None  # seat, points: keyed, not yet confirmed
         self.calling = False  # the tally is a muggins call (its seat is the caller)
+        self.unsettled: tuple[int, int] | None = None  # a call (seat, points) waiting to be told whose claim it is on
 
     def add(self, seat: int, points: int) -> None:
         state = self.table.state
@@ -46,10 +55,10 @@ class ClaimTally:
             name = self.table.state.names[seat]
             raise RulesError(f"{name}'s muggins call names no points: PEG {name} adds them (1-{MAX_CLAIM}), then OK")
         if self.calling:
-            event: Event = Muggins(seat, points)
+            effects = self._call(seat, points)
         else:
-            event = Peg(seat, points) if self.table.state.mode is Mode.BOARD else Claim(seat, points)
-        effects = self.table.apply(event)
+            event: Event = Peg(seat, points) if self.table.state.mode is Mode.BOARD else Claim(seat, points)
+            effects = self.table.apply(event)
         self.drop()
         return effects
 
@@ -57,6 +66,25 @@ class ClaimTally:
         """UNDO: forget a tally not yet confirmed; False when there is none."""
         had, self.tally, self.calling = self.tally is not None, None, False
         return had
+
+    def _call(self, seat: int, points: int) -> tuple[Effect, ...]:
+        """The call made: on the one claim open to it; with claims of several opponents open,
+        refused and kept for MENU to say whose claim it is on."""
+        state = self.table.state
+        targets = muggins_targets(state, seat)
+        if state.edition >= 2 and len(targets) > 1:
+            self.unsettled = (seat, points)
+            listed = " or ".join(f"{state.names[t]} (seat {t + 1})" for t in targets)
+            raise RulesError(f"claims of {listed} are open to muggins: MENU says whose claim "
+                             f"{state.names[seat]}'s call is on")
+        self.unsettled = None
+        return self.table.apply(Muggins(seat, points))
+
+    def accusable(self) -> tuple[int, ...]:
+        """Whose claims the call kept may be on now (none once they have closed)."""
+        if self.unsettled is None:
+            return ()
+        return muggins_targets(self.table.state, self.unsettled[0])
 
     def text(self) -> str:
         """The tally as the OLED shows it (``Ann 5``), or nothing."""
@@ -71,18 +99,23 @@ class ClaimTally:
         if not self.calling or self.tally is None:
             return None
         seat, points = self.tally
-        return PromptScreen(f"{self.table.state.names[seat]} calls muggins", f"{points} point{'' if points == 1 else 's'}",
-                            "PEG adds points, OK calls it, UNDO drops it")
+        state = self.table.state
+        targets = muggins_targets(state, seat)
+        on = f"on {state.names[targets[0]]}: " if len(targets) == 1 else "on whom: MENU after OK; " if targets else ""
+        return PromptScreen(f"{state.names[seat]} calls muggins", f"{points} point{'' if points == 1 else 's'}",
+                            f"{on}PEG adds points, OK calls it, UNDO drops it")
 
     def muggins(self, seat: int, points: int | None = None) -> tuple[Effect, ...]:
         """``seat`` calls muggins for ``points`` (taken from what an opponent missed; a wrong call
         gives the accused those points). Without points (the MUGGINS key) the call is opened,
         and PEG presses for the caller name its points until OK."""
-        if points is not None:
-            return self.table.apply(Muggins(seat, points))
         state = self.table.state
         if state.mode is not Mode.CLAIM or not state.rules.muggins.moments:
             raise RulesError("muggins is not played at this table (it needs claim mode and muggins on in the set-up)")
+        if state.edition >= 2 and state.phase in CALLABLE and not muggins_targets(state, seat):
+            raise RulesError(nothing_open_words(state, seat))  # refused before its points are keyed
+        if points is not None:
+            return self._call(seat, points)
         if self.tally is not None and not (self.calling and self.tally[0] == seat):
             raise RulesError(self._unfinished(self.tally[0]))
         if self.tally is None:

@@ -1,6 +1,10 @@
 """The menus behind MENU: the main menu, the next game's set-up, a confirming question and the
 judge's penalty. GO moves down, UNDO up, OK chooses; a menu is built afresh after each choice,
-so its labels always say what is set now."""
+so its labels always say what is set now.
+
+What the table is waiting on comes first, so MENU opens on it: a renege that may be claimed
+(ACC rule 7.3: the play goes back to the go), and a muggins call that must say whose claim it
+is on (three players)."""
 
 from __future__ import annotations
 
@@ -8,8 +12,11 @@ import dataclasses
 from collections.abc import Callable
 from typing import Protocol
 
-from cribpi.game import Alert, AlertKind, Effect, Event, Misdeal, MoveCard, Penalty, Phase, State
+from cribpi.game import (
+    Alert, AlertKind, Effect, Event, Misdeal, MoveCard, Muggins, Penalty, Phase, Renege, State, open_reneges,
+)
 from cribpi.game.review import reviewable_seats
+from cribpi.app.claims import ClaimTally
 from cribpi.app.parts import Table
 from cribpi.app.review import review_screen
 from cribpi.app.settings import (
@@ -106,6 +113,9 @@ class MenuHost(Table, Protocol):
     @property
     def settings(self) -> TableSettings: ...
 
+    @property
+    def claims(self) -> ClaimTally: ...
+
     def change_settings(self, step: Callable[[TableSettings], TableSettings]) -> None: ...
 
     def new_game(self) -> tuple[Effect, ...]: ...
@@ -155,6 +165,7 @@ class TableMenus:
     def _main(self) -> list[MenuItem]:
         host = self.host
         items: list[MenuItem] = [
+            *self._waiting(),
             ("Resume", self.close),
             ("New game...", self._confirm_new_game),
             ("Next game setup...", self._open_setup),
@@ -166,6 +177,35 @@ class TableMenus:
         ]
         return items + [(f"Review {host.state.names[seat]}", self._reviewer(seat))
                         for seat in reviewable_seats(host.state)]
+
+    def _waiting(self) -> list[MenuItem]:
+        """A renege that may be claimed, and a muggins call waiting to say whose claim it is on."""
+        state, claims = self.host.state, self.host.claims
+        items: list[MenuItem] = []
+        for seat, by in open_reneges(state):
+            label = f"Renege by {state.names[seat]}" if state.seats == 2 else \
+                f"{state.names[by]}: renege {state.names[seat]}"
+            items.append((label, self._reneger(seat, by)))
+        if claims.unsettled is not None:
+            caller, points = claims.unsettled
+            items += [(f"{state.names[caller]}: muggins {state.names[on]} {points}", self._accuser(on))
+                      for on in claims.accusable()]
+        return items
+
+    def _reneger(self, seat: int, by: int) -> Callable[[], None]:
+        return lambda: self._apply(Renege(seat, by))
+
+    def _accuser(self, accused: int) -> Callable[[], None]:
+        def accuse() -> None:
+            claims, before = self.host.claims, self.host.state
+            if claims.unsettled is None:
+                return
+            caller, points = claims.unsettled
+            self._apply(Muggins(caller, points, accused))
+            if self.host.state is not before:  # made (a refusal shows why, and keeps the call)
+                claims.unsettled = None
+                claims.drop()
+        return accuse
 
     def _setup(self) -> list[MenuItem]:
         """Settings for the next new game (the game in progress keeps its own). A choice the

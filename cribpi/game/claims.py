@@ -1,19 +1,35 @@
-"""Claim mode: claims checked against what the rules give, overclaims corrected, under-claims
-left open to muggins until their deadline, and muggins calls."""
+"""Claim mode: claims checked against what the rules give, overclaims corrected (a false claim
+of game set back, ACC rule 8.4), claims left open to muggins until their deadline, and muggins
+calls (ACC rule 10).
+
+A claim in a muggins moment stays open to muggins until its deadline: in the play, until its
+player pegs again; in the show, until the next hand (or the crib) is counted; at the latest,
+until the deal ends. An under-claim's window closing is told (``AlertKind.MUGGINS_CLOSED``). A
+call is made on one open claim: the caller takes what it missed (never more than called), or, if
+it missed nothing, the call is wrong and the accused pegs the points called. A call with no
+opponent's claim open is refused, and so is one that does not say whose claim it is when
+claims of two opponents are open (three players).
+
+Games of edition 1 (journals written before: :data:`cribpi.game.events.EDITION`) are judged
+as they were played: a false claim of game only corrected, and a call with no under-claim open
+a wrong call against the last claimer."""
 
 from __future__ import annotations
 
 from cribpi.exc import RulesError
 from cribpi.game import events as ev
 from cribpi.game.events import Mode
-from cribpi.game.queries import claimable
+from cribpi.game.queries import claimable, muggins_targets
 from cribpi.game.show import advance_show, start_show
 from cribpi.game.state import AlertKind, Missed, Moment, Phase, Reason, State
 from cribpi.game.transaction import Tx, check_seat, need_phase, who
+from cribpi.rules import ScoreItem
 
-__all__ = ["MAX_CLAIM", "claim", "settle_unclaimed", "muggins"]
+__all__ = ["MAX_CLAIM", "FALSE_GAME_BACK", "claim", "settle_unclaimed", "muggins", "close_all_muggins",
+           "next_opponent", "nothing_open_words"]
 
 MAX_CLAIM = 29  # no single score is larger: the most a claim or a muggins call can name
+FALSE_GAME_BACK = 15  # ACC rule 8.4.b: the offender's backward penalty for a false claim of game
 
 
 def claim(tx: Tx, event: ev.Claim) -> None:
@@ -45,6 +61,9 @@ def _resolve(tx: Tx, moment: Moment, claimed: int) -> None:
         tx.set_deal(pending=None)
     else:
         tx.set_deal(unclaimed=tuple(m for m in tx.deal.unclaimed if m is not moment), last_claim=moment.seat)
+    if _claims_false_game(state, moment, claimed):
+        _false_claim_of_game(tx, moment, claimed)
+        return
     penalty = state.rules.overclaim_penalty if claimed > moment.points else 0
     if claimed > moment.points:
         _alert_overclaim(tx, moment, claimed)
@@ -52,17 +71,55 @@ def _resolve(tx: Tx, moment: Moment, claimed: int) -> None:
     missed = moment.points - pegged
     if missed:
         _record_underclaim(tx, moment, missed)
+    elif claimed:
+        _open_window(tx, moment, 0)  # a claim of nothing (a card that scored nothing) is no claim to call on
     tx.peg(moment.seat, pegged, moment.where.reason, moment.items, "" if pegged == moment.points else f"claimed {pegged}",
            moment.count)
     if penalty:
-        tx.peg(_next_opponent(state, moment.seat), penalty, Reason.OVERCLAIM_PENALTY)
+        tx.peg(next_opponent(state, moment.seat), penalty, Reason.OVERCLAIM_PENALTY)
+    _after_moment(tx, moment)
+
+
+def _claims_false_game(state: State, moment: Moment, claimed: int) -> bool:
+    """A claim that would take its side to the game hole, which the points it has do not
+    (ACC rule 8.4.a: pegging into the game hole is claiming the game)."""
+    if state.edition < 2 or claimed <= moment.points:
+        return False
+    score = state.scores[state.team_of(moment.seat)]
+    return score + claimed >= state.rules.game_length > score + moment.points
+
+
+def _false_claim_of_game(tx: Tx, moment: Moment, claimed: int) -> None:
+    """ACC rule 8.4.b, in its order: the offender's peg goes to the points actually scored, the
+    opponent is awarded the points overclaimed (up to the game hole), and the offender goes back
+    15, even if the opponent reaches the game hole (so the 15 is pegged first: a game the award
+    wins is recorded with the offender's score after it). No overclaim penalty on top: a
+    penalty is never penalised again."""
+    state = tx.state
+    seat, name = moment.seat, state.names[moment.seat]
+    team = state.team_of(seat)
+    reached = state.scores[team] + moment.points
+    over = state.rules.game_length - reached
+    other = next_opponent(state, seat)
+    back = min(FALSE_GAME_BACK, reached)
+    text = (f"{name} claimed {claimed}, into the game hole, but has {moment.points}: a false claim of game "
+            f"(ACC 8.4). {name} pegs {moment.points}, {state.names[other]} pegs the {over} overclaimed, "
+            f"{name} goes back {FALSE_GAME_BACK}")
+    tx.alert(AlertKind.FALSE_GAME, text, seat, items=moment.items + (ScoreItem("overclaimed", (), over),),
+             where=moment.where, points=moment.points, claimed=claimed, other=other)
+    _open_window(tx, moment, 0)
+    tx.peg(seat, moment.points, moment.where.reason, moment.items, "" if claimed == moment.points else
+           f"claimed {claimed}, has {moment.points}", moment.count)
+    tx.peg(seat, -back, Reason.FALSE_GAME, (ScoreItem("false claim of game", (), -back),),
+           f"false claim of game: back {back}")
+    tx.peg(other, over, Reason.FALSE_GAME, (ScoreItem("overclaimed", (), over),), f"{name}'s overclaim: {over}")
     _after_moment(tx, moment)
 
 
 def _alert_overclaim(tx: Tx, moment: Moment, claimed: int) -> None:
     state = tx.state
     penalty = state.rules.overclaim_penalty
-    other = _next_opponent(state, moment.seat) if penalty else None
+    other = next_opponent(state, moment.seat) if penalty else None
     extra = f"; {state.names[other]} pegs {penalty}" if other is not None else ""
     text = f"{state.names[moment.seat]} claimed {claimed} but has {moment.points}: corrected{extra}"
     tx.alert(AlertKind.OVERCLAIM, text, moment.seat,
@@ -90,6 +147,15 @@ def _record_underclaim(tx: Tx, moment: Moment, missed: int) -> None:
     tx.alert(kind, text, moment.seat, items=moment.items, where=moment.where, points=moment.points, claimed=claimed)
 
 
+def _open_window(tx: Tx, moment: Moment, missed: int) -> None:
+    """A claim in a muggins moment is open to a call until its deadline (edition 2: a claim of
+    points that was right or over too, so that a call on it is a wrong call, not one with
+    nothing open)."""
+    state = tx.state
+    if state.edition >= 2 and moment.where in state.rules.muggins.moments:
+        tx.set_deal(missed=tx.deal.missed + (Missed(moment.seat, moment.where, missed, moment.items),))
+
+
 def _close_muggins(tx: Tx, moment: Moment) -> None:
     """Muggins deadlines: in the play, until the offender pegs again; in the show, until the
     next hand is counted."""
@@ -97,10 +163,28 @@ def _close_muggins(tx: Tx, moment: Moment) -> None:
         m for m in tx.deal.missed
         if not moment.where.in_show and not (m.seat == moment.seat or m.where.in_show)
     )
+    why = (f"{tx.state.names[moment.seat]} has pegged again" if not moment.where.in_show
+           else f"{tx.state.names[moment.seat]}'s {moment.where} is being counted")
+    _closing(tx, keep, why)
+
+
+def close_all_muggins(tx: Tx, why: str) -> None:
+    """Every muggins window closes (the deal ends): each under-claim still open is told."""
+    _closing(tx, (), why)
+
+
+def _closing(tx: Tx, keep: tuple[Missed, ...], why: str) -> None:
+    state = tx.state
+    for m in tx.deal.missed:
+        if m.missed and m not in keep:
+            name = state.names[m.seat]
+            tx.alert(AlertKind.MUGGINS_CLOSED, f"muggins on {name}'s {m.where} ({m.missed} missed) is closed: {why}",
+                     m.seat, where=m.where, points=m.missed)
     tx.set_deal(missed=keep)
 
 
-def _next_opponent(state: State, seat: int) -> int:
+def next_opponent(state: State, seat: int) -> int:
+    """The first seat clockwise of another side: the one an overclaim's penalty goes to."""
     for i in range(1, state.seats):
         other = (seat + i) % state.seats
         if state.team_of(other) != state.team_of(seat):
@@ -116,16 +200,62 @@ def muggins(tx: Tx, event: ev.Muggins) -> None:
         raise RulesError("muggins is not played at this table (it needs claim mode and a muggins rule)")
     if not isinstance(event.points, int) or not 1 <= event.points <= MAX_CLAIM:
         raise RulesError(f"muggins is called for 1-{MAX_CLAIM} points, not {event.points!r}")
-    team = state.team_of(seat)
-    open_ = [m for m in tx.deal.missed if state.team_of(m.seat) != team]
-    if not open_:
-        last = tx.deal.last_claim
-        accused = last if last is not None and state.team_of(last) != team else _next_opponent(state, seat)
-        tx.alert(AlertKind.WRONG_MUGGINS, f"{state.names[seat]} called muggins wrongly: "
-                 f"{state.names[accused]} pegs {event.points}", seat, points=event.points, other=accused)
+    if state.edition < 2:
+        _muggins_edition_1(tx, seat, event.points)
+        return
+    accused = _accused(state, seat, event.accused)
+    target = next(m for m in reversed(tx.deal.missed) if m.seat == accused)
+    tx.set_deal(missed=tuple(m for m in tx.deal.missed if m is not target))
+    if not target.missed:
+        tx.alert(AlertKind.WRONG_MUGGINS, f"{state.names[seat]} called muggins wrongly on {state.names[accused]}'s "
+                 f"{target.where}, which was claimed right: {state.names[accused]} pegs {event.points}", seat,
+                 where=target.where, points=event.points, other=accused)
         tx.peg(accused, event.points, Reason.WRONG_MUGGINS)
         return
-    target = open_[-1]
     taken = min(event.points, target.missed)
+    tx.peg(seat, taken, Reason.MUGGINS, target.items, f"muggins for {taken}")
+
+
+def _accused(state: State, seat: int, named: int | None) -> int:
+    """Whose open claim a call is on: the one named, else the only opponent with one open."""
+    open_ = muggins_targets(state, seat)
+    listed = " or ".join(who(state, s) for s in open_)
+    if named is not None:
+        accused = check_seat(state, named)
+        if state.team_of(accused) == state.team_of(seat):
+            raise RulesError(f"{who(state, seat)} cannot call muggins on {state.names[accused]}: "
+                             f"muggins is called on an opponent")
+        if accused not in open_:
+            raise RulesError(f"{who(state, accused)} has no claim open to muggins now"
+                             + (f": open to {state.names[seat]} now: {listed}" if open_ else ""))
+        return accused
+    if not open_:
+        raise RulesError(nothing_open_words(state, seat))
+    if len(open_) > 1:
+        raise RulesError(f"claims of {listed} are open to muggins: say whose claim {state.names[seat]} calls it on")
+    return open_[0]
+
+
+def nothing_open_words(state: State, seat: int) -> str:
+    """The refusal of a muggins call by ``seat`` with no opponent's claim open to it."""
+    return (f"nothing is open to muggins for {state.names[seat]}: no opponent's claim can be called now "
+            "(a play claim until its player pegs again, a hand or crib until the next is counted)")
+
+
+def _muggins_edition_1(tx: Tx, seat: int, points: int) -> None:
+    """A call as journals of edition 1 were played: on the latest under-claim open, else a
+    wrong call against the last claimer (or the next opponent)."""
+    state = tx.state
+    team = state.team_of(seat)
+    open_ = [m for m in tx.deal.missed if state.team_of(m.seat) != team and m.missed]
+    if not open_:
+        last = tx.deal.last_claim
+        accused = last if last is not None and state.team_of(last) != team else next_opponent(state, seat)
+        tx.alert(AlertKind.WRONG_MUGGINS, f"{state.names[seat]} called muggins wrongly: "
+                 f"{state.names[accused]} pegs {points}", seat, points=points, other=accused)
+        tx.peg(accused, points, Reason.WRONG_MUGGINS)
+        return
+    target = open_[-1]
+    taken = min(points, target.missed)
     tx.set_deal(missed=tuple(m for m in tx.deal.missed if m is not target))
     tx.peg(seat, taken, Reason.MUGGINS, target.items, f"muggins for {taken}")

@@ -7,6 +7,7 @@ from typing import Final
 
 from cribpi.exc import RulesError
 from cribpi.game import events as ev
+from cribpi.game.claims import close_all_muggins
 from cribpi.game.events import Mode
 from cribpi.game.state import AlertKind, DealState, Phase, Reason, State, changed
 from cribpi.game.transaction import Tx, check_seat, need_phase, who
@@ -27,9 +28,12 @@ def new_game(tx: Tx, event: ev.NewGame) -> None:
         raise RulesError(f"the discard review is a coaching aid: the {rules.name} rules do not allow it")
     if event.match_games < 1 or event.match_games % 2 == 0:
         raise RulesError(f"a match is best of an odd number of games, not {event.match_games}")
+    if event.edition not in (1, ev.EDITION):
+        raise RulesError(f"edition {event.edition!r} of the table's rulings is not known: 1-{ev.EDITION}")
     teams = rules.teams
     tx.set(names=names, rules=rules, mode=event.mode, scores=(0,) * teams, rear=(0,) * teams,
-           match_games=event.match_games, review=event.review, game_number=1, phase=Phase.CUT)
+           match_games=event.match_games, review=event.review, game_number=1, phase=Phase.CUT,
+           edition=event.edition)
     if event.first_dealer is not None:
         _start_game(tx, check_seat(tx.state, event.first_dealer))
 
@@ -94,6 +98,8 @@ def end_deal(tx: Tx, event: ev.EndDeal) -> None:
     need_phase(state, event, Phase.DONE, Phase.BOARD)
     deal = tx.deal
     dealer = (deal.dealer + 1) % state.seats
+    if deal.missed:
+        close_all_muggins(tx, "the deal is over")
     if state.phase is Phase.BOARD:
         tx.set_deal(number=deal.number + 1, dealer=dealer, scores_at_start=state.scores)
         return

@@ -17,14 +17,14 @@ import typing
 from typing import Any
 
 from cribpi.exc import RulesError
-from cribpi.game import claims, confirm, dealing, entry, moves, play, setup
+from cribpi.game import claims, confirm, dealing, entry, moves, play, renege, setup
 from cribpi.game import events as ev
 from cribpi.game.claims import MAX_CLAIM
 from cribpi.game.queries import cards_left, claimable, known_hand, show_order
 from cribpi.game.state import Effect, PlayInput, State
 from cribpi.game.transaction import GameEnded, Tx
 
-__all__ = ["apply", "show_order", "cards_left", "claimable", "known_hand", "INITIAL", "MAX_CLAIM"]
+__all__ = ["apply", "show_order", "cards_left", "claimable", "known_hand", "INITIAL", "MAX_CLAIM", "open_reneges"]
 
 INITIAL = State()
 
@@ -67,4 +67,10 @@ _HANDLERS: dict[type[ev.Event], Callable[[Tx, Any], None]] = {
     ev.NextGame: dealing.next_game,
     ev.Confirm: confirm.confirm,
     ev.MoveCard: lambda tx, event: moves.move_card(tx, event, apply),
+    ev.Renege: lambda tx, event: renege.claim_renege(tx, event, apply),
 }
+
+
+def open_reneges(state: State) -> tuple[tuple[int, int], ...]:
+    """Each (offender, claimer) a ``Renege`` event would be taken for now (ACC rule 7.3)."""
+    return renege.open_reneges(state, apply)

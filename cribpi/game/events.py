@@ -19,9 +19,17 @@ from cribpi.rules.presets import rules_from_dict, rules_to_dict
 __all__ = [
     "Mode", "Event", "NewGame", "Setup", "CutForDeal", "Starter", "HandCards", "Discard", "Lay", "Go", "Claim",
     "Muggins", "Crib", "Peg", "Penalty", "Misdeal", "EndDeal", "NextGame", "Undo", "MoveCard",
-    "Confirm",
+    "Confirm", "Renege", "EDITION",
     "EVENT_TYPES", "event_from_dict", "random_cut",
 ]
+
+#: The edition of the table's rulings on irregularities a game is started under. Edition 2
+#: (ACC rules 8.4 and 10): a false claim of game is set back with 15 points' penalty, and a
+#: muggins call needs a claim open to it. A journal's ``new_game`` written before editions
+#: were recorded is edition 1, and its events are judged as they were when played (a call with
+#: nothing open was a wrong call against the last claimer; a false claim of game was only
+#: corrected), so an old journal replays to the table its players saw.
+EDITION: Final = 2
 
 
 class Mode(str, enum.Enum):
@@ -77,6 +85,7 @@ class NewGame(Event):
     match_games: int = 1  # best of N
     first_dealer: int | None = None  # None: cut for the deal
     review: bool = False  # post-deal discard review (a coaching aid; refused by tournament rules)
+    edition: int = EDITION  # the table's rulings on irregularities (see EDITION); 1: a journal's older game
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "names", tuple(self.names))
@@ -177,11 +186,26 @@ class Claim(Event):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Muggins(Event):
-    """``seat`` calls muggins for ``points`` on an opponent's under-claim."""
+    """``seat`` calls muggins for ``points`` on an opponent's claim still open to it
+    (:mod:`cribpi.game.claims`). ``accused`` names whose claim: needed only when claims of
+    more than one opponent are open (three players); None lets the table take the one open."""
 
     kind: ClassVar[str] = "muggins"
     seat: int
     points: int
+    accused: int | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Renege(Event):
+    """A renege by ``seat`` is claimed (ACC rule 7.3): ``seat`` said go holding a card that
+    fitted. The play goes back to that go (the cards laid since return to the hands, every
+    point pegged since is cancelled), and ``by`` (the opponent; with three players, the one who
+    claims it) pegs 2 for each card that could have been played. ``by`` None: the opponent."""
+
+    kind: ClassVar[str] = "renege"
+    seat: int
+    by: int | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -254,7 +278,7 @@ class Undo(Event):
 EVENT_TYPES: Final[dict[str, type[Event]]] = {
     cls.kind: cls
     for cls in (NewGame, Setup, CutForDeal, Starter, HandCards, Discard, Lay, Go, Claim, Muggins, Crib, Peg,
-                Penalty, Misdeal, EndDeal, NextGame, Undo, MoveCard, Confirm)
+                Penalty, Misdeal, EndDeal, NextGame, Undo, MoveCard, Confirm, Renege)
 }
 
 
@@ -262,6 +286,8 @@ def event_from_dict(data: dict[str, Any]) -> Event:
     """The inverse of ``Event.to_dict``; bad input raises RulesError naming the field."""
     data = dict(data)
     kind = data.pop("type", None)
+    if kind == "new_game" and "edition" not in data:
+        data["edition"] = 1  # written before editions were: judged as it was played
     cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise RulesError(f"unknown event type {kind!r}: use {', '.join(EVENT_TYPES)}")

@@ -19,7 +19,7 @@ base as it was pegged, a penalty's reason from its event, which only the game's 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from cribpi.exc import RulesError
 from cribpi.game import events as ev
@@ -30,7 +30,7 @@ from cribpi.game.state import (
 from cribpi.game.transaction import Tx, check_seat, need_phase, who
 from cribpi.rules import MAX_COUNT, Card, ScoreItem
 
-__all__ = ["move_card", "latest_score", "replay", "Apply"]
+__all__ = ["move_card", "latest_score", "replay", "steps", "Apply"]
 
 Apply = Callable[[State, ev.Event], tuple[State, tuple[Effect, ...]]]
 
@@ -123,14 +123,24 @@ def replay(base: State, log: Iterable[PlayInput], moved: dict[Card, int], apply:
     """The deal's inputs applied again from ``base``, each card and go credited to the seat
     whose turn it is, a moved card to its seat after a go from each seat passed over."""
     state, effects = base, list[Effect]()
+    for state in steps(base, log, moved, apply, effects):
+        pass
+    return state, effects
+
+
+def steps(base: State, log: Iterable[PlayInput], moved: dict[Card, int], apply: Apply,
+          effects: list[Effect]) -> Iterator[State]:
+    """:func:`replay` an input at a time: the table after each input of ``log`` (the goes
+    nobody entered before a moved card included), its effects added to ``effects``."""
+    state = base
     for raw in log:
         owner = _owner(state, raw, moved)
         while owner is not None and (turn := _turn(state)) is not None and turn != owner:
             state = _step(state, ev.Go(turn), base, moved, apply, effects)  # the go nobody entered
         state = _step(state, _credited(state, raw), base, moved, apply, effects)
+        yield state
         if state.phase in (Phase.GAME_OVER, Phase.MATCH_OVER):
             break  # nothing after the winning instant counts
-    return state, effects
 
 
 def _step(state: State, event: ev.Event, base: State, moved: dict[Card, int], apply: Apply,

@@ -11,7 +11,7 @@ from cribpi.game.state import AlertKind, DealState, Phase, State, Where
 from cribpi.game.transaction import Tx, check_seat, check_unseen, need_phase, who
 from cribpi.rules import MAX_COUNT, Card, Rank, ScoreItem, score_play
 
-__all__ = ["starter", "lay", "go", "check_renege"]
+__all__ = ["starter", "lay", "go", "check_renege", "renege_opponent", "RENEGE_RULE", "RENEGE_POINTS"]
 
 
 def starter(tx: Tx, event: ev.Starter) -> None:
@@ -109,15 +109,16 @@ def check_renege(tx: Tx, seat: int, cards: tuple[Card, ...]) -> None:
     for card in cards:
         at = next((count for s, count in tx.deal.gone_at if s == seat and count + card.value <= MAX_COUNT), None)
         if at is not None:
-            claimer = _opponent(state, seat)
+            claimer = renege_opponent(state, seat)
             by = state.names[claimer] if claimer is not None else "an opponent"
             tx.alert(AlertKind.RENEGE, f"renege: {state.names[seat]} said go at {at} holding {card}, which fitted. "
-                     f"{RENEGE_RULE}: {by} may claim it before playing another card, and pegs {RENEGE_POINTS} "
+                     f"{RENEGE_RULE}: {by} may claim it before playing another card: the play goes back to the go, "
+                     f"the points pegged since are cancelled, and {by} pegs {RENEGE_POINTS} "
                      f"for each card that could have been played", seat,
                      items=(ScoreItem("renege", (card,), RENEGE_POINTS),), points=RENEGE_POINTS, other=claimer)
 
 
-def _opponent(state: State, seat: int) -> int | None:
+def renege_opponent(state: State, seat: int) -> int | None:
     """The one side that may claim a renege: two hands, or partners (the next seat's side)."""
     if state.seats == 2 or state.rules.partnerships:
         return (seat + 1) % state.seats

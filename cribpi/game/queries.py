@@ -7,7 +7,7 @@ from cribpi.game.state import DealState, Moment, State
 from cribpi.rules import Card
 
 __all__ = ["show_order", "cards_left", "known_hand", "claimable", "next_to_play", "entry_refusal", "seen_words",
-           "not_in_crib_words"]
+           "not_in_crib_words", "muggins_targets"]
 
 
 def show_order(state: State) -> tuple[int, ...]:
@@ -38,6 +38,17 @@ def claimable(state: State, seat: int) -> Moment | None:
     if deal.pending is not None and deal.pending.seat == seat:
         return deal.pending
     return next((m for m in deal.unclaimed if m.seat == seat), None)
+
+
+def muggins_targets(state: State, caller: int) -> tuple[int, ...]:
+    """The opponents of ``caller`` with a claim still open to muggins, the latest claim first:
+    whom a call by ``caller`` can be on (:mod:`cribpi.game.claims`)."""
+    deal = state.deal
+    if deal is None:
+        return ()
+    team = state.team_of(caller)
+    seats = (m.seat for m in reversed(deal.missed) if state.team_of(m.seat) != team)
+    return tuple(dict.fromkeys(seats))
 
 
 def next_to_play(state: State, deal: DealState, after: int) -> int | None:

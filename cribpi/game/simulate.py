@@ -61,10 +61,11 @@ def _choose(rng: random.Random, state: State, cards: _Cards, declare: bool) -> E
     if blocking or (deal.unclaimed and rng.random() < 0.6):
         moment = deal.pending or (deal.unclaimed[0] if blocking else rng.choice(deal.unclaimed))
         return _claim(rng, moment)
-    if deal.missed and rng.random() < 0.5:
-        victim = deal.missed[-1]
+    short = [m for m in deal.missed if m.missed]  # under-claims (right claims are open to a call too)
+    if short and rng.random() < 0.5:
+        victim = short[-1]
         callers = [s for s in range(state.seats) if state.team_of(s) != state.team_of(victim.seat)]
-        return Muggins(rng.choice(callers), rng.randint(1, victim.missed + 1))
+        return Muggins(rng.choice(callers), rng.randint(1, victim.missed + 1), victim.seat)
     if phase is Phase.PLAY:
         return _play(rng, state, cards.hands)
     if phase is Phase.SHOW:

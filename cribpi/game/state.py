@@ -63,6 +63,7 @@ class Reason(enum.StrEnum):
     MUGGINS = "muggins"  # taken from an opponent's under-claim
     WRONG_MUGGINS = "wrong muggins"  # given away by a muggins call with nothing to take
     OVERCLAIM_PENALTY = "overclaim penalty"
+    FALSE_GAME = "false claim of game"  # ACC 8.4: the overclaim to the opponent, 15 back for the offender
     PENALTY = "penalty"  # a judge's ruling
     PEG = "peg"  # board mode: pegged by hand
 
@@ -84,7 +85,10 @@ class AlertKind(enum.StrEnum):
     OVERCLAIM = "overclaim"
     UNDERCLAIM = "underclaim"  # missed points nobody may take
     MUGGINS = "muggins"  # missed points the other side may take
+    MUGGINS_CLOSED = "muggins-closed"  # an under-claim's muggins window closed, nobody having called it
     WRONG_MUGGINS = "wrong-muggins"
+    FALSE_GAME = "false-game"  # a claim that would have reached the game hole, not got (ACC 8.4)
+    RENEGE_CLAIMED = "renege-claimed"  # the play taken back to the false go (ACC 7.3)
     PENALTY = "penalty"
     MISDEAL = "misdeal"
     MOVED = "moved"  # a card moved to the seat that laid it: the play scored again
@@ -103,7 +107,8 @@ class Moment:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Missed:
-    """An under-claim an opponent may still take with muggins."""
+    """A claim still open to muggins (its deadline not passed): an under-claim an opponent may
+    take (``missed`` > 0), or a claim that was right (``missed`` 0), on which a call is wrong."""
 
     seat: int
     where: Where
@@ -158,8 +163,8 @@ class DealState:
     pending: Moment | None = None  # a hand or the crib waiting for its claim (blocks the show)
     unclaimed: tuple[Moment, ...] = ()  # play and heels scores not claimed yet (one per seat)
     gone_at: tuple[tuple[int, int], ...] = ()  # (seat, count) of every go this deal: renege checks
-    missed: tuple[Missed, ...] = ()
-    last_claim: int | None = None  # the seat that claimed last (a wrong muggins call accuses it)
+    missed: tuple[Missed, ...] = ()  # claims open to muggins, oldest first (under-claims and right ones)
+    last_claim: int | None = None  # the seat that claimed last (edition 1: a wrong muggins call accuses it)
     scores_at_start: tuple[int, ...] = ()
     pegged: tuple[tuple[int, int, Reason], ...] = ()  # (seat, points, reason) in this deal
     hand_totals: tuple[tuple[int, int], ...] = ()  # (seat, points the rules give) per hand shown
@@ -224,6 +229,7 @@ class State:
     first_dealer: int | None = None  # of the current game
     match_games: int = 1
     review: bool = False  # the post-deal discard review is offered
+    edition: int = ev.EDITION  # the rulings on irregularities the game was started under (NewGame.edition)
     games: tuple[GameRecordResult, ...] = ()
     winner: int | None = None  # team, once the game is over
 

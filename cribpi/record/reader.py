@@ -14,7 +14,7 @@ from cribpi.exc import RulesError
 from cribpi.game.engine import INITIAL, apply, claimable
 from cribpi.game.events import (
     Claim, Confirm, Crib, CutForDeal, Discard, EndDeal, Event, Go, HandCards, Lay, Misdeal, MoveCard, Muggins,
-    NextGame, Peg, Penalty, Starter,
+    NextGame, Peg, Penalty, Renege, Starter,
 )
 from cribpi.game.legal import describe_expected
 from cribpi.game.state import Phase, Where
@@ -240,8 +240,15 @@ class _Reader:
     def _muggins(self, words: Words) -> None:
         seat = self._seat(words)
         points = words.integer("the points called, e.g. Muggins Ben 2")
+        accused = self._seat(words) if words.skip("on") else None  # Muggins Ben 2 on Ann: whose claim
         words.end()
-        self._apply(Muggins(seat, points), words.line, f"{self._name(seat)}'s muggins for {points}")
+        self._apply(Muggins(seat, points, accused), words.line, f"{self._name(seat)}'s muggins for {points}")
+
+    def _renege(self, words: Words) -> None:
+        seat = self._seat(words)
+        by = self._seat(words) if words.skip("by") else None
+        words.end()
+        self._apply(Renege(seat, by), words.line, f"the renege claimed on {self._name(seat)}")
 
     def _move(self, words: Words) -> None:
         card = words.card("the card moved, e.g. Move 9H Ann")
@@ -300,14 +307,14 @@ _STATEMENTS: Final[dict[str, Callable[[_Reader, Words], None]]] = {
     "discard": _Reader._discard, "crib": _Reader._crib, "play": _Reader._play, "claim": _Reader._claim,
     "show": _Reader._show, "muggins": _Reader._muggins, "penalty": _Reader._penalty, "peg": _Reader._peg,
     "misdeal": _Reader._misdeal, "end": _Reader._end, "next": _Reader._next, "move": _Reader._move,
-    "confirm": _Reader._confirm, "dispute": _Reader._dispute,
+    "confirm": _Reader._confirm, "dispute": _Reader._dispute, "renege": _Reader._renege,
 }
 #: Statements that need a deal under way (a record without a Cut line or Dealer tag has none).
 _IN_A_DEAL: Final = frozenset({"deal", "starter", "hand", "discard", "crib", "play", "show", "claim", "muggins",
-                               "end", "move"})
+                               "end", "move", "renege"})
 #: Statements whose keyword may be followed by ``:`` (the others place it after a name or number).
 _COLON_AFTER_KEYWORD: Final = frozenset({"cut", "starter", "crib", "play"})
 _STATEMENT_NAMES: Final = ("Cut:", "Deal N: NAME deals", "Starter:", "Hand NAME:", "Discard NAME:", "Crib:",
-                           "Play:", "Show NAME N", "Show crib N", "Claim NAME N", "Muggins NAME N",
+                           "Play:", "Show NAME N", "Show crib N", "Claim NAME N", "Muggins NAME N [on NAME]",
                            "Penalty NAME N \"reason\"", "Peg NAME N", "Misdeal", "End", "Next game", "Move CARD NAME",
-                           "Confirm NAME", "Dispute NAME")
+                           "Confirm NAME", "Dispute NAME", "Renege NAME [by NAME]")

@@ -8,7 +8,7 @@ from cribpi.exc import RulesError
 from cribpi.game.engine import INITIAL, apply, claimable
 from cribpi.game.events import (
     Claim, Confirm, Crib, CutForDeal, Discard, EndDeal, Event, Go, HandCards, Lay, Misdeal, MoveCard, Muggins,
-    NewGame, NextGame, Peg, Penalty, Setup, Starter, Undo,
+    NewGame, NextGame, Peg, Penalty, Renege, Setup, Starter, Undo,
 )
 from cribpi.game.state import Effect, GameOver, MatchOver, Phase, State, Where
 from cribpi.record.errors import RecordWriteError
@@ -164,8 +164,14 @@ def _format_statement(event: Event, names: tuple[str, ...]) -> str:
         return f"Discard {name_token(names[event.seat])}: {cards}"
     if isinstance(event, Crib):
         return f"Crib: {cards}"
-    if isinstance(event, (Muggins, Peg)):
-        return f"{type(event).__name__} {name_token(names[event.seat])} {event.points}"
+    if isinstance(event, Muggins):  # on whom, when the call named it
+        on = f" on {name_token(names[event.accused])}" if event.accused is not None else ""
+        return f"Muggins {name_token(names[event.seat])} {event.points}{on}"
+    if isinstance(event, Peg):
+        return f"Peg {name_token(names[event.seat])} {event.points}"
+    if isinstance(event, Renege):
+        by = f" by {name_token(names[event.by])}" if event.by is not None else ""
+        return f"Renege {name_token(names[event.seat])}{by}"
     if isinstance(event, Penalty):
         return f"Penalty {name_token(names[event.seat])} {event.points} {quote(event.reason)}"
     if isinstance(event, Misdeal):

@@ -11,6 +11,7 @@ from cribpi.game import (
     Alert, AlertKind, Effect, Event, GameOver, MatchOver, Mode, MoveCard, Pegged, Phase, Reason, State, Undo, Where,
     apply, can_go,
 )
+from cribpi.game.claims import FALSE_GAME_BACK
 from cribpi.game.moves import latest_score
 from cribpi.rules import MAX_COUNT, Card, ScoreItem, count_total
 from cribpi.views.board import DEFAULT_COLOURS, RGB, Animation, BoardModel, TrackModel, mark_holes
@@ -288,7 +289,8 @@ ALERT_TITLES = {
     AlertKind.CUT: "Cut", AlertKind.RECUT: "Cut again", AlertKind.HEELS: "His heels", AlertKind.RENEGE: "Renege",
     AlertKind.OVERCLAIM: "Overclaim", AlertKind.UNDERCLAIM: "Underclaim", AlertKind.MUGGINS: "MUGGINS!",
     AlertKind.WRONG_MUGGINS: "Wrong muggins", AlertKind.PENALTY: "Penalty", AlertKind.MISDEAL: "Misdeal",
-    AlertKind.MOVED: "Card moved",
+    AlertKind.MOVED: "Card moved", AlertKind.MUGGINS_CLOSED: "Muggins closed", AlertKind.FALSE_GAME: "False game",
+    AlertKind.RENEGE_CLAIMED: "Renege claimed",
 }
 
 
@@ -297,6 +299,8 @@ def alert_lines(state: State, alert: Alert) -> tuple[str, ...]:
     was claimed) with the items under it; the others as the engine said them."""
     if alert.kind is AlertKind.RENEGE:
         return _renege_lines(state, alert)
+    if alert.kind is AlertKind.RENEGE_CLAIMED:
+        return _renege_claimed_lines(state, alert)
     if alert.kind is AlertKind.RECUT and state.seats > 2:  # the engine names the tied seats, but every seat cuts
         return (alert.text, f"all {state.seats} cut again, {seat_label(state, 0)} first")
     compose = _CLAIM_SENTENCES.get(alert.kind)
@@ -315,7 +319,25 @@ def _renege_lines(state: State, alert: Alert) -> tuple[str, ...]:
     at = next((f" at {count}" for seat, count in gone_at if seat == alert.seat and count + card.value <= MAX_COUNT), "")
     claimer = seat_label(state, alert.other) if alert.other is not None else "an opponent"
     return (f"{seat_label(state, alert.seat)} said go{at} holding {card}, which fitted",
-            f"ACC 7.3: {claimer} may claim {item.points} a card", "MENU, Penalty pegs it")
+            f"ACC 7.3: {claimer} may claim {item.points} a card", "MENU: Renege, play back")
+
+
+def _renege_claimed_lines(state: State, alert: Alert) -> tuple[str, ...]:
+    """The play taken back to the false go: the cards returned, the points cancelled, the
+    penalty and whose turn it is (the count shows the go's)."""
+    if alert.seat is None or alert.other is None or not alert.items:
+        return (alert.text,)
+    offender, by = seat_label(state, alert.seat), seat_label(state, alert.other)
+    returned = alert.items[1].cards if len(alert.items) > 1 else ()
+    deal = state.deal
+    at = f" at {deal.running}" if deal is not None and state.phase is Phase.PLAY else ""
+    lines = [f"Play back to {offender}'s go{at}",
+             f"{' '.join(map(str, returned)) or 'no card'} back to the hands",
+             "points pegged since: cancelled",
+             f"{by} pegs {alert.points} ({' '.join(map(str, alert.items[0].cards))})"]
+    if at:
+        lines.append(f"{offender} to play")
+    return tuple(lines)
 
 
 def _muggins_open(state: State, alert: Alert, who: str) -> str:
@@ -337,7 +359,21 @@ def _overclaim(state: State, alert: Alert, who: str) -> str:
 
 def _wrong_muggins(state: State, alert: Alert, who: str) -> str:
     other = seat_label(state, alert.other) if alert.other is not None else "the other side"
+    if alert.where is not None:  # the claim it was called on, which missed nothing
+        return f"{who} called muggins wrongly on {other}'s {alert.where.value}: {other} pegs {alert.points}"
     return f"{who} called muggins wrongly: {other} pegs {alert.points}"
+
+
+def _false_game(state: State, alert: Alert, who: str) -> str:
+    """ACC 8.4, the items under it (the last: what was overclaimed, which the opponent pegs)."""
+    other = seat_label(state, alert.other) if alert.other is not None else "the other side"
+    return (f"{who} claimed {alert.claimed} into the game hole, has {alert.points}: a false claim of game "
+            f"(ACC 8.4). {other} pegs the overclaim, {who} goes back {FALSE_GAME_BACK}")
+
+
+def _muggins_closed(state: State, alert: Alert, who: str) -> str:
+    where = f"{alert.where.value} " if alert.where is not None else ""
+    return f"Muggins on {who}'s {where}({alert.points} missed) is closed"
 
 
 _CLAIM_SENTENCES: dict[AlertKind, Callable[[State, Alert, str], str]] = {
@@ -345,4 +381,6 @@ _CLAIM_SENTENCES: dict[AlertKind, Callable[[State, Alert, str], str]] = {
     AlertKind.UNDERCLAIM: _underclaim,
     AlertKind.OVERCLAIM: _overclaim,
     AlertKind.WRONG_MUGGINS: _wrong_muggins,
+    AlertKind.FALSE_GAME: _false_game,
+    AlertKind.MUGGINS_CLOSED: _muggins_closed,
 }

@@ -138,7 +138,7 @@ def pair_claimed_as(points: int):
 def pair_claimed():
     """The pair claimed in full, so nothing is open to take."""
     with pair_claimed_as(2) as (parts, ui, app, dealer):
-        assert ui.state.scores[dealer] == 2 and not ui.state.deal.missed
+        assert ui.state.scores[dealer] == 2 and not any(m.missed for m in ui.state.deal.missed)
         yield parts, ui, app, dealer
 
 
@@ -150,12 +150,13 @@ def test_a_wrong_muggins_call_gives_the_accused_the_points_it_named(pair_claimed
         press(parts, app, "peg", caller, 1)
     assert ui.tally == (caller, 3)
     assert ui.screen() == PromptScreen(f"{ui.state.names[caller]} calls muggins", "3 points",
-                                       "PEG adds points, OK calls it, UNDO drops it")
+                                       f"on {ui.state.names[dealer]}: PEG adds points, OK calls it, UNDO drops it")
     press(parts, app, "ok")
     assert ui.state.scores[dealer] == 5 and ui.state.scores[caller] == 0
     alert = ui.screen()
     assert isinstance(alert, AlertScreen) and alert.title == "Wrong muggins"
-    assert alert.lines[0] == f"{ui.state.names[caller]} called muggins wrongly: {ui.state.names[dealer]} pegs 3"
+    assert alert.lines[0] == (f"{ui.state.names[caller]} called muggins wrongly on {ui.state.names[dealer]}'s play: "
+                              f"{ui.state.names[dealer]} pegs 3")
 
 
 def test_a_muggins_call_must_name_its_points_and_undo_drops_it(pair_claimed):

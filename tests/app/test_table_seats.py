@@ -39,23 +39,26 @@ def test_the_turn_is_on_every_play_screen_and_a_card_keyed_names_its_seat():
     assert ui.screen() == PromptScreen("Bob lays", "5_", "count 10")
 
 
-def test_a_go_said_holding_a_card_that_fitted_is_a_renege_with_its_penalty_ready():
+def test_a_go_said_holding_a_card_that_fitted_is_a_renege_menu_opens_on_its_claim():
     ui = table()
     keys(ui, "2S", "TC", "KD", "QC", "go", "go")  # 30: Bob says go, Ann too: one for the go to Ann
     assert ui.state.scores == (1, 0)
     keys(ui, "AD")  # Bob leads the next count with an ace he held at 30
     alert = next(s for s in ui.screens if isinstance(s, AlertScreen) and s.title == "Renege")
     assert alert.lines == ("Bob said go at 30 holding AD, which fitted", "ACC 7.3: Ann may claim 2 a card",
-                           "MENU, Penalty pegs it")
+                           "MENU: Renege, play back")
     assert pages(alert) == 1  # one OK reads it
     keys(ui, "menu")
-    ui.menus.current.selected = ui.screen().items.index("Penalty...")
+    assert ui.screen().items[ui.screen().selected] == "Renege by Bob"  # MENU opens ready to claim it
     ui.handle(Action.parse("ok"))
-    assert ui.screen().items[:3] == ("Pegs: Ann", "Points: +2", "For: renege")
-    ui.menus.current.selected = ui.screen().items.index("Peg the penalty")
-    ui.handle(Action.parse("ok"))
-    assert ui.state.scores == (3, 0)
-    assert ui.state.phase is Phase.PLAY
+    assert ui.state.scores == (2, 0)  # Ann's 1 for the go is cancelled; she pegs 2 for the renege card
+    assert ui.state.deal.running == 30 and ui.state.deal.turn == 1  # back to Bob's go: Bob plays on
+    claimed = ui.screen()
+    assert isinstance(claimed, AlertScreen) and claimed.title == "Renege claimed"
+    assert claimed.lines[:2] == ("Play back to Bob's go at 30", "AD back to the hands")
+    assert "Bob to play" in claimed.lines
+    keys(ui, "AD")  # Bob lays the ace at 30 now: 31
+    assert ui.state.scores == (2, 2) and ui.state.phase is Phase.PLAY
 
 
 def test_where_the_turn_could_pass_a_keyed_card_offers_go_and_go_hands_the_card_on():

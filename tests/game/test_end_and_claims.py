@@ -140,13 +140,15 @@ def test_muggins_offers_the_missed_items_and_the_caller_takes_them():
 def test_wrong_muggins_gives_the_other_player_the_points():
     s, _ = _underclaimed_show(MUGGINS)
     dealer_pending = s.state.deal.pending
-    s(Claim(DEALER, dealer_pending.points))  # closes the pone's muggins window
-    before = s.state.scores[PONE]
-    effects = s.game.apply(Muggins(DEALER, 3))
-    assert s.state.scores[PONE] == before + 3
+    s(Claim(DEALER, dealer_pending.points))  # closes the pone's muggins window; the dealer's right claim is open
+    with pytest.raises(RulesError, match="nothing is open to muggins"):
+        s.game.apply(Muggins(DEALER, 3))  # the dealer's only opponent has nothing open any more
+    before = s.state.scores[DEALER]
+    effects = s.game.apply(Muggins(PONE, 3))  # on the dealer's hand, claimed right
+    assert s.state.scores[DEALER] == before + 3
     alert = next(e for e in effects if isinstance(e, Alert))
-    assert (alert.kind, alert.seat, alert.other, alert.points) == (AlertKind.WRONG_MUGGINS, DEALER, PONE, 3)
-    assert [(e.seat, e.reason) for e in effects if isinstance(e, Pegged)] == [(PONE, Reason.WRONG_MUGGINS)]
+    assert (alert.kind, alert.seat, alert.other, alert.points) == (AlertKind.WRONG_MUGGINS, PONE, DEALER, 3)
+    assert [(e.seat, e.reason) for e in effects if isinstance(e, Pegged)] == [(DEALER, Reason.WRONG_MUGGINS)]
 
 
 def test_muggins_off_records_the_underclaim_and_refuses_a_call():

@@ -37,12 +37,12 @@ def test_replay_json_lists_scoring_events(capsys: pytest.CaptureFixture[str]) ->
 def test_replay_shows_muggins_and_overclaims(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "claims.crib"
     path.write_text('[Players "A" "B"]\n[Muggins "acc"]\n[Mode "claim"]\n[Dealer "B"]\n'
-                    "Starter: 2D\nPlay: 5H=0 TH=3\nMuggins B 2\n", encoding="utf-8")
+                    "Starter: 2D\nPlay: 5H=0 TH=3\nMuggins A 2\n", encoding="utf-8")
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
     assert "! muggins: A missed" not in out  # 5 alone scores nothing
     assert "! overclaim: B claimed 3 but has 2" in out
-    assert "! wrong-muggins" in out
+    assert "! wrong-muggins" in out  # A's call on B's claim, corrected but not short
 
 
 def test_read_record_names_the_file_in_its_errors(tmp_path: Path) -> None:

@@ -232,7 +232,7 @@ def test_a_wrong_muggins_call_says_who_pegs():
     table = Table(MUGGINS, Mode.CLAIM)(Starter(Card.parse("2S")), Lay(ANN, Card.parse("5C")), Lay(BEN, Card.parse("TD")))
     table(Claim(BEN, 2), Muggins(ANN, 2))
     assert table.screens() == [
-        AlertScreen("Wrong muggins", ("Ann called muggins wrongly: Ben pegs 2",)),
+        AlertScreen("Wrong muggins", ("Ann called muggins wrongly on Ben's play: Ben pegs 2",)),
         ScoreScreen("Ben", 2, ("wrong muggins",)),
     ]
 
