@@ -49,6 +49,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    f"here and now {default_db_path()})")
     p.add_argument("--new", action="store_true", help="start a new game instead of resuming")
     p.add_argument("--seed", type=int, help="seed for random cuts (reproducible sessions)")
+    p.add_argument("--speak", action="store_true",
+                   help="say each score aloud through espeak-ng on the default sound device (apt install espeak-ng)")
     p.set_defaults(run=run)
 
 
@@ -233,7 +235,15 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("cribpi sim needs a terminal to read keys from (stdin is not a tty)")
     settings = settings_from(args)
     config = Config(db=journal_path(args.db or default_db_path()))
+    if getattr(args, "speak", False):
+        from cribpi.sim.speech import check_speech
+
+        check_speech()
     check_setup(config.db, settings, given_fields(args), args.names)
     new = start_new(config.db, args, ask_terminal)
-    return play(config, open_parts(config, "sim"), settings, new=new, rng=random.Random(args.seed),
-                given=given_fields(args))
+    parts = open_parts(config, "sim")
+    if getattr(args, "speak", False):
+        from cribpi.sim.speech import speaking
+
+        config = speaking(config, parts)
+    return play(config, parts, settings, new=new, rng=random.Random(args.seed), given=given_fields(args))
