@@ -67,8 +67,8 @@ class Director:
         self.accepted: Counter[str] = Counter()
         self.live: dict[str, dict[str, Any]] = {t: {"table": t, "online": False, "state": None} for t in db.tables()}
         self.newest: dict[str, int] = {}  # table -> newest event id
-        self.since: dict[str, float] = {}  # table -> the table clock of the state shown (reset on connect)
-        self.shown: dict[str, set[float]] = {}  # table -> the clocks of its states shown since then
+        self.since: dict[str, int] = {}  # table -> the id no older board may come under (reset on connect)
+        self.shown: dict[str, set[int]] = {}  # table -> the ids of its states shown since then
         self.seen: dict[str, set[int]] = {}
         self.listeners: list[Notify] = []
         self.standings = Standings(db.players())
@@ -129,16 +129,28 @@ class Director:
 
     def _on_state(self, message: Message, *, retained: bool = False) -> None:
         """A table's board. One the broker kept (``retained``: sent on subscribing, the board
-        as it was last) is shown but does not say the table is online; a live one does."""
-        live, at = self._table(message), message.body["at"]
-        shown = self.shown.setdefault(message.table, set())
-        if at < self.since.get(message.table, 0.0):
-            if at in shown:  # delivered again: its acknowledgement was lost in a broker restart
-                raise BadMessage("replay", f"{message.table}/state shown before")
-            raise BadMessage("out_of_order", f"{message.table}/state older than the one shown")
-        self.since[message.table] = at
-        shown.add(at)
-        live["state"] = message.body
+        as it was last) is shown but does not say the table is online; a live one does.
+
+        Boards are ordered by the table's own ids, never by its clock (``at``, shown only): a
+        state's ``id`` is the newest message id the table had handed to the broker when it
+        sent it, so its events up to that id come before it. An older board than the one shown
+        is refused, but a board's id raises the bar for the next ones no higher than the newest
+        event id the director has had from the table: a board with a made-up id far ahead
+        (the table's password can publish one) is shown until the next board, and freezes
+        nothing."""
+        table, body = message.table, message.body
+        live, number = self._table(message), body.get("id")
+        if number is not None:
+            shown, floor = self.shown.setdefault(table, set()), self.since.get(table, 0)
+            if number < floor:
+                if number in shown:  # delivered again: its acknowledgement was lost in a broker restart
+                    raise BadMessage("replay", f"{table}/state {number} shown before")
+                raise BadMessage("out_of_order", f"{table}/state {number} older than the one shown ({floor})")
+            self.since[table] = max(floor, min(number, self.newest.get(table, 0)))
+            if len(shown) > 10_000:
+                shown.clear()
+            shown.add(number)
+        live["state"] = body
         if not retained:
             live["online"] = True
         self._notify("table", live)

@@ -169,10 +169,12 @@ def _str(*allowed: str) -> Any:
 
 
 _PHASES = ("new", "cut", "starter", "play", "show", "done", "board", "game_over", "match_over")
+_OPTIONAL = {"state": {"id"}}  # a state's id: absent from a table older than ordering by ids
 _SCHEMAS: dict[str, Mapping[str, Any]] = {
     "state": {"game": _int, "players": _names, "scores": _ints, "rear": _ints, "dealer": _opt(lambda v: _int(v, 0, 3)),
               "game_number": _int, "match_games": lambda v: _int(v, 1, 99), "games_won": _ints, "last": _opt(_last),
-              "phase": _str(*_PHASES), "status": lambda v: type(v) is str and len(v) <= 40, "at": _num},
+              "phase": _str(*_PHASES), "status": lambda v: type(v) is str and len(v) <= 40, "at": _num,
+              "id": lambda v: _int(v, 0)},
     "events": {"id": lambda v: _int(v, 1), "game": _int, "event": _event, "at": _num},
     "result": {"id": lambda v: _int(v, 1), "game": _int, "game_number": _int, "players": _names, "scores": _ints,
                "winner": lambda v: _int(v, 0, 3), "kind": _str(*RESULT_KINDS), "game_points": lambda v: _int(v, 0, 4),
@@ -205,7 +207,10 @@ def parse(event: str, topic_name: str, payload: bytes) -> Message:
     unknown = set(body) - set(schema)
     if unknown:
         raise BadMessage("unknown_field", f"{table}/{kind}: {', '.join(sorted(unknown))[:80]}")
+    optional = _OPTIONAL.get(kind, set())
     for key, check in schema.items():
+        if key not in body and key in optional:
+            continue
         if key not in body or not check(body[key]):
             raise BadMessage("bad_field", f"{table}/{kind}: {key} = {str(body.get(key))[:40]!r}")
     if kind == "result":

@@ -82,6 +82,7 @@ class TablePublisher:
         self.ids = threading.Lock()
         self.inflight: dict[int, int | None] = {}  # paho mid -> outbox id (None: a board or status), till acked
         self.acked: set[int] = set()  # mids acknowledged before publish() returned their row
+        self.handed = 0  # the newest outbox id handed to paho: a board's id (the director orders boards by it)
         self.state: bytes | None = None
         self.state_dirty = False
         self.last: dict[str, Any] | None = None
@@ -240,7 +241,7 @@ class TablePublisher:
                 wanted = self.replay_wanted
             if stopping:  # the board as it was left goes first: stop() then says offline
                 if last is not None:
-                    self.client.publish(self.topic("state"), last, qos=1, retain=True)
+                    self.client.publish(self.topic("state"), self._numbered(last), qos=1, retain=True)
                 return
             if wanted is not None and (replay is None or replay[0] != wanted):
                 replay, cursor = (wanted, self.outbox.newest()), 0
@@ -261,20 +262,28 @@ class TablePublisher:
                 state, self.state_dirty = (self.state if self.state_dirty else None), False
             if fresh:
                 self._publish("status", b"online", retain=True)
-            if state is not None:
-                self._publish("state", state, retain=True)
             with self.wake:
                 heard = self.heard
-            if held >= 100 or not heard:
-                continue
-            again = replay is not None and cursor < replay[1]
-            for row, kind, payload in self.outbox.pending(cursor, 100, again=again):
-                with self.wake:
-                    if self.session != session:  # a new connection: paho's resends go first
+            before = self.handed
+            if held < 100 and heard:
+                again = replay is not None and cursor < replay[1]
+                for row, kind, payload in self.outbox.pending(cursor, 100, again=again):
+                    with self.wake:
+                        if self.session != session:  # a new connection: paho's resends go first
+                            break
+                    if not self._publish(kind, payload, row=row):
                         break
-                if not self._publish(kind, payload, row=row):
-                    break
-                cursor = row
+                    cursor = row
+            if state is None and self.handed != before:  # the board again, numbered past the rows just handed
+                with self.wake:
+                    state = self.state
+            if state is not None:  # after the rows handed with it: its id says they came first
+                self._publish("state", self._numbered(state), retain=True)
+
+    def _numbered(self, state: bytes) -> bytes:
+        """The board with its id: the newest outbox id handed to paho before it (on this
+        connection or an earlier one: paho resends those first)."""
+        return b'{"id":%d,' % self.handed + state[1:]
 
     def _served(self, session: str) -> None:
         """Every row of the replay to ``session`` acknowledged: it is not replayed again."""
@@ -290,6 +299,8 @@ class TablePublisher:
         info = self.client.publish(self.topic(kind), payload, qos=1, retain=retain)
         if info.rc not in (mqtt.MQTT_ERR_SUCCESS, mqtt.MQTT_ERR_NO_CONN):  # NO_CONN: queued by paho
             return False
+        if row is not None:
+            self.handed = max(self.handed, row)
         with self.ids:
             early = info.mid in self.acked
             self.acked.discard(info.mid)

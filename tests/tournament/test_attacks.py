@@ -133,3 +133,25 @@ def test_a_game_to_61_does_not_count_in_an_event_of_games_to_121(broker: Mosquit
     owner.close()
     d.close()
     d.db.close()
+
+
+def test_a_board_from_the_future_does_not_freeze_the_table(broker: Mosquitto, tmp_path: Path) -> None:
+    d = director(broker)
+    pub = publisher(broker, tmp_path)
+    pub.start()
+    game = play_match(NAMES, random.Random(7), pub, 1)
+    for _ in range(10):
+        next(game)
+    wait_for(lambda: pub.outbox.unsent() == 0 and d.live["t1"]["state"] is not None
+             and d.live["t1"]["state"].get("id") == pub.handed)
+    # the table's owner publishes a board far in the future (by its clock and by its id)
+    forged = {**d.live["t1"]["state"], "scores": [120, 120], "at": 1e12, "id": 2**53}
+    pub.client.publish(pub.topic("state"), json.dumps(forged).encode(), qos=1, retain=True).wait_for_publish(30)
+    wait_for(lambda: d.live["t1"]["state"]["scores"] == [120, 120])
+    for _ in range(10):  # the table plays on: its real boards are shown again
+        next(game)
+    wait_for(lambda: pub.outbox.unsent() == 0 and d.live["t1"]["state"]["id"] == pub.handed)
+    assert d.live["t1"]["state"]["scores"] != [120, 120] and "out_of_order" not in d.refused
+    pub.stop()
+    d.close()
+    d.db.close()

@@ -190,14 +190,20 @@ def test_a_disputed_result_counts_only_once_confirmed(room: Room) -> None:
     assert table(room.director)[0] == ("P01", 3, 1, 36)
 
 
+def event(n: int) -> dict[str, Any]:
+    return {"id": n, "game": 1, "event": {"type": "go", "seat": 0}, "at": 1.0}
+
+
 def test_an_older_state_is_refused_until_the_table_reconnects(room: Room) -> None:
     state = {"game": 1, "players": ["P01", "P16"], "scores": [5, 7], "rear": [0, 3], "dealer": 0, "game_number": 1,
-             "match_games": 1, "games_won": [0, 0], "last": None, "phase": "play", "status": "playing", "at": 500.0}
+             "match_games": 1, "games_won": [0, 0], "last": None, "phase": "play", "status": "playing", "at": 1.0,
+             "id": 5}
+    assert room.send("t1", "events", event(5))
     assert room.send("t1", "state", state)
-    assert not room.send("t1", "state", {**state, "scores": [99, 99], "at": 400.0})
+    assert not room.send("t1", "state", {**state, "scores": [99, 99], "id": 4, "at": 900.0})  # its clock says nothing
     assert room.director.live["t1"]["state"]["scores"] == [5, 7]
-    assert room.send("t1", "status", b"online")  # restarted: its clock may have gone back
-    assert room.send("t1", "state", {**state, "scores": [6, 7], "at": 10.0})
+    assert room.send("t1", "status", b"online")  # restarted: its ids start again
+    assert room.send("t1", "state", {**state, "scores": [6, 7], "id": 0})
     assert room.director.live["t1"]["state"]["scores"] == [6, 7]
 
 
@@ -205,13 +211,30 @@ def test_a_state_delivered_again_after_a_newer_one_is_a_replay_and_changes_nothi
     """A broker restart redelivers what the director had not acknowledged: an older board it
     showed already is a replay; an older board it never showed stays out of order."""
     state = {"game": 1, "players": ["P01", "P16"], "scores": [5, 7], "rear": [0, 3], "dealer": 0, "game_number": 1,
-             "match_games": 1, "games_won": [0, 0], "last": None, "phase": "play", "status": "playing", "at": 400.0}
+             "match_games": 1, "games_won": [0, 0], "last": None, "phase": "play", "status": "playing", "at": 400.0,
+             "id": 4}
+    for n in (3, 4, 5):
+        assert room.send("t1", "events", event(n))
     assert room.send("t1", "state", state)
-    assert room.send("t1", "state", {**state, "scores": [9, 7], "at": 500.0})
+    assert room.send("t1", "state", {**state, "scores": [9, 7], "id": 5})
     assert not room.send("t1", "state", state)  # delivered again
-    assert not room.send("t1", "state", {**state, "scores": [8, 7], "at": 450.0})  # never shown
+    assert not room.send("t1", "state", {**state, "scores": [8, 7], "id": 3})  # never shown
     assert room.director.live["t1"]["state"]["scores"] == [9, 7]
     assert dict(room.director.refused) == {"replay": 1, "out_of_order": 1}
+
+
+def test_a_board_from_the_future_freezes_nothing(room: Room) -> None:
+    """A board with a made-up id (or clock) far ahead is shown until the next one: the bar for
+    the next boards rises no higher than the events the table really sent."""
+    state = {"game": 1, "players": ["P01", "P16"], "scores": [5, 7], "rear": [0, 3], "dealer": 0, "game_number": 1,
+             "match_games": 1, "games_won": [0, 0], "last": None, "phase": "play", "status": "playing", "at": 1.0,
+             "id": 5}
+    assert room.send("t1", "events", event(5))
+    assert room.send("t1", "state", state)
+    assert room.send("t1", "state", {**state, "scores": [0, 0], "id": 2**53, "at": 1e12})
+    assert room.send("t1", "events", event(6))
+    assert room.send("t1", "state", {**state, "scores": [6, 7], "id": 6})
+    assert room.director.live["t1"]["state"]["scores"] == [6, 7] and room.director.refused == {}
 
 
 def test_a_partnership_counts_for_each_partner_entered_one_by_one(room: Room) -> None:
