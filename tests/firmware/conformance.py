@@ -23,7 +23,7 @@ import tty
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 from tests.firmware import rig
 
@@ -108,6 +108,18 @@ def fill_checksums(text: str) -> str:
 
 
 # --- transports ---------------------------------------------------------------------------
+
+
+class Transport(Protocol):
+    """What an example needs of a firmware runner (a fresh controller each)."""
+
+    def send(self, data: bytes) -> None: ...
+    def line(self, timeout: float) -> bytes | None: ...
+    def key(self, name: str, down: bool) -> None: ...
+    def card(self, data: bytes) -> None: ...
+    def wait(self, ms: int) -> None: ...
+    def pixel(self, track: int, hole: int) -> tuple[int, int, int]: ...
+    def close(self) -> None: ...
 
 
 class StubTransport:
@@ -227,10 +239,10 @@ class UnixTransport:
 
 
 #: Name -> a function starting a fresh transport in a folder (a new firmware runner is one more).
-TRANSPORTS: dict[str, Callable[[Path], Any]] = {"cpython": StubTransport, "unix": UnixTransport}
+TRANSPORTS: dict[str, Callable[[Path], Transport]] = {"cpython": StubTransport, "unix": UnixTransport}
 
 
-def run(transport: Any, steps: list[Step], *, settle: float = 0.25, timeout: float = 5.0) -> None:
+def run(transport: Transport, steps: list[Step], *, settle: float = 0.25, timeout: float = 5.0) -> None:
     """One example against ``transport``; AssertionError naming the document's line that did
     not hold. A real firmware gets ``timeout`` seconds for each expected line and ``settle``
     seconds to draw before an LED is read (then up to ``timeout`` seconds to show the colour,
