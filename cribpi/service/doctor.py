@@ -269,9 +269,29 @@ def _journal(db: Path, probes: Probes, service: ServiceUnit | None = None) -> It
         yield Check(True, "journal writable", f"{db}{whose}")
     if db.exists():
         yield _sound(db)
+    if service and service.user and service.state_dir:
+        yield from _backups_owned(service.state_dir / "backups", service.user)
     free = probes.free_bytes(folder)
     yield Check(free >= MIN_FREE_MB * 1_000_000, "free disk", f"{free // 1_000_000} MB on {folder}",
                 f"free at least {MIN_FREE_MB} MB there: a full disk stops scores being saved")
+
+
+def _backups_owned(folder: Path, user: str) -> Iterator[Check]:
+    """The daily backup runs as the service's user: a backups folder root made (a backup taken
+    with `sudo cribpi backup`) stops it for good."""
+    try:
+        owner_id = folder.stat().st_uid
+    except OSError:
+        return
+    try:
+        owner = pwd.getpwuid(owner_id).pw_name
+    except KeyError:
+        owner = str(owner_id)
+    if owner != user:
+        yield Check(False, "backups folder", f"{folder} belongs to {owner}: the daily backup, run as {user}, "
+                    "cannot write there", f"`sudo chown -R {user}: {folder}`")
+    else:
+        yield Check(True, "backups folder", f"{folder}, the service's")
 
 
 def _can_write(folder: Path) -> bool:

@@ -226,3 +226,21 @@ def test_the_command_exits_1_on_a_failed_check(tmp_path):
                           text=True, timeout=60)
     assert done.returncode == 1
     assert done.stdout.splitlines()[0].startswith("✗ configuration:") and "driver" in done.stdout
+
+
+def test_a_backups_folder_root_made_is_named_with_the_command_that_gives_it_back(tmp_path, machine):
+    import os
+    import pwd
+
+    from cribpi.service.unit import ServiceUnit
+
+    me = pwd.getpwuid(os.geteuid()).pw_name
+    state = tmp_path / "state"
+    (state / "backups").mkdir(parents=True)
+    cfg = config(tmp_path, db=state / "cribpi.db")
+    unit = ServiceUnit("a unit", None, "cribpi-nobody-has-this", ("gpio",), state)
+    got = {c.what: c for c in checks(lambda: cfg, machine, service=unit)}
+    assert not got["backups folder"].ok and f"belongs to {me}" in got["backups folder"].found
+    assert got["backups folder"].fix == f"`sudo chown -R cribpi-nobody-has-this: {state / 'backups'}`"
+    mine = ServiceUnit("a unit", None, me, ("gpio",), state)
+    assert {c.what: c.ok for c in checks(lambda: cfg, machine, service=mine)}["backups folder"]
