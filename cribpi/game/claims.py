@@ -51,12 +51,14 @@ def claim(tx: Tx, event: ev.Claim) -> None:
 def settle_unclaimed(tx: Tx, seat: int) -> None:
     """The seat lays again: what it did not claim before is a claim of 0."""
     for moment in [m for m in tx.deal.unclaimed if m.seat == seat]:
-        _resolve(tx, moment, 0)
+        _resolve(tx, moment, 0, f"{tx.state.names[seat]} has laid another card")
 
 
-def _resolve(tx: Tx, moment: Moment, claimed: int) -> None:
+def _resolve(tx: Tx, moment: Moment, claimed: int, moved_on: str = "") -> None:
+    """``moved_on``: why the moment is settled without a claim (said as the muggins windows it
+    closes are)."""
     state = tx.state
-    _close_muggins(tx, moment)
+    _close_muggins(tx, moment, moved_on)
     if moment is tx.deal.pending:
         tx.set_deal(pending=None)
     else:
@@ -156,15 +158,15 @@ def _open_window(tx: Tx, moment: Moment, missed: int) -> None:
         tx.set_deal(missed=tx.deal.missed + (Missed(moment.seat, moment.where, missed, moment.items),))
 
 
-def _close_muggins(tx: Tx, moment: Moment) -> None:
-    """Muggins deadlines: in the play, until the offender pegs again; in the show, until the
-    next hand is counted."""
+def _close_muggins(tx: Tx, moment: Moment, moved_on: str = "") -> None:
+    """Muggins deadlines: in the play, until the offender pegs again (or lays his next card);
+    in the show, until the next hand is counted."""
     keep = tuple(
         m for m in tx.deal.missed
         if not moment.where.in_show and not (m.seat == moment.seat or m.where.in_show)
     )
-    why = (f"{tx.state.names[moment.seat]} has pegged again" if not moment.where.in_show
-           else f"{tx.state.names[moment.seat]}'s {moment.where} is being counted")
+    why = moved_on or (f"{tx.state.names[moment.seat]} has pegged again" if not moment.where.in_show
+                       else f"{tx.state.names[moment.seat]}'s {moment.where} is being counted")
     _closing(tx, keep, why)
 
 

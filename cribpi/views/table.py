@@ -301,6 +301,9 @@ def alert_lines(state: State, alert: Alert) -> tuple[str, ...]:
         return _renege_lines(state, alert)
     if alert.kind is AlertKind.RENEGE_CLAIMED:
         return _renege_claimed_lines(state, alert)
+    if alert.kind is AlertKind.MUGGINS_CLOSED and alert.seat is not None:  # and why: the engine's words after it
+        return (_muggins_closed(state, alert, seat_label(state, alert.seat)) + ":",
+                alert.text.partition("is closed: ")[2] or "its time has run out")
     if alert.kind is AlertKind.RECUT and state.seats > 2:  # the engine names the tied seats, but every seat cuts
         return (alert.text, f"all {state.seats} cut again, {seat_label(state, 0)} first")
     compose = _CLAIM_SENTENCES.get(alert.kind)

@@ -257,3 +257,18 @@ def test_a_journal_of_edition_1_judges_a_call_with_nothing_open_as_it_was_played
     game = Game(events)
     effects = game.apply(Muggins(PONE, 2))  # nothing open: in edition 1, a wrong call on the next opponent
     assert [(e.seat, e.reason) for e in effects if isinstance(e, Pegged)] == [(DEALER, Reason.WRONG_MUGGINS)]
+
+
+def test_a_renege_and_a_call_that_names_whose_claim_are_written_in_a_record_and_read_back() -> None:
+    from cribpi.record import export_record, parse_record
+
+    renege = false_go()
+    renege(Renege(PONE), Lay(PONE, C("4H")))
+    text = export_record(renege.game.events)
+    assert "Renege Pone\n" in text
+    assert parse_record(text).events == list(renege.game.events)
+    call = three_claims()
+    call(Muggins(0, 1, accused=1))
+    text = export_record(call.game.events)
+    assert "Muggins Ann 1 on Bob" in text
+    assert parse_record(text).events == list(call.game.events)

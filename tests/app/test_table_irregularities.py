@@ -1,0 +1,101 @@
+"""Muggins at a three-player table (issue 24, section 1): a call is on a claim still open to
+it; with nothing open it is refused saying so, with claims of two opponents open MENU says whose
+claim it is on, and an under-claim whose time runs out says so on the screen. A false claim of
+game has its screen."""
+
+from __future__ import annotations
+
+import random
+
+from cribpi.app import TableSettings, TableUI
+from cribpi.game import Mode
+from cribpi.hal import Action, Kind
+from cribpi.views.model import AlertScreen
+
+ANN, BOB, CAT = 0, 1, 2
+
+
+def three() -> TableUI:
+    """Ann, Bob and Cat in claim mode with muggins on; Bob deals, Cat leads."""
+    ui = TableUI(TableSettings(names=("Ann", "Bob", "Cat"), players=3, mode=Mode.CLAIM, muggins=True),
+                 rng=random.Random(1))
+    for cut in ("KC", "3D", "QH"):
+        ui.handle(Action.of_card(cut))
+    ui.screens.clear()
+    assert ui.state.deal is not None and ui.state.deal.dealer == BOB
+    return ui
+
+
+def lay(ui: TableUI, *cards: str) -> None:
+    for text in cards:
+        ui.screens.clear()
+        ui.handle(Action.of_card(text))
+
+
+def claim(ui: TableUI, seat: int, points: int) -> None:
+    ui.screens.clear()
+    ui.handle(Action.peg(seat, points))
+    ui.handle(Action.parse("ok"))
+
+
+def call(ui: TableUI, seat: int, points: int) -> None:
+    """The simulator's ``x seat points Enter``."""
+    ui.screens.clear()
+    ui.handle(Action(Kind.MUGGINS, seat=seat, points=points))
+
+
+def both_open() -> TableUI:
+    """Ann claims 1 of her fifteen's 2, Bob his pair's 2: both claims are open to Cat."""
+    ui = three()
+    lay(ui, "2S", "5C", "TD")
+    claim(ui, ANN, 1)
+    lay(ui, "TH")
+    claim(ui, BOB, 2)
+    assert ui.state.scores == (1, 2, 0)
+    return ui
+
+
+def test_a_call_with_two_opponents_claims_open_says_whose_in_the_menu() -> None:
+    ui = both_open()
+    call(ui, CAT, 1)
+    refusal = ui.screen()
+    assert isinstance(refusal, AlertScreen) and refusal.title == "Not allowed"
+    assert "Bob (seat 2) or Ann (seat 1) are open to muggins: MENU says whose" in refusal.lines[0]
+    assert ui.state.scores == (1, 2, 0)  # nobody pegs for a call not yet made
+    ui.handle(Action.parse("menu"))
+    menu = ui.screen()
+    assert menu.items[:3] == ("Cat: muggins Bob 1", "Cat: muggins Ann 1", "Resume")
+    ui.menus.current.selected = 1
+    ui.handle(Action.parse("ok"))
+    assert ui.state.scores == (1, 2, 1)  # Cat takes the point Ann missed
+    call(ui, CAT, 2)  # only Bob's claim is open now: the table takes it, and it was right
+    wrong = ui.screen()
+    assert isinstance(wrong, AlertScreen) and wrong.title == "Wrong muggins"
+    assert wrong.lines[0] == "Cat called muggins wrongly on Bob's play: Bob pegs 2"
+    assert ui.state.scores == (1, 4, 1)
+
+
+def test_a_call_with_nothing_open_is_refused_and_nobody_pegs() -> None:
+    ui = three()
+    lay(ui, "2S", "5C")
+    call(ui, ANN, 2)
+    refusal = ui.screen()
+    assert isinstance(refusal, AlertScreen) and refusal.title == "Not allowed"
+    assert refusal.lines[0].startswith("nothing is open to muggins for Ann")
+    assert ui.state.scores == (0, 0, 0)
+    ui.screens.clear()
+    ui.handle(Action(Kind.MUGGINS, seat=ANN))  # the MUGGINS key alone: refused before points are keyed
+    assert ui.screen().lines[0].startswith("nothing is open to muggins") and ui.tally is None
+
+
+def test_an_under_claim_whose_time_runs_out_says_so() -> None:
+    ui = both_open()
+    lay(ui, "6S")  # 31 for Cat
+    claim(ui, CAT, 2)
+    lay(ui, "9H", "6D")  # Ann leads the next count; Bob's fifteen
+    claim(ui, BOB, 2)
+    lay(ui, "AS")
+    assert not any(isinstance(s, AlertScreen) and s.title == "Muggins closed" for s in ui.screens)
+    lay(ui, "AH")  # Ann lays her next card: her short fifteen can no longer be called
+    closed = [s for s in ui.screens if isinstance(s, AlertScreen) and s.title == "Muggins closed"]
+    assert closed and closed[0].lines == ("Muggins on Ann's play (1 missed) is closed:", "Ann has laid another card")
