@@ -343,3 +343,29 @@ def test_a_refused_go_and_a_card_moved_to_its_seat(count_sim):
     tmux.send("u")  # a move is undone like any event
     screen = tmux.wait_for("took back")
     assert "Ann 0  Bob 2 · count mode · ACC rules · play" in screen
+
+
+def test_a_renege_claimed_from_the_menu_takes_the_play_back_to_the_go(count_sim):
+    tmux = count_sim
+    tmux.wait_for(" · count mode · ACC rules · cut for deal")
+    tmux.send("Enter")  # a random cut: Bob deals, Ann leads (seed 7)
+    tmux.wait_for(" · count mode · ACC rules · starter card · Bob deals")
+    for card in ("KS", "TC", "KD", "2C", "3D"):
+        lay(tmux, card)
+    tmux.wait_for("count 25")
+    tmux.send("g")  # Ann says go at 25, holding 4H
+    lay(tmux, "6S")  # Bob's 31, which only the false go allowed
+    tmux.wait_for("Ann 0  Bob 2 · count mode · ACC rules · play")
+    lay(tmux, "4H")  # Ann leads the 4H she held at 25
+    screen = tmux.wait_for("Renege")
+    assert "Ann said go at 25 holding 4H" in screen
+    tmux.send("Enter")
+    tmux.send("m")  # MENU opens on the claim
+    tmux.wait_for("> Renege by Ann")
+    tmux.send("Enter")
+    screen = tmux.wait_for("Renege claimed")
+    assert "Play back to Ann's go at 25" in screen and "6S 4H back to the hands" in screen
+    assert "Ann 0  Bob 2 · count mode · ACC rules · play" in screen  # the 31 cancelled, 2 for the renege card
+    tmux.send("Enter")
+    lay(tmux, "4H")  # Ann plays on from the go: 29, a run of three
+    tmux.wait_for("Ann 3  Bob 2 · count mode · ACC rules · play")
