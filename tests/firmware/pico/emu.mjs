@@ -1,0 +1,356 @@
+// An emulated Raspberry Pi Pico for the pico tests: rp2040js (npm) runs the stock MicroPython
+// UF2 with the firmware's files on its littlefs, behind a bootrom of our own (bootrom.mjs).
+//
+//   node emu.mjs --uf2 FILE --fs IMAGE [--fs-offset 0xA0000] [--pull-up 10,11,...]
+//
+// stdin and stdout carry JSON lines. In: {"id": n, "op": ...} requests (see handle()); out:
+// replies {"id": n, ...} and events {"ev": "serial", "data": base64} (the USB CDC bytes the
+// firmware wrote), {"ev": "reset", ...}, {"ev": "usb", "state": "connected"}.
+//
+// Things this harness does that rp2040js does not do by itself:
+// - the state machines are stepped inside the CPU loop, in time: each instruction takes its
+//   (1 + delay) cycles of the state machine's clock divider (rp2040js's own pacing runs 1,000
+//   PIO steps per timer tick, ignoring dividers and delays, and starves a 4-word TX FIFO);
+// - the watchdog resets the chip: a new RP2040 with the same flash, so no alarm re-fires;
+// - the key matrix's column pins read high (the board's pull-ups) unless a pressed key joins
+//   them to a row the firmware drives low;
+// - the WS2812 bit stream on each LED pin is decoded from the pin's edges into GRB pixels.
+
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { RP2040, USBCDC, GPIOPinState } from 'rp2040js';
+import { Bootrom } from './bootrom.mjs';
+
+const args = Object.fromEntries(
+  process.argv.slice(2).reduce((pairs, arg, i, all) => (arg.startsWith('--') ? [...pairs, [arg.slice(2), all[i + 1]]] : pairs), []),
+);
+const FS_OFFSET = Number(args['fs-offset'] ?? 0xa0000);
+const PULL_UPS = (args['pull-up'] ?? '').split(',').filter(Boolean).map(Number);
+const LED_PINS = (args['led-pins'] ?? '2,3,4,5').split(',').filter(Boolean).map(Number);
+const WS2812_ONE_NS = 600; // a high pulse longer than this is a 1 (WS2812: T0H 0.4 us, T1H 0.8 us)
+const WS2812_LATCH_NS = 50_000; // low this long ends a frame
+
+function out(message) {
+  process.stdout.write(JSON.stringify(message) + '\n');
+}
+
+function loadUf2(flash, data) {
+  for (let at = 0; at + 512 <= data.length; at += 512) {
+    const view = new DataView(data.buffer, data.byteOffset + at, 512);
+    if (view.getUint32(0, true) !== 0x0a324655 || view.getUint32(4, true) !== 0x9e5d5157) continue;
+    const address = view.getUint32(12, true);
+    const size = view.getUint32(16, true);
+    if (address >= 0x10000000 && address < 0x11000000) {
+      flash.set(data.subarray(at + 32, at + 32 + size), address - 0x10000000);
+    }
+  }
+}
+
+const SimulationClock = new RP2040().clock.constructor; // not exported by the package
+const uf2 = readFileSync(args.uf2);
+const fsImage = args.fs ? readFileSync(args.fs) : null;
+
+class Chip {
+  // One power-up of the Pico: a fresh RP2040 on the clock's time, with ``flash`` (kept over
+  // a reset) or the UF2 and the littlefs image.
+  constructor(emu, flash, startNanos, resetReason) {
+    this.emu = emu;
+    const clock = new SimulationClock();
+    clock.nanosCounter = startNanos;
+    const mcu = (this.mcu = new RP2040(clock));
+    mcu.logger = { debug() {}, info() {}, warn() {}, error(name, msg) { emu.log(`${name}: ${msg}`); } };
+    this.rom = new Bootrom(mcu, emu);
+    mcu.loadBootrom(this.rom.image()); // resets the core (and fills the flash with 0xff)
+    if (flash) {
+      mcu.flash.set(flash);
+    } else {
+      loadUf2(mcu.flash, uf2);
+      if (fsImage) mcu.flash.set(fsImage, FS_OFFSET);
+    }
+    mcu.onBreak = (code) => this.rom.call(code);
+    const watchdog = mcu.peripherals[0x40058];
+    watchdog.onWatchdogTrigger = () => emu.watchdogFired(watchdog.reason);
+    if (resetReason) watchdog.reason = resetReason;
+    // The state machines run in our loop, not on rp2040js's timers.
+    for (const pio of mcu.pio) pio.run = () => {};
+    this.watchPio();
+    this.machines = [];
+    for (const pio of mcu.pio) for (const sm of pio.machines) { sm.nextNanos = startNanos; this.machines.push(sm); }
+    // USB: a host that enumerates the CDC interface and opens it (DTR).
+    this.connectUsb();
+    // Pins: pull-ups on the key columns, the matrix, the LED decoders.
+    for (const pin of PULL_UPS) mcu.gpio[pin].setInputValue(true);
+    for (const pin of emu.rowPinList) mcu.gpio[pin].addListener(() => emu.updateColumns());
+    for (const pin of LED_PINS) {
+      mcu.gpio[pin].addListener((state) => emu.decoders[pin].edge(state === GPIOPinState.High, this.edgeNanos ?? clock.nanos));
+    }
+    this.edgeNanos = null;
+  }
+
+  connectUsb() {
+    const cdc = (this.cdc = new USBCDC(this.mcu.usbCtrl));
+    cdc.onDeviceConnected = () => {
+      this.emu.usbConnected = true;
+      out({ ev: 'usb', state: 'connected', us: this.emu.micros() });
+    };
+    cdc.onSerialData = (buffer) => {
+      if (this.emu.plugged) out({ ev: 'serial', data: Buffer.from(buffer).toString('base64') });
+    };
+  }
+
+  // Runs the CPU until ``untilNanos`` (emulated), stepping the state machines in time.
+  run(untilNanos) {
+    const { mcu } = this;
+    const { core, clock } = mcu;
+    const emu = this.emu;
+    const cycleNanos = 1e9 / mcu.clkSys;
+    this.pioChanged = false;
+    const active = this.machines.filter((sm) => sm.enabled);
+    while (clock.nanosCounter < untilNanos && !emu.pendingReset && !this.pioChanged) {
+      if (emu.hung) {
+        // A firmware that hangs: the CPU does nothing, time (and the watchdog) goes on.
+        const next = clock.nextAlarm ? clock.nextAlarm.nanos : untilNanos;
+        clock.tick(Math.max(0, Math.min(next, untilNanos) - clock.nanosCounter));
+        continue;
+      }
+      if (core.waiting) {
+        let next = clock.nextAlarm ? clock.nextAlarm.nanos : untilNanos;
+        for (const sm of active) if (!this.idle(sm)) next = Math.min(next, sm.nextNanos);
+        next = Math.min(next, untilNanos);
+        clock.tick(Math.max(next - clock.nanosCounter, cycleNanos));
+      } else {
+        const cycles = core.executeInstruction();
+        clock.tick(cycles * cycleNanos);
+      }
+      if (active.length) this.stepMachines(active);
+    }
+  }
+
+  watchPio() {
+    // A state machine started or stopped by the CPU joins or leaves the loop at once, on
+    // the present time.
+    for (const pio of this.mcu.pio) {
+      const write = pio.writeUint32.bind(pio);
+      pio.writeUint32 = (offset, value) => {
+        const before = pio.machines.map((sm) => sm.enabled);
+        write(offset, value);
+        pio.machines.forEach((sm, i) => {
+          if (sm.enabled !== before[i]) {
+            sm.nextNanos = this.mcu.clock.nanosCounter;
+            this.pioChanged = true;
+          }
+        });
+      };
+    }
+  }
+
+  idle(sm) {
+    // A state machine waiting for the CPU to fill its TX FIFO runs again only when it does.
+    return sm.waiting && sm.txFIFO.empty && (sm.waitType === 4 || sm.waitType === 3);
+  }
+
+  stepMachines(active) {
+    const now = this.mcu.clock.nanosCounter;
+    const cycleNanos = 1e9 / this.mcu.clkSys;
+    for (const sm of active) {
+      if (!sm.enabled) continue;
+      if (this.idle(sm)) {
+        if (sm.nextNanos < now) sm.nextNanos = now;
+        continue;
+      }
+      const tick = (sm.clockDivInt + sm.clockDivFrac / 256 || 65536) * cycleNanos;
+      while (sm.nextNanos <= now) {
+        const before = sm.cycles;
+        this.edgeNanos = sm.nextNanos;
+        sm.step();
+        sm.pio.checkChangedPins();
+        const spent = sm.cycles - before;
+        sm.nextNanos += (spent > 0 ? spent : 1) * tick;
+        if (this.idle(sm)) break;
+      }
+      this.edgeNanos = null;
+    }
+  }
+}
+
+class Ws2812Decoder {
+  constructor(pin) {
+    this.pin = pin;
+    this.high = false;
+    this.rise = 0;
+    this.fall = 0;
+    this.bits = [];
+    this.frames = 0;
+    this.pixels = [];
+    this.firstRise = null;
+    this.lastFall = null; // the end of the last bit of the last frame
+    this.frameStart = null;
+  }
+
+  edge(high, nanos) {
+    if (high === this.high) return;
+    this.high = high;
+    if (high) {
+      if (this.bits.length && nanos - this.fall > WS2812_LATCH_NS) this.latch();
+      if (!this.bits.length) this.firstRise = nanos;
+      this.rise = nanos;
+    } else {
+      this.fall = nanos;
+      this.bits.push(nanos - this.rise > WS2812_ONE_NS ? 1 : 0);
+    }
+  }
+
+  settle(nanos) {
+    if (this.bits.length && !this.high && nanos - this.fall > WS2812_LATCH_NS) this.latch();
+  }
+
+  latch() {
+    const pixels = [];
+    for (let i = 0; i + 24 <= this.bits.length; i += 24) {
+      let word = 0;
+      for (let b = 0; b < 24; b++) word = word * 2 + this.bits[i + b];
+      const g = (word >> 16) & 255, r = (word >> 8) & 255, bl = word & 255;
+      pixels.push([r, g, bl]);
+    }
+    this.pixels = pixels;
+    this.frames += 1;
+    this.frameStart = this.firstRise;
+    this.lastFall = this.fall;
+    this.bits = [];
+  }
+}
+
+class Emulator {
+  constructor() {
+    this.decoders = Object.fromEntries(LED_PINS.map((pin) => [pin, new Ws2812Decoder(pin)]));
+    this.pressed = []; // [row pin, column pin] pairs held down
+    this.hung = false;
+    this.plugged = true;
+    this.usbConnected = false;
+    this.resets = 0;
+    this.pendingReset = null;
+    this.rowPinList = (args['row-pins'] ?? '').split(',').filter(Boolean).map(Number);
+    this.chip = new Chip(this, null, 0, 0);
+    this.updateColumns();
+    this.lookups = new Map();
+  }
+
+  micros() {
+    return this.chip.mcu.clock.nanosCounter / 1000;
+  }
+
+  log(text) {
+    out({ ev: 'log', text });
+  }
+
+  updateColumns() {
+    const { gpio } = this.chip.mcu;
+    for (const col of PULL_UPS) {
+      const low = this.pressed.some(([row, c]) => c === col && gpio[row].value === GPIOPinState.Low);
+      gpio[col].setInputValue(!low);
+    }
+  }
+
+  watchdogFired(reason) {
+    // Reset at the end of this instruction: a new chip on the same flash and time.
+    this.pendingReset = reason || 1;
+  }
+
+  resetChip(reason) {
+    const old = this.chip;
+    const nanos = old.mcu.clock.nanosCounter;
+    this.hung = false;
+    this.usbConnected = false;
+    this.resets += 1;
+    this.chip = new Chip(this, old.mcu.flash.slice(0, 4 * 1024 * 1024), nanos, reason);
+    this.updateColumns();
+    out({ ev: 'reset', reason: reason === 2 ? 'forced' : 'watchdog', us: nanos / 1000 });
+  }
+
+  sendSerial(bytes) {
+    const { cdc } = this.chip;
+    for (const byte of bytes) cdc.sendSerialByte(byte);
+  }
+
+  handle(request) {
+    const { op } = request;
+    const chip = this.chip;
+    switch (op) {
+      case 'serial':
+        if (this.plugged) this.sendSerial(Buffer.from(request.data, 'base64'));
+        return {};
+      case 'press':
+        this.pressed = request.keys ?? [];
+        this.updateColumns();
+        return {};
+      case 'pixels': {
+        const decoder = this.decoders[request.pin];
+        decoder.settle(chip.mcu.clock.nanosCounter);
+        return {
+          pixels: decoder.pixels, frames: decoder.frames,
+          start_us: decoder.frameStart == null ? null : decoder.frameStart / 1000,
+          end_us: decoder.lastFall == null ? null : decoder.lastFall / 1000,
+        };
+      }
+      case 'time':
+        return { us: this.micros(), resets: this.resets, usb: this.usbConnected };
+      case 'hang':
+        this.hung = true;
+        return {};
+      case 'unplug':
+        this.plugged = false;
+        return {};
+      case 'plug':
+        // A replug: a new bus reset and enumeration by a fresh host.
+        this.plugged = true;
+        this.usbConnected = false;
+        chip.connectUsb();
+        chip.mcu.usbCtrl.resetDevice();
+        return {};
+      case 'lookups':
+        return { lookups: Object.fromEntries(this.lookups) };
+      case 'quit':
+        process.exit(0);
+      default:
+        return { error: `unknown op ${op}` };
+    }
+  }
+
+  loop() {
+    // Run in slices of emulated time, answering requests between them.
+    const slice = 2_000_000; // 2 ms emulated
+    const started = Date.now();
+    while (Date.now() - started < 20) {
+      const chip = this.chip;
+      chip.run(chip.mcu.clock.nanosCounter + slice);
+      if (this.pendingReset) {
+        const reason = this.pendingReset;
+        this.pendingReset = null;
+        this.resetChip(reason);
+      }
+    }
+    setImmediate(() => this.loop());
+  }
+}
+
+const emu = new Emulator();
+
+createInterface({ input: process.stdin }).on('line', (line) => {
+  if (!line.trim()) return;
+  let request;
+  try {
+    request = JSON.parse(line);
+  } catch (error) {
+    out({ ev: 'log', text: `bad request: ${line}` });
+    return;
+  }
+  let reply;
+  try {
+    reply = emu.handle(request);
+  } catch (error) {
+    reply = { error: String(error.stack || error) };
+  }
+  if (request.id !== undefined) out({ id: request.id, ...reply });
+});
+process.stdin.on('end', () => process.exit(0));
+emu.loop();
