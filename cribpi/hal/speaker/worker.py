@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import collections
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -29,6 +30,7 @@ log = logging.getLogger(__name__)
 
 FIRST_RETRY_S = 0.5
 LAST_RETRY_S = 30.0
+NICE = 10  # the worker thread's priority below the table's (Linux gives each thread its own)
 
 
 @dataclass
@@ -151,6 +153,10 @@ class SpeechWorker:
             return None
 
     def _run(self) -> None:
+        try:  # below the table's loop: on a busy machine the screens get the CPU first
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), min(19, os.getpriority(os.PRIO_PROCESS, 0) + NICE))
+        except (OSError, AttributeError):
+            pass  # not allowed, or not Linux: speech runs at the table's priority
         self._attempt(None)  # a speaker missing from the start is a problem at once
         while True:
             utterance = self._next()
