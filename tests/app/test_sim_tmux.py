@@ -369,3 +369,82 @@ def test_a_renege_claimed_from_the_menu_takes_the_play_back_to_the_go(count_sim)
     tmux.send("Enter")
     lay(tmux, "4H")  # Ann plays on from the go: 29, a run of three
     tmux.wait_for("Ann 3  Bob 2 · count mode · ACC rules · play")
+
+
+@pytest.fixture
+def three_from_a_position(tmp_path) -> Iterator[Tmux]:
+    """A three-player claim game under ACC tournament rules (muggins on), set up at Ann 100,
+    Bob 110, Cat 112 with Bob to deal, journalled before ``cribpi sim`` resumes it at 80x24."""
+    from cribpi.commands.sim import TABLE
+    from cribpi.game import Game, Mode, NewGame
+    from cribpi.game.events import Setup
+    from cribpi.rules import get_rules
+    from cribpi.store import Store
+
+    db = tmp_path / "three.db"
+    first = NewGame(("Ann", "Bob", "Cat"), get_rules("acc-tournament").replace(players=3), Mode.CLAIM)
+    game = Game([first])
+    with Store(db) as store:
+        game_id = store.new_game(first, table=TABLE)
+        setup = Setup((100, 110, 112), dealer=1)
+        game.apply(setup)
+        store.append(game_id, setup, game)
+    session = Tmux(f"{CRIBPI} sim --db {db}; sleep 30", 80, 24)
+    yield session
+    session.kill()
+
+
+def test_three_players_muggins_said_on_whom_a_renege_taken_back_and_a_false_claim_of_game(three_from_a_position):
+    tmux = three_from_a_position
+    tmux.wait_for("Ann 100  Bob 110  Cat 112 · claim mode · ACC tournament rules · starter card")
+    before = tmux.stable()
+    tmux.send("Enter")  # past "Resumed"
+    tmux.wait_change(before)
+    for card in ("2S", "5C", "TD"):  # the starter; Cat leads 5C, Ann's TD makes fifteen
+        lay(tmux, card)
+    tmux.wait_for("count 15")
+    tmux.send("p", "1", "1", "Enter")  # Ann claims 1 of her 2
+    tmux.wait_for("MUGGINS!")
+    lay(tmux, "TH")  # Bob pairs it and claims his 2 right
+    tmux.wait_for("count 25")
+    tmux.send("p", "2", "2", "Enter")
+    tmux.wait_for("Ann 101  Bob 112  Cat 112")
+    tmux.send("x", "3", "1", "Enter")  # Cat calls: both claims are open, so it must say whose
+    screen = tmux.wait_for("Not allowed")
+    assert "open to muggins" in tmux.screen(joined=True) and "MENU says whose" in tmux.screen(joined=True)
+    tmux.send("m")
+    tmux.wait_for("> Cat: muggins Bob 1")
+    choose(tmux, "Cat: muggins Ann 1")
+    tmux.wait_for("Ann 101  Bob 112  Cat 113")  # Cat takes the point Ann missed
+    tmux.send("x", "3", "2", "Enter")  # Bob's claim alone is open now, and it was right
+    screen = tmux.wait_for("Wrong muggins")
+    assert "Cat called muggins wrongly on Bob's play: Bob pegs 2" in tmux.screen(joined=True)
+    tmux.wait_for("Ann 101  Bob 114  Cat 113")
+    tmux.send("g")  # Cat says go at 25, holding 4H
+    lay(tmux, "6S")  # Ann's 31, which only the false go allowed
+    tmux.wait_for("Ann laid 6S")
+    tmux.send("p", "1", "2", "Enter")
+    tmux.wait_for("Ann 103  Bob 114  Cat 113")
+    lay(tmux, "9H")  # Bob leads the next count
+    lay(tmux, "4H")  # Cat lays the 4H she held at 25
+    screen = tmux.wait_for("Renege")
+    assert "Cat said go at 25 holding 4H" in tmux.screen(joined=True)
+    tmux.send("Enter")
+    tmux.send("m")  # MENU opens on the claims of it, one for each opponent
+    tmux.wait_for("> Ann: renege Cat")
+    before = tmux.stable()
+    tmux.send("Enter")
+    tmux.wait_change(before)
+    screen = tmux.wait_for("Renege claimed")
+    assert "Play back to Cat's go at 25" in screen and "6S 9H 4H back to the hands" in screen
+    tmux.wait_for("Ann 103  Bob 114  Cat 113")  # Ann's 31 cancelled, and 2 for the renege card
+    tmux.send("Enter")
+    tmux.wait_for("waiting for a card or go or a claim from Cat")  # Ann's 2 for the renege on screen
+    tmux.send("Enter")
+    tmux.wait_for("Cat to play | count 25 | starter 2S | Bob laid TH")  # back at the go
+    lay(tmux, "4H")  # Cat plays on from the go: 29, nothing scored
+    tmux.wait_for("count 29")
+    tmux.send("p", "3", "8", "Enter")  # Cat claims 8, into the game hole: a false claim of game
+    screen = tmux.wait_for("False game")
+    assert "false claim of game" in tmux.screen(joined=True)
+    tmux.wait_for("Ann 111  Bob 114  Cat 98")  # Ann pegs the 8 overclaimed, Cat goes back 15
