@@ -1,0 +1,245 @@
+"""A Debian bookworm machine booted under its own systemd (systemd-nspawn), for the service's
+tests against the real thing.
+
+The root file system is made once with ``debootstrap`` and kept in ``CACHE`` (built when
+missing or when its recipe changes; about a minute and 0.5 GB), with a wheelhouse of
+cribpi's dependencies fetched on this machine (its own pip configuration: the registry it
+already uses). Each boot runs on an overlay of that root, so the cache is never changed. The
+container has a private network with nothing on it: pip inside installs from the wheelhouse
+(bound read-only at /wheels), so nothing in the container reaches the network at all.
+
+``systemd-nspawn -b --register=no --keep-unit`` boots it (plain ``-b`` asks the host's
+machined over a system bus, which a CI container lacks); commands run inside through
+``nsenter`` into its PID 1's namespaces.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[2]
+CACHE = Path(os.environ.get("CRIBPI_TEST_CACHE", "/var/cache/cribpi-test"))
+MIRROR = os.environ.get("CRIBPI_DEBIAN_MIRROR", "http://deb.debian.org/debian")
+#: What the guide's `apt install` asks for (python3-lgpio aside: Raspberry Pi OS only), and
+#: what booting and the tests need. Installed when the root is built: the container is offline.
+PACKAGES = ("systemd", "systemd-sysv", "dbus", "python3-venv", "sudo", "git", "i2c-tools", "ca-certificates",
+            "procps", "sqlite3")
+#: cribpi's dependencies for `pip install "$HOME/cribpi[pi]"`, and what building it needs.
+WHEELS = ("Pillow>=9.4", "gpiozero>=2.0", "luma.oled>=3.12", "pyserial>=3.5", "setuptools>=77", "wheel")
+RECIPE = hashlib.sha256(repr(("bookworm", "minbase", PACKAGES, WHEELS, 2)).encode()).hexdigest()[:12]
+MAKER = "maker"  # the guide's user, with sudo as on Raspberry Pi OS
+#: Seconds each stage took, printed at the end of the session (the figures asked for in CI).
+TIMES: dict[str, float] = {}
+
+
+def require(ok: object, why: str) -> None:
+    """Skip a test whose part is missing on a developer machine; in CI (CI=true) fail."""
+    if not ok:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{why} (CI must have it: see .ci/bootstrap)")
+        pytest.skip(why)
+
+
+def check_host() -> None:
+    require(sys.platform == "linux", "the systemd tests need Linux")
+    require(os.geteuid() == 0, "the systemd tests boot a container: they need root")
+    for tool in ("debootstrap", "systemd-nspawn", "nsenter"):
+        require(shutil.which(tool), f"{tool} is not installed (apt install debootstrap systemd-container util-linux)")
+    require(Path("/proc/filesystems").read_text().find("overlay") >= 0, "no overlayfs in this kernel")
+
+
+def _run(argv: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(argv, capture_output=True, text=True, **kwargs)  # type: ignore[call-overload, no-any-return]
+
+
+def rootfs() -> tuple[Path, float]:
+    """The cached root file system (built if missing) and the seconds spent building it."""
+    root = CACHE / f"bookworm-{RECIPE}"
+    if (root / ".cribpi-ready").exists():
+        return root, 0.0
+    started = time.monotonic()
+    CACHE.mkdir(parents=True, exist_ok=True)
+    building = CACHE / f"building-{RECIPE}"
+    shutil.rmtree(building, ignore_errors=True)
+    done = _run(["debootstrap", "--variant=minbase", f"--include={','.join(PACKAGES)}", "bookworm", str(building),
+                 MIRROR], timeout=1200)
+    if done.returncode != 0:
+        shutil.rmtree(building, ignore_errors=True)
+        pytest.fail(f"debootstrap failed: {(done.stdout + done.stderr)[-2000:]}")
+    # The guide's user: a home, sudo without a password (Raspberry Pi OS's first user has it).
+    chroot = ["chroot", str(building)]
+    for argv in (["useradd", "-m", "-s", "/bin/bash", MAKER], ["usermod", "-aG", "sudo", MAKER]):
+        subprocess.run(chroot + argv, check=True, capture_output=True)
+    (building / "etc/sudoers.d/maker").write_text(f"{MAKER} ALL=(ALL) NOPASSWD: ALL\n")
+    (building / "etc/hostname").write_text("cribpi-test\n")
+    (building / "etc/machine-id").write_text("")  # a fresh one at each boot
+    shutil.rmtree(building / "var/cache/apt/archives", ignore_errors=True)
+    (building / "var/cache/apt/archives/partial").mkdir(parents=True)
+    wheels = building.with_name(f"wheels-{RECIPE}")
+    if not (wheels / ".ready").exists():
+        got = _run([sys.executable, "-m", "pip", "download", "-q", "--only-binary=:all:", "--python-version", "3.11",
+                    "--platform", "manylinux2014_x86_64", "--platform", "manylinux_2_28_x86_64", "-d", str(wheels),
+                    *WHEELS], timeout=600)
+        if got.returncode != 0:
+            pytest.fail(f"pip download of the wheelhouse failed: {got.stderr[-2000:]}")
+        (wheels / ".ready").touch()
+    (building / ".cribpi-ready").touch()
+    building.rename(root)
+    return root, time.monotonic() - started
+
+
+def wheelhouse() -> Path:
+    return CACHE / f"wheels-{RECIPE}"
+
+
+def source_files() -> list[str]:
+    """The checkout's files as they are, ignored ones aside (a clean clone has just these)."""
+    done = _run(["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+    if done.returncode != 0:
+        return [str(p.relative_to(ROOT)) for p in ROOT.rglob("*") if p.is_file() and ".venv" not in p.parts]
+    return [name for name in done.stdout.split("\0") if name and (ROOT / name).is_file()]
+
+
+class Machine:
+    """One boot of the root on an overlay in ``work``: ``run`` commands inside, ``cut`` the power."""
+
+    def __init__(self, lower: Path, work: Path) -> None:
+        self.lower, self.work = lower, work
+        self.merged = work / "merged"
+        self.upper = work / "upper"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.leader = 0
+        self.log = work / "console.log"
+        for folder in (self.merged, self.upper, work / "overlay-work"):
+            folder.mkdir(parents=True, exist_ok=True)
+
+    def mount(self) -> None:
+        subprocess.run(["mount", "-t", "overlay", "overlay", "-o",
+                        f"lowerdir={self.lower},upperdir={self.upper},workdir={self.work / 'overlay-work'}",
+                        str(self.merged)], check=True, capture_output=True)
+
+    def put_source(self) -> None:
+        """The checkout in the guide's place, ~/cribpi, owned by the guide's user; the host
+        name resolvable (sudo asks), as on a Pi."""
+        hosts = self.merged / "etc/hosts"
+        hosts.write_text("127.0.0.1 localhost\n127.0.1.1 cribpi-test\n::1 localhost\n")
+        target = self.merged / "home" / MAKER / "cribpi"
+        for name in source_files():
+            dest = target / name
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, dest, follow_symlinks=False)
+        subprocess.run(["chroot", str(self.merged), "chown", "-R", f"{MAKER}:{MAKER}", f"/home/{MAKER}/cribpi"],
+                       check=True, capture_output=True)
+
+    def boot(self, timeout: float = 120.0) -> float:
+        """Boot (the overlay mounted already); the seconds until systemd says it is up."""
+        started = time.monotonic()
+        argv = ["systemd-nspawn", "-b", "--register=no", "--keep-unit", "--private-network", "-D", str(self.merged),
+                f"--bind-ro={wheelhouse()}:/wheels", "--machine=cribpi-test", "--console=pipe"]
+        with self.log.open("ab") as log:
+            self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                                         start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while not self.leader and time.monotonic() < deadline:
+            assert self.proc.poll() is None, self.log.read_text(errors="replace")[-3000:]
+            self.leader = self._find_leader()
+            time.sleep(0.1)
+        assert self.leader, "the container's PID 1 never appeared"
+        while time.monotonic() < deadline:
+            state = self.run("systemctl is-system-running", check=False, timeout=30).stdout.strip()
+            if state in ("running", "degraded"):
+                return time.monotonic() - started
+            time.sleep(0.3)
+        raise AssertionError(f"the container never finished booting: {self.log.read_text(errors='replace')[-3000:]}")
+
+    def _find_leader(self) -> int:
+        """The container's systemd: a process whose parent is nspawn, named systemd."""
+        assert self.proc is not None
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            comm = stat[stat.index("(") + 1:stat.rindex(")")]
+            ppid = int(stat[stat.rindex(")") + 2:].split()[1])
+            if ppid == self.proc.pid and comm == "systemd":
+                return int(entry.name)
+        return 0
+
+    def run(self, command: str, *, user: str = "root", check: bool = True, timeout: float = 120.0,
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+        """``command`` in bash inside the container, as ``user`` (a login environment of theirs)."""
+        home = "/root" if user == "root" else f"/home/{user}"
+        environment = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME": home,
+                       "USER": user, "LOGNAME": user, "LANG": "C.UTF-8", "TERM": "dumb", **(env or {})}
+        inner = ["env", "-i", *(f"{k}={v}" for k, v in environment.items()), "bash", "-c", command]
+        if user != "root":
+            inner = ["runuser", "-u", user, "--", *inner]
+        argv = ["nsenter", "-t", str(self.leader), "-a", "-r", "-w", *inner]
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd="/")
+        if check and done.returncode != 0:
+            raise AssertionError(f"`{command}` as {user} exited {done.returncode}:\n{done.stdout}\n{done.stderr}")
+        return done
+
+    def show(self, unit: str, *props: str) -> dict[str, str]:
+        out = self.run(f"systemctl show {shlex.quote(unit)} " + " ".join(f"-p {p}" for p in props)).stdout
+        return dict(line.partition("=")[::2] for line in out.splitlines())
+
+    def host_pid(self, pid: int) -> int:
+        """The host's PID of the container's process ``pid``."""
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                status = (entry / "status").read_text()
+            except OSError:
+                continue
+            for line in status.splitlines():
+                if line.startswith("NSpid:"):
+                    pids = line.split()[1:]
+                    if len(pids) > 1 and pids[-1] == str(pid) and self._in_container(int(entry.name)):
+                        return int(entry.name)
+        raise AssertionError(f"no host PID for the container's {pid}")
+
+    def _in_container(self, pid: int) -> bool:
+        try:
+            return os.readlink(f"/proc/{pid}/ns/pid") == os.readlink(f"/proc/{self.leader}/ns/pid")
+        except OSError:
+            return False
+
+    def cut(self) -> None:
+        """The power cut: every process of the container killed at once (SIGKILL to its PID 1).
+        The host's page cache keeps what was written and not synced: that is a kill of the
+        whole machine, not of its disk (see the issue's FUSE item for the disk)."""
+        os.kill(self.leader, signal.SIGKILL)
+        assert self.proc is not None
+        self.proc.wait(timeout=60)
+        self.leader = 0
+
+    def poweroff(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.send_signal(signal.SIGTERM)  # nspawn asks the container's systemd to halt
+        try:
+            self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            if self.leader:
+                os.kill(self.leader, signal.SIGKILL)
+            self.proc.wait(timeout=30)
+        self.leader = 0
+
+    def unmount(self) -> None:
+        subprocess.run(["umount", "-l", str(self.merged)], capture_output=True)
