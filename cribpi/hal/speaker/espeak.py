@@ -163,14 +163,20 @@ class WavSink:
         return self.frames / self.fmt.rate
 
     def write(self, samples: bytes) -> None:
-        if self._abort.is_set():
-            return
         if self.start is None:
             self.start = self.clock()
-        if self.paced:  # like a card's buffer of about 50 ms: wait until the sound before is nearly played
-            self._abort.wait(max(0.0, self.start + self._heard() - 0.05 - self.clock()))
-        self.file.writeframes(samples)
-        self.frames += len(samples) // (self.fmt.width * self.fmt.channels)
+        frame = self.fmt.width * self.fmt.channels
+        step = (self.fmt.rate // 50) * frame if self.paced else len(samples) or 1  # 20 ms at a time
+        for at in range(0, len(samples), step):
+            if self._abort.is_set():
+                return
+            if self.paced:  # like a card's buffer of about 50 ms: wait until the sound before is nearly played
+                self._abort.wait(max(0.0, self.start + self._heard() - 0.05 - self.clock()))
+                if self._abort.is_set():
+                    return
+            piece = samples[at:at + step]
+            self.file.writeframes(piece)
+            self.frames += len(piece) // frame
 
     def finish(self) -> None:
         if self.paced and self.start is not None:
