@@ -104,9 +104,10 @@ class PegKeys:
         self.what, self.seat, self.added = saved[0], saved[1], list(saved[2])
 
     def done(self) -> None:
-        """After the table handled what :meth:`key` gave: a tally confirmed (or dropped by
-        the table) ends the entry."""
-        if self.open and self.added and self.claims.tally is None:
+        """After the table handled a key (this entry's or another, such as a menu's choice): a
+        tally confirmed, or dropped by the table, ends the entry."""
+        call_gone = self.what == MUGGINS and self.seat is not None
+        if self.open and (self.added or call_gone) and self.claims.tally is None:
             self.close()
 
     # -- the steps -------------------------------------------------------------------------
@@ -221,6 +222,8 @@ class PegKeys:
             return "A-9,T add points, a suit: another seat"
         if self.what == MUGGINS and not total:
             return "A-9,T add the points called"
+        if self.what == MUGGINS and self.claims.unsettled is not None:  # three players: on whose claim?
+            return f"MENU: whose claim it is on; UNDO -{self.added[-1]}"
         return f"A-T add more; OK {self._verb()} {total}; UNDO -{self.added[-1]}"
 
     def screen(self) -> PromptScreen | None:

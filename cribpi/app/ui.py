@@ -146,7 +146,10 @@ class TableUI:
 
     def handle(self, action: Action) -> tuple[Effect, ...]:
         """One logical action. Refused input shows an alert and changes nothing."""
-        return self._refusing(self._dispatch, action)
+        try:
+            return self._refusing(self._dispatch, action)
+        finally:
+            self.pegkeys.done()  # a call settled from the menu ends its keypad entry too
 
     def handle_event(self, event: Event) -> tuple[Effect, ...]:
         """An event from outside the keys (a menu, the simulator); refused like a key."""

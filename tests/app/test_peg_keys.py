@@ -12,7 +12,7 @@ from cribpi.game import Mode
 from cribpi.hal import Action
 from cribpi.hal.controller.keys import KEY_NAMES
 from cribpi.views.model import AlertScreen, PromptScreen
-from tests.firmware.keyplay import KeysInProcess, Player, board_game, claim_game, fixes_game
+from tests.firmware.keyplay import KeysInProcess, Player, board_game, claim_game, fixes_game, three_muggins
 
 
 def table(mode=Mode.BOARD, players=2, **kw):
@@ -161,7 +161,7 @@ def test_every_seat_has_its_suit_key(players):
     assert ui.state.scores[players - 1] == 3
 
 
-@pytest.mark.parametrize("game", [board_game, claim_game, fixes_game])
+@pytest.mark.parametrize("game", [board_game, claim_game, fixes_game, three_muggins])
 def test_whole_games_on_the_keypads_keys(game):
     """The scripts the firmware's key-play tests tap, here through the host's key mapping
     alone: a board-mode game, and a claim-mode game with a muggins call, to the end; a card

@@ -24,7 +24,7 @@ from cribpi.views.model import AlertScreen, ScoreScreen
 OVER = (Phase.GAME_OVER, Phase.MATCH_OVER)
 SUITS = "CDHS"
 
-__all__ = ["KeysInProcess", "Player", "board_game", "claim_game", "fixes_game"]  # the suit key of each seat, for PEG and MUGGINS
+__all__ = ["KeysInProcess", "Player", "board_game", "claim_game", "fixes_game", "three_muggins"]  # the suit key of each seat, for PEG and MUGGINS
 
 
 class KeysInProcess:
@@ -294,3 +294,32 @@ def fixes_game(player: Player) -> None:
     player.set_item("For:", "For: exposed card")
     player.choose("Peg the penalty")
     assert ui.menu is None and ui.state.scores[1] == before[1] + 4, (before, ui.state.scores)
+
+
+def three_muggins(player: Player) -> None:
+    """Three players: two opponents under-claim in the play, and the third calls muggins on the
+    keys; the call waits for MENU to say whose claim it is on (each opponent is offered)."""
+    ui = player.ui
+    player.new_game(Players="Players: 3", Mode="Mode: claim", Muggins="Muggins: on")
+    for text in ("AC", "KD", "QH"):  # the cut: Ann deals, Bob leads
+        player.card(text)
+    player.dismiss()
+    player.card("KS")
+    names = ui.state.names
+    player.card("5H")  # Bob
+    player.card("5C")  # Cy pairs it: claims 1 of 2
+    player.peg(2, 1)
+    player.card("5D")  # Ann: fifteen and a pair royal, 8: claims 2
+    player.peg(0, 2)
+    player.dismiss()
+    assert sorted(m.missed for m in ui.state.deal.missed) == [1, 6]
+    before = ui.state.scores
+    player.tap("muggins", "D", "2", "ok")  # Bob calls 2: on whose claim?
+    assert ui.screens and "MENU says whose claim" in ui.screens[0].lines[0], ui.screens
+    player.dismiss()
+    assert ui.screen().hint.startswith("MENU: whose claim it is on")
+    player.tap("menu")
+    assert [i for i in ui.menu.screen().items if "muggins" in i] == [f"{names[1]}: muggins {names[0]} 2",
+                                                                     f"{names[1]}: muggins {names[2]} 2"]
+    player.choose(f"{names[1]}: muggins {names[2]}")
+    assert not ui.pegkeys.open and ui.state.scores[1] == before[1] + 1  # at most what Cy missed

@@ -16,11 +16,11 @@ from cribpi.hal import Action, Parts
 from cribpi.hal.controller.keys import KeyEvents
 from cribpi.hal.protocol import Line
 from cribpi.hal.sim import SimDisplay
-from tests.firmware.keyplay import Player, board_game, claim_game, fixes_game
+from tests.firmware.keyplay import Player, board_game, claim_game, fixes_game, three_muggins
 from tests.firmware.rig import firmware_pico, key_pins
 
-HOLD_S = 0.04  # a tap: down this long once its KD has arrived (the firmware debounces 20 ms)
-LET_GO_S = 0.05  # up this long before the next tap, so the same key twice is two presses
+HOLD_S = 0.04  # a tap: down at least this long (the firmware debounces 20 ms), until its action has come
+LET_GO_S = 0.02  # up this long after its KU, before the next tap
 
 
 class KeysOnPico:
@@ -45,13 +45,19 @@ class KeysOnPico:
         for name in names:
             self.taps.append(name)
             wanted = [a for verb in ("KD", "KU") if (a := self.expect.action(Line(1, verb, (name,)))) is not None]
+            link = self.part.link
+            before = link._next_event  # the number the next event from the controller gets
             self.pico.press(key_pins(name))
             time.sleep(HOLD_S)
+            self.pico.wait_for(lambda: link._next_event != before, what=f"{name}'s KD")
+            down = link._next_event
             if name != "undo":  # undo acts when let go (held, it is undo_long)
                 got = self._next(name)
             self.pico.press()
             if name == "undo":
                 got = self._next(name)
+            else:  # its KU has come: the next tap of the same key is a press of its own
+                self.pico.wait_for(lambda: link._next_event != down, what=f"{name}'s KU")
             time.sleep(LET_GO_S)
             assert [got] == wanted, f"key {name!r} brought {got}, not {wanted}"
             self.app.handle(got)
@@ -90,3 +96,8 @@ def test_a_claim_mode_game_with_muggins_on_the_firmwares_keys(keys):
 def test_moving_a_card_and_a_penalty_on_the_firmwares_keys(keys):
     fixes_game(Player(keys))
     assert keys.taps.count("menu") == 2 and keys.arrived.empty()
+
+
+def test_a_muggins_call_among_three_players_on_the_firmwares_keys(keys):
+    three_muggins(Player(keys))
+    assert keys.arrived.empty()
