@@ -41,7 +41,7 @@ class ServiceUnit:
         mine = Path(config_path)
         try:
             return mine.resolve() == self.config.resolve() or mine.samefile(self.config)
-        except OSError:
+        except (OSError, ValueError):  # missing, or not a path at all (a NUL byte): not the service's
             return False
 
     def load(self, config_path: str | os.PathLike[str]) -> Config:
