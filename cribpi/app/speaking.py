@@ -45,7 +45,6 @@ SCORES, EVERYTHING = SPEECH_SAY  # scores (hands and crib too) only; and alerts,
 SAY_CHOICES = SPEECH_SAY
 KINDS = {SCORES: frozenset({"score", "show"}), EVERYTHING: frozenset({"score", "show", "alert", "end"})}
 HUSH_KEYS = (Kind.UNDO, Kind.UNDO_LONG, Kind.MENU)
-_BARE_REASONS = frozenset(reason.value for reason in Reason)  # a screen's reason with no count in it
 _NOT_SAID = ("OK:", "last:", "games ", "spread ")  # a game's screen: keys, and figures for the eye
 
 
@@ -95,11 +94,13 @@ def callouts(state: State, effects: Sequence[Effect], before: State | None = Non
 
 
 def _score(screen: ScoreScreen, named: bool) -> str:
-    reason = ", ".join(screen.reasons)
-    if reason in _BARE_REASONS or not reason:  # a peg by hand, a penalty: no count in the words
-        pegs = f"{screen.who} pegs {number_words(screen.points)}"
-        return pegs if reason in ("", Reason.PEG.value) else f"{pegs}, {reason}"
-    return spoken(f"{screen.who}: {reason}" if named else reason)
+    """The screen's reason; one that does not say the points (a peg by hand, a penalty's
+    reason) is said after them: "Blue pegs two: exposed card"."""
+    reason, points = ", ".join(screen.reasons), abs(screen.points)
+    if reason and re.search(rf"\b({number_words(points)}|{points})\b", reason):
+        return spoken(f"{screen.who}: {reason}" if named else reason)
+    pegs = f"{screen.who} {'pegs' if screen.points >= 0 else 'loses'} {number_words(points)}"
+    return spoken(pegs if reason in ("", Reason.PEG.value) else f"{pegs}: {reason}")
 
 
 def _show(screen: ShowScreen) -> str:

@@ -257,3 +257,16 @@ def test_a_failing_speaker_is_shown_retried_and_the_table_goes_on(spoken_table) 
     wait_for(lambda: guard.problems() == (), timeout=3)  # retried by itself until it answers
     card(parts, app, "6C")  # thirty-one: said again
     wait_for(lambda: any(s.text == "thirty-one is two" for s in speaker.said))
+
+
+def test_a_score_whose_reason_does_not_say_the_points_says_them_first() -> None:
+    from cribpi.game import Pegged, Reason
+
+    with mock_table() as (parts, ui, app):
+        state = ui.state
+        said = [c.text for c in callouts(state, (
+            Pegged(seat=1, team=1, points=2, reason=Reason.PENALTY, items=(), score=2, note="exposed card"),
+            Pegged(seat=0, team=0, points=-2, reason=Reason.PENALTY, items=(), score=0, note="overpeg"),
+            Pegged(seat=0, team=0, points=2, reason=Reason.MUGGINS, items=(), score=2, note="muggins for 2"),
+        ))]
+    assert said == ["Blue pegs two: exposed card", "Red loses two: overpeg", "Red: muggins for 2"]
