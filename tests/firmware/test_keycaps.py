@@ -50,3 +50,16 @@ def test_the_seat_and_points_legends_are_what_the_peg_entry_does():
 def test_a_key_with_no_cap_is_named_in_the_error():
     with pytest.raises(SystemExit, match="a key 'seat' with no key cap: give it a legend"):
         KEYCAPS["sheet"]((("A", "seat"),))
+
+
+def test_the_bom_buys_a_switch_and_a_diode_for_every_key():
+    import csv
+    import re
+
+    keys = [name for row in settings.KEYMAP for name in row if name]
+    with (rig.ROOT / "hardware" / "bom.csv").open(newline="") as fh:
+        row = next(r for r in csv.DictReader(fh) if "key matrix" in r["part"])
+    counts = [int(n) for n in re.findall(r"\((\d+) keys\)", row["part"])]
+    counts += [int(n) for n in re.findall(r"(\d+) x ", row["example_part_number"])]
+    assert counts == [len(keys)] * 3, (row, len(keys))  # the keys, their switches, their diodes
+    assert all(name in row["notes"] for name in ("peg", "muggins", "menu"))
