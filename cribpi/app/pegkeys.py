@@ -17,7 +17,7 @@ whole entry. Refusals say what would be accepted and leave the entry as it was.
 from __future__ import annotations
 
 from cribpi.exc import RulesError
-from cribpi.game import Mode, Phase, State, expected
+from cribpi.game import Mode, Phase, State, describe_expected, expected
 from cribpi.game.claims import MAX_CLAIM
 from cribpi.app.claims import ClaimTally
 from cribpi.hal import Action, Kind
@@ -122,6 +122,9 @@ class PegKeys:
         if what == MUGGINS and (state.mode is not Mode.CLAIM or not state.rules.muggins.moments):
             raise RulesError("muggins is not played at this table (it needs claim mode and muggins on in MENU > "
                              "Next game setup)")
+        if state.phase is Phase.CUT:
+            raise RulesError(f"nothing is pegged before the deal: waiting for {describe_expected(state)} "
+                             f"(a card per seat, or OK for a random cut)")
         if what == PEG and state.mode is Mode.COUNT:
             raise RulesError("in count mode the table pegs every score itself: PEG is for board and claim mode")
         if self.what == MUGGINS and self.seat is not None:

@@ -93,6 +93,12 @@ def test_a_rank_keyed_before_peg_is_no_longer_a_card():
     assert ui.state.deal.starter is None
 
 
+def test_nothing_is_pegged_before_the_cut():
+    ui = TableUI(TableSettings(names=("Ann", "Bob"), mode=Mode.BOARD), rng=random.Random(1))
+    assert "nothing is pegged before the deal: waiting for the cut" in refused(ui, "peg")
+    assert not ui.pegkeys.open
+
+
 def test_count_mode_has_no_peg_and_says_so():
     ui = table(Mode.COUNT)
     assert "count mode the table pegs every score itself" in refused(ui, "peg")

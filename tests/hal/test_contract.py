@@ -55,6 +55,8 @@ def table_keyed(actions: list[Action]) -> list[Action]:
     from cribpi.game import Mode
 
     ui = TableUI(TableSettings(mode=Mode.CLAIM, muggins=True), rng=random.Random(1))
+    ui.handle(Action.parse("ok"))  # cut at random: the deal is on
+    ui.screens.clear()
     made: list[Action] = []
     ui._command = lambda action: made.append(action) or ()  # type: ignore[method-assign]
     for action in actions:
