@@ -21,7 +21,8 @@ from cribpi.app.parts import Table
 from cribpi.app.review import review_screen
 from cribpi.app.settings import (
     TableSettings, fixed_game_length, game_length_of, muggins_on, next_brightness, next_game_length, next_match,
-    next_mode, next_players, next_rules, review_allowed, toggle_muggins, toggle_review,
+    next_mode, next_players, next_rules, next_speech, next_speech_say, next_speech_speed, next_speech_voice,
+    next_speech_volume, review_allowed, speech_words, toggle_muggins, toggle_review,
 )
 from cribpi.hal import Kind
 from cribpi.rules import Card
@@ -222,8 +223,26 @@ class TableMenus:
             (f"Review: {'on' if s.review else 'off'}" if review_allowed(s) else "Review: off (tournament)",
              lambda: change(toggle_review)),
             (f"Muggins: {'on' if muggins_on(s) else 'off'}", lambda: change(toggle_muggins)),
+            *([("Speech...", self._open_speech)] if s.speaker else []),
             ("Start it now...", self._confirm_new_game),
             ("Back", self._open_main),
+        ]
+
+    def _open_speech(self) -> None:
+        self.current = Menu(self._speech, title="Speech")
+
+    def _speech(self) -> list[MenuItem]:
+        """The speaker's choices (heard at once, not only from the next game): ``as set`` is
+        the configuration's (auto: off under a tournament preset)."""
+        s, change = self.host.settings, self.host.change_settings
+        return [
+            (f"Speech: {speech_words(s)}", lambda: change(next_speech)),
+            (f"Says: {s.speech_say or 'as set'}", lambda: change(next_speech_say)),
+            (f"Volume: {s.speech_volume if s.speech_volume is not None else 'as set'}",
+             lambda: change(next_speech_volume)),
+            (f"Voice: {s.speech_voice or 'as set'}", lambda: change(next_speech_voice)),
+            (f"Speed: {s.speech_speed or 'as set'}", lambda: change(next_speech_speed)),
+            ("Back", self._open_setup),
         ]
 
     def _penalty(self) -> list[MenuItem]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from cribpi.exc import CribpiError
 from cribpi.game import Game, Mode, NewGame, State
@@ -27,6 +27,8 @@ __all__ = [
     "DEFAULT_NAMES", "next_mode", "next_players", "next_rules", "next_brightness", "next_match",
     "toggle_review", "toggle_muggins", "muggins_on", "kept_data", "with_kept", "GAME_LENGTHS", "game_length_of",
     "fixed_game_length", "next_game_length", "review_allowed",
+    "SPEECH_VOICES", "SPEECH_VOLUMES", "SPEECH_SPEEDS", "next_speech", "next_speech_say", "next_speech_volume",
+    "next_speech_voice", "next_speech_speed", "speech_words",
 ]
 
 MODES_CYCLE = (Mode.COUNT, Mode.CLAIM, Mode.BOARD)
@@ -38,6 +40,12 @@ DEFAULT_NAMES = ("Red", "Blue", "Green", "Yellow")
 MAIN_TABLE = "main"  # the table `cribpi run` and `cribpi sim` both play at: one open game per journal
 TWO_HANDED_ONLY = "five-card"
 FALLBACK_RULES = "acc"
+#: The speaker's choices the menu steps through (the configuration may set any other).
+SPEECH_CYCLE = (None, True, False)  # as configured (off under a tournament preset), on, off
+SPEECH_VOICES = ("en", "en-us", "en-gb-scotland", "en-gb-x-rp", "en-029")
+SPEECH_VOLUMES = (25, 50, 75, 100)
+SPEECH_SPEEDS = (120, 140, 160, 180, 220)
+SPEECH_SAY = ("scores", "everything")  # as cribpi.config has them (not imported: the commands start faster)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,6 +64,14 @@ class TableSettings:
     muggins: bool | None = None  # None: as the preset says; True/False: switched on or off in the menu
     game_length: int | None = None  # None: as the preset says (121; five-card's 61, which is fixed)
     confirm_results: bool = False  # each side confirms a finished game (a table publishing to a tournament)
+    # The speaker (a table with one): None is as configured. Not a rule of the game: a change
+    # is heard at once. ``speaker`` says the table has one (the menu offers these only then).
+    speaker: bool = False
+    speech: bool | None = None
+    speech_say: str | None = None
+    speech_volume: int | None = None
+    speech_voice: str | None = None
+    speech_speed: int | None = None
 
     def new_game(self) -> NewGame:
         rules = _with_muggins(get_rules(self.rules), self.muggins).replace(
@@ -180,6 +196,43 @@ def _with_muggins(rules: Rules, on: bool | None) -> Rules:
     return rules.replace(muggins=MugginsScope.ACC if on else MugginsScope.OFF)
 
 
+V = TypeVar("V")
+
+
+def _next(values: tuple[V, ...], now: V) -> V:
+    return values[(values.index(now) + 1) % len(values)] if now in values else values[0]
+
+
+def next_speech(settings: TableSettings) -> TableSettings:
+    """As configured, on, off, and round again."""
+    return dataclasses.replace(settings, speech=_next(SPEECH_CYCLE, settings.speech))
+
+
+def speech_words(settings: TableSettings) -> str:
+    """``auto`` (as configured), ``on`` or ``off``."""
+    return {None: "auto", True: "on", False: "off"}[settings.speech]
+
+
+def next_speech_say(settings: TableSettings) -> TableSettings:
+    return dataclasses.replace(settings, speech_say=_next(SPEECH_SAY, settings.speech_say))
+
+
+def next_speech_volume(settings: TableSettings) -> TableSettings:
+    """The first step above the volume now, from the top round to the lowest."""
+    above = [v for v in SPEECH_VOLUMES if v > (settings.speech_volume if settings.speech_volume is not None else -1)]
+    return dataclasses.replace(settings, speech_volume=above[0] if above else SPEECH_VOLUMES[0])
+
+
+def next_speech_voice(settings: TableSettings) -> TableSettings:
+    return dataclasses.replace(settings, speech_voice=_next(SPEECH_VOICES, settings.speech_voice))
+
+
+def next_speech_speed(settings: TableSettings) -> TableSettings:
+    """The first step above the speed now, from the top round to the slowest."""
+    above = [v for v in SPEECH_SPEEDS if v > (settings.speech_speed if settings.speech_speed is not None else 0)]
+    return dataclasses.replace(settings, speech_speed=above[0] if above else SPEECH_SPEEDS[0])
+
+
 # -- kept across a restart ----------------------------------------------------------------
 # What the menu chooses is kept in the journal as it is chosen (and again as a game starts
 # with it), so a pulled plug loses no choice; the names and the table come from the machine's
@@ -194,7 +247,8 @@ def kept_data(settings: TableSettings) -> dict[str, Any]:
     """
     return {"mode": settings.mode.value, "players": settings.players, "partnerships": settings.partnerships,
             "rules": settings.rules, "match_games": settings.match_games, "review": settings.review,
-            "muggins": settings.muggins, "game_length": settings.game_length, "brightness": settings.brightness}
+            "muggins": settings.muggins, "game_length": settings.game_length, "brightness": settings.brightness,
+            **{name: getattr(settings, name) for name in _SPEECH_KEPT}}
 
 
 def with_kept(settings: TableSettings, data: Mapping[str, Any]) -> tuple[TableSettings, list[str]]:
@@ -247,4 +301,11 @@ _KEPT_CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "muggins": (lambda v: v is None or type(v) is bool, "true, false or null"),
     "game_length": (lambda v: v is None or (type(v) is int and v in GAME_LENGTHS), "121, 61 or null"),
     "brightness": (lambda v: type(v) in (int, float) and 0.0 <= v <= 1.0, "a number 0-1"),
+    "speech": (lambda v: v is None or type(v) is bool, "true, false or null"),
+    "speech_say": (lambda v: v is None or v in SPEECH_SAY, "null or one of " + ", ".join(SPEECH_SAY)),
+    "speech_volume": (lambda v: v is None or _is_int(0, 100)(v), "null or 0-100"),
+    "speech_voice": (lambda v: v is None or (isinstance(v, str) and v.replace("-", "").replace("_", "").isalnum()
+                                             and len(v) <= 40), "null or a voice name"),
+    "speech_speed": (lambda v: v is None or _is_int(80, 450)(v), "null or 80-450 words a minute"),
 }
+_SPEECH_KEPT = ("speech", "speech_say", "speech_volume", "speech_voice", "speech_speed")

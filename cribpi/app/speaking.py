@@ -22,18 +22,20 @@ MENU: :class:`HushingInputs`) stops it.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from cribpi.app.listeners import Update
 from cribpi.app.loop import TableApp
+from cribpi.app.settings import TableSettings
 from cribpi.config import SPEECH_SAY, SpeechConfig
 from cribpi.game import Effect, Event, GameOver, Lay, MatchOver, Reason, State, Undo
 from cribpi.hal import Action, InputSource, Kind
 from cribpi.hal.base import Deliver
-from cribpi.hal.speaker import Speaker, SpeechWorker, Voice
+from cribpi.hal.speaker import Speaker, SpeakerError, SpeechWorker, Voice
 from cribpi.rules.speech import number_words, spoken_items
 from cribpi.views.model import AlertScreen, ScoreScreen, ShowScreen
 from cribpi.views.table import effect_screens, game_over_screen, seat_label
@@ -156,11 +158,26 @@ class HushingInputs:
         self.inputs.close()
 
 
-def speech_settings(config: SpeechConfig, state: State) -> SpeechSettings:
-    """How the table speaks now: as configured; unless ``enabled`` is set, on at a casual
-    table and off under a tournament preset (a quiet room)."""
-    on = config.enabled if config.enabled is not None else not state.rules.tournament
-    return SpeechSettings(on, config.say, config.voice)
+def speech_settings(config: SpeechConfig, state: State, table: TableSettings | None = None) -> SpeechSettings:
+    """How the table speaks now: as chosen in the menu (``table``), else as configured; on or
+    off, unless either says, on at a casual table and off under a tournament preset (a quiet
+    room: the game in progress's rules)."""
+    table = table or TableSettings()
+    on = table.speech if table.speech is not None else config.enabled
+    voice = config.voice
+    try:
+        voice = Voice(volume=_chosen(table.speech_volume, voice.volume), voice=_chosen(table.speech_voice, voice.voice),
+                      speed=_chosen(table.speech_speed, voice.speed))
+    except SpeakerError:  # a kept choice this speaker refuses: as configured
+        pass
+    return SpeechSettings(on if on is not None else not state.rules.tournament, table.speech_say or config.say, voice)
+
+
+T = TypeVar("T")
+
+
+def _chosen(choice: T | None, configured: T) -> T:
+    return configured if choice is None else choice
 
 
 def attach_speaker(app: TableApp, speaker: Speaker | None, config: SpeechConfig = SpeechConfig(),
@@ -176,7 +193,8 @@ def attach_speaker(app: TableApp, speaker: Speaker | None, config: SpeechConfig 
         app.mailbox.put(lambda: app.publish((), ()))
 
     worker = SpeechWorker(speaker, on_change=None if checked is not None else redraw)
-    announcer = Announcer(worker, lambda: speech_settings(config, app.ui.state))
+    app.ui.settings = dataclasses.replace(app.ui.settings, speaker=True)  # the menu offers the speech choices
+    announcer = Announcer(worker, lambda: speech_settings(config, app.ui.state, app.ui.settings))
     announcer.before = app.ui.state
     app.subscribe(announcer)
     app.parts.inputs = HushingInputs(app.parts.inputs, worker.hush)

@@ -270,3 +270,67 @@ def test_a_score_whose_reason_does_not_say_the_points_says_them_first() -> None:
             Pegged(seat=0, team=0, points=2, reason=Reason.MUGGINS, items=(), score=2, note="muggins for 2"),
         ))]
     assert said == ["Blue pegs two: exposed card", "Red loses two: overpeg", "Red: muggins for 2"]
+
+
+# --- the menu ------------------------------------------------------------------------------
+
+
+def test_the_speech_choices_are_in_next_game_setup_and_heard_at_once(spoken_table) -> None:  # type: ignore[no-untyped-def]
+    from table_keys import pick
+
+    parts, ui, app, guard, speaker = spoken_table
+    press(parts, app, "menu")
+    pick(parts, app, ui, "Next game setup")
+    pick(parts, app, ui, "Speech...")
+    assert ui.menu is not None and ui.menu.title == "Speech"
+    assert ui.menu.screen().items == ("Speech: auto", "Says: as set", "Volume: as set", "Voice: as set",
+                                      "Speed: as set", "Back")
+    pick(parts, app, ui, "Volume")
+    pick(parts, app, ui, "Voice")
+    pick(parts, app, ui, "Speed")
+    pick(parts, app, ui, "Speed")
+    assert ui.menu.screen().items[2:5] == ("Volume: 25", "Voice: en", "Speed: 140")
+    press(parts, app, "menu")
+    press(parts, app, "ok")
+    dismiss(parts, ui, app)
+    card(parts, app, "6S")
+    card(parts, app, "5H")
+    card(parts, app, "TD")  # fifteen two, in the voice chosen
+    wait_for(lambda: bool(speaker.said))
+    assert speaker.said[-1].voice == Voice(volume=25, voice="en", speed=140)
+    press(parts, app, "menu")
+    pick(parts, app, ui, "Next game setup")
+    pick(parts, app, ui, "Speech...")
+    pick(parts, app, ui, "Speech")  # auto -> on
+    pick(parts, app, ui, "Speech")  # on -> off
+    assert ui.menu.screen().items[0] == "Speech: off"
+    press(parts, app, "menu")
+    said = len(speaker.said)
+    card(parts, app, "TC")  # a pair: not said
+    time.sleep(0.2)
+    assert len(speaker.said) == said
+
+
+def test_no_speech_choices_without_a_speaker() -> None:
+    from table_keys import pick
+
+    with mock_table() as (parts, ui, app):
+        press(parts, app, "menu")
+        pick(parts, app, ui, "Next game setup")
+        assert ui.menu is not None and not any(label.startswith("Speech") for label in ui.menu.screen().items)
+
+
+def test_the_menus_choices_win_over_the_configuration_and_are_kept() -> None:
+    from cribpi.app.settings import SPEECH_SAY, kept_data, with_kept
+    from cribpi.config import SPEECH_SAY as CONFIGURED
+
+    assert SPEECH_SAY == CONFIGURED
+    chosen = TableSettings(speech=False, speech_say="scores", speech_volume=75, speech_voice="en-us", speech_speed=180)
+    back, problems = with_kept(TableSettings(), kept_data(chosen))
+    assert problems == [] and back == chosen
+    with mock_table() as (parts, ui, app):
+        said = speech_settings(SpeechConfig(enabled=True, voice=Voice(volume=10)), ui.state, chosen)
+        assert (said.on, said.say, said.voice) == (False, "scores", Voice(volume=75, voice="en-us", speed=180))
+        assert speech_settings(SpeechConfig(), ui.state, TableSettings(speech_volume=60)).voice.volume == 60
+    _, problems = with_kept(TableSettings(), {"speech_volume": 500, "speech_say": "all"})
+    assert len(problems) == 2
