@@ -13,8 +13,9 @@ from collections.abc import Callable
 from typing import Protocol
 
 from cribpi.game import (
-    Alert, AlertKind, Effect, Event, Misdeal, MoveCard, Muggins, Penalty, Phase, Renege, State, open_reneges,
+    Alert, AlertKind, Effect, Event, Misdeal, MoveCard, Muggins, Penalty, Phase, Renege, State, apply, open_reneges,
 )
+from cribpi.exc import RulesError
 from cribpi.game.review import reviewable_seats
 from cribpi.app.claims import ClaimTally
 from cribpi.app.parts import Table
@@ -106,6 +107,15 @@ def penalisable(state: State) -> bool:
     """A judge's penalty can be pegged while a game is being played (not before the cut, nor
     once it is won)."""
     return state.phase in (Phase.STARTER, Phase.PLAY, Phase.SHOW, Phase.DONE, Phase.BOARD)
+
+
+def _can_move(state: State, card: Card, seat: int) -> bool:
+    """Whether the game takes ``card`` moved to ``seat`` (the play scored again from it)."""
+    try:
+        apply(state, MoveCard(card, seat))
+    except RulesError:
+        return False
+    return True
 
 
 class MenuHost(Table, Protocol):
@@ -258,14 +268,18 @@ class TableMenus:
         ]
 
     def _moves(self) -> list[MenuItem]:
-        """Each card of the deal's play, latest first, to each seat that could have laid it."""
+        """Each card of the deal's play, latest first, to each seat that could have laid it:
+        only the moves the play can have had (each is tried on the game, which plays the deal
+        again from it), so none listed is then refused."""
         state = self.host.state
         deal = state.deal
         played = reversed(deal.played) if deal is not None else ()
         items: list[MenuItem] = [
             (f"{card} {state.names[seat]} -> {state.names[other]}", self._mover(card, other))
-            for seat, card in played for other in range(state.seats) if other != seat
+            for seat, card in played for other in range(state.seats) if other != seat and _can_move(state, card, other)
         ]
+        if not items:
+            items.append(("No card can move", self._open_main))  # each move would leave a play that cannot be
         return [*items, ("Back", self._open_main)]
 
     def _open_moves(self) -> None:

@@ -129,8 +129,9 @@ def phase_screen(state: State, entry: str = "", hint: str = "",
             passing = f", GO if {turn} said go" if can_go(state) else ""
             return PromptScreen(f"{turn} lays", entry, hint or f"count {count}{passing}")
         note = ""
-        if deal.unclaimed:  # claim mode: say whose score is open, never how much it is
-            note = "to claim: " + ", ".join(seat_label(state, m.seat) for m in deal.unclaimed)
+        scored = [m.seat for m in deal.unclaimed if m.points]
+        if scored:  # claim mode: say whose score is open (with the seat a claim names), never how much
+            note = "to claim: " + ", ".join(f"{seat_label(state, seat)} ({seat + 1})" for seat in scored)
         laid = (seat_label(state, deal.played[-1][0]), deal.played[-1][1]) if deal.played else None
         return PlayScreen(count, turn, last if last is not None and deal.pegged else _last_play_score(state), note,
                           deal.starter, laid)
@@ -307,9 +308,17 @@ def alert_lines(state: State, alert: Alert) -> tuple[str, ...]:
     if alert.kind is AlertKind.RECUT and state.seats > 2:  # the engine names the tied seats, but every seat cuts
         return (alert.text, f"all {state.seats} cut again, {seat_label(state, 0)} first")
     compose = _CLAIM_SENTENCES.get(alert.kind)
+    # a hand's or crib's items name every card (a run of four is not "run 4"); a play score's
+    # long items only their kind (their cards are the whole count)
+    item_line = _show_item_line if alert.where is not None and alert.where.in_show else _item_line
     if compose is None or alert.seat is None:
-        return (alert.text, *map(_item_line, alert.items))
-    return (compose(state, alert, seat_label(state, alert.seat)), *map(_item_line, alert.items))
+        return (alert.text, *map(item_line, alert.items))
+    return (compose(state, alert, seat_label(state, alert.seat)), *map(item_line, alert.items))
+
+
+def _show_item_line(item: ScoreItem) -> str:
+    """``run 4C 5D 6H 7S 4``: a show item with all its cards."""
+    return " ".join([item.kind, *map(str, item.cards), str(item.points)])
 
 
 def _renege_lines(state: State, alert: Alert) -> tuple[str, ...]:

@@ -303,7 +303,7 @@ def test_muggins_switched_on_from_the_menu_in_the_default_preset(claim_sim):
     tmux.send("Enter")  # Bob claims 1 of his 2
     screen = tmux.wait_for("MUGGINS!")
     assert "Bob claimed 1 of 2" in screen
-    while "to claim: Ann" not in (screen := tmux.stable()):
+    while "Ann to play | count 15" not in (screen := tmux.stable()):
         tmux.send("Enter")
         tmux.wait_change(screen)
     tmux.send("x", "1", "1")  # Ann calls muggins for the 1 point Bob missed

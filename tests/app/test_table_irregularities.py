@@ -99,3 +99,18 @@ def test_an_under_claim_whose_time_runs_out_says_so() -> None:
     lay(ui, "AH")  # Ann lays her next card: her short fifteen can no longer be called
     closed = [s for s in ui.screens if isinstance(s, AlertScreen) and s.title == "Muggins closed"]
     assert closed and closed[0].lines == ("Muggins on Ann's play (1 missed) is closed:", "Ann has laid another card")
+
+
+def test_a_claims_breakdown_names_every_card_of_a_run() -> None:
+    from cribpi.game import Alert, AlertKind, Where
+    from cribpi.rules import Card, ScoreItem
+    from cribpi.views.table import alert_lines
+
+    ui = three()
+    run = tuple(Card.parse(c) for c in ("4C", "5D", "6H", "7S"))
+    alert = Alert(AlertKind.MUGGINS, "", ANN, (ScoreItem("fifteen", run[1:3] + (Card.parse("4D"),), 2),
+                                              ScoreItem("run", run, 4)), Where.HAND, 6, 2)
+    assert alert_lines(ui.state, alert) == ("Ann claimed 2 of 6: muggins for 4?", "fifteen 5D 6H 4D 2",
+                                            "run 4C 5D 6H 7S 4")
+    in_play = Alert(AlertKind.MUGGINS, "", ANN, (ScoreItem("run", run, 4),), Where.PLAY, 4, 0)
+    assert alert_lines(ui.state, in_play)[1] == "run 4"  # a play score's cards are the count's

@@ -152,8 +152,9 @@ def test_go_and_last_card_are_said_in_words():
 def test_claim_mode_says_whose_play_score_is_open_never_how_much():
     table = Table(mode=Mode.CLAIM)(Starter(Card.parse("2S")), Lay(ANN, Card.parse("5C")), Lay(BEN, Card.parse("TD")))
     assert table.screens() == []  # nothing pegged until claimed
-    # every card laid is a moment to claim (if only 0), so the note names both, never the points
-    assert phase_screen(table.state) == PlayScreen(15, "Ann", None, "to claim: Ann, Ben", Card.parse("2S"),
+    # a card that scored is open to claim: the note names its player and seat, never the points;
+    # Ann's 5C scored nothing, so she is not asked (issue 24: not after every card)
+    assert phase_screen(table.state) == PlayScreen(15, "Ann", None, "to claim: Ben (2)", Card.parse("2S"),
                                                    ("Ben", Card.parse("TD")))
     table(Claim(BEN, 2))
     # a play score claimed later still says the count it was made at
