@@ -192,9 +192,13 @@ def attach_speaker(app: TableApp, speaker: Speaker | None, config: SpeechConfig 
     def redraw() -> None:
         app.mailbox.put(lambda: app.publish((), ()))
 
-    worker = SpeechWorker(speaker, on_change=None if checked is not None else redraw)
+    def settings() -> SpeechSettings:
+        return speech_settings(config, app.ui.state, app.ui.settings)
+
+    # a failing speaker is shown only while speech is on: a quiet tournament table is not nagged
+    worker = SpeechWorker(speaker, on_change=None if checked is not None else redraw, wanted=lambda: settings().on)
     app.ui.settings = dataclasses.replace(app.ui.settings, speaker=True)  # the menu offers the speech choices
-    announcer = Announcer(worker, lambda: speech_settings(config, app.ui.state, app.ui.settings))
+    announcer = Announcer(worker, settings)
     announcer.before = app.ui.state
     app.subscribe(announcer)
     app.parts.inputs = HushingInputs(app.parts.inputs, worker.hush)

@@ -4,6 +4,7 @@ preset; hushed by UNDO, MENU and an undo; a failing speaker shown like a part, t
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 
@@ -334,3 +335,47 @@ def test_the_menus_choices_win_over_the_configuration_and_are_kept() -> None:
         assert speech_settings(SpeechConfig(), ui.state, TableSettings(speech_volume=60)).voice.volume == 60
     _, problems = with_kept(TableSettings(), {"speech_volume": 500, "speech_say": "all"})
     assert len(problems) == 2
+
+
+def test_a_failing_speaker_is_not_shown_while_speech_is_off() -> None:
+    parts = open_mock()
+    speaker = MockSpeaker()
+    speaker.fail("espeak-ng is not installed (apt install espeak-ng)")
+    ui = TableUI(TableSettings(rules="acc-tournament"), rng=random.Random(1))
+    app, guard = guarded_app(parts, ui)
+    stop = attach_speaker(app, speaker, SpeechConfig(), guard.checked)
+    app.start()
+    try:
+        worker = guard.checked[-1]
+        wait_for(lambda: worker.fault is not None)  # it is failing: tried and retried all the same
+        assert guard.problems() == ()  # but a quiet (tournament) table is not told
+        ui.change_settings(lambda s: dataclasses.replace(s, speech=True))
+        assert guard.problems() == ("speaker: espeak-ng is not installed (apt install espeak-ng)",)
+    finally:
+        stop()
+        app.close()
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_a_whole_game_says_every_score_in_the_screens_words_and_order(seed: int) -> None:
+    """Key by key through a whole count-mode game: each batch said is the score and show
+    screens that key queued, one for one and in order (the winning key's screens give way to
+    the game's own screen: its scores are said, then the end)."""
+    with mock_table(TableSettings(), seed=seed) as (parts, ui, app):
+        recorder = listening(app, SpeechSettings(say=SCORES))
+        pairs: list[tuple[list[str], list[ScreenModel]]] = []
+        original = app.handle
+
+        def handle(action: Action) -> object:
+            before = len(recorder.batches)
+            effects = original(action)
+            if len(recorder.batches) > before:
+                pairs.append((recorder.batches[-1], list(ui.screens)))
+            return effects
+
+        app.handle = handle  # type: ignore[method-assign]
+        play_a_whole_game(app, ui, seed=seed)
+    assert len(pairs) > 20
+    for batch, screens in pairs[:-1]:
+        shown = [s for s in screens if isinstance(s, (ScoreScreen, ShowScreen))]
+        assert [text.endswith(words_of(s)) for text, s in zip(batch, shown)] == [True] * len(batch) == [True] * len(shown)

@@ -45,12 +45,13 @@ class SpeechWorker:
 
     def __init__(self, speaker: Speaker, *, name: str = "speaker", clock: Callable[[], float] = time.monotonic,
                  first_retry: float = FIRST_RETRY_S, last_retry: float = LAST_RETRY_S,
-                 on_change: Callable[[], None] | None = None) -> None:
+                 on_change: Callable[[], None] | None = None, wanted: Callable[[], bool] = lambda: True) -> None:
         self.speaker = speaker
         self.name = name
         self.clock = clock
         self.first_retry, self.last_retry = first_retry, last_retry
         self.on_change = on_change  # called (from the worker's thread) as a problem opens or clears
+        self.wanted = wanted  # speech is on: a speaker nobody listens to is no problem to show
         self.fault: str | None = None
         self.dropped = 0  # utterances not said because the speaker was failing
         self._delay = first_retry
@@ -116,6 +117,8 @@ class SpeechWorker:
 
     @property
     def problem(self) -> str | None:
+        if not self.wanted():
+            return None
         own = getattr(self.speaker, "problem", None)
         return f"{self.name}: {own}" if own else self.fault
 
