@@ -111,7 +111,8 @@ class ClaimTally:
         and PEG presses for the caller name its points until OK."""
         state = self.table.state
         if state.mode is not Mode.CLAIM or not state.rules.muggins.moments:
-            raise RulesError("muggins is not played at this table (it needs claim mode and muggins on in the set-up)")
+            raise RulesError("muggins is not played at this table: this game was started without it (a game with "
+                             "it: MENU, Next game setup..., Mode: claim, Muggins: on, then Start it now...)")
         if state.edition >= 2 and state.phase in CALLABLE and not muggins_targets(state, seat):
             raise RulesError(nothing_open_words(state, seat))  # refused before its points are keyed
         if points is not None:

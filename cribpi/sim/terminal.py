@@ -24,7 +24,7 @@ from cribpi.app import TableApp
 from cribpi.app.listeners import Update
 from cribpi.app.ui import PAGED
 from cribpi.exc import ConfigError
-from cribpi.game import Phase, State, describe_expected
+from cribpi.game import Mode, Phase, State, describe_expected, expected
 from cribpi.hal import Action, Kind, Parts
 from cribpi.hal.term import Line, Segment, xterm256
 from cribpi.sim.keys import BACKSPACE, ENTER, LEGEND, QUIT_KEYS, KeyMapper
@@ -278,7 +278,10 @@ def status_line(state: State) -> str:
     'Ann 0  Bob 0 · count mode · ACC rules · cut for deal'
     """
     scores = "  ".join(f"{state.team_name(t)} {s}" for t, s in enumerate(state.scores))
-    line = f"{scores} · {state.mode.value} mode · {rules_words(state.rules.name)} · {PHASE_WORDS[state.phase]}"
+    # muggins is said where it is played (claim mode): without it on the line, only an export showed it
+    muggins = ", muggins" if state.mode is Mode.CLAIM and state.rules.muggins.moments else ""
+    line = (f"{scores} · {state.mode.value} mode{muggins} · {rules_words(state.rules.name)} · "
+            f"{PHASE_WORDS[state.phase]}")
     deal = state.deal
     if deal and state.names:  # the count is not repeated: the words under it show it all through the play
         line += f" · {state.names[deal.dealer]} deals"
@@ -293,7 +296,12 @@ def _word_pages(columns: int, lines: int, screen: ScreenModel) -> int:
 def _waiting_for(app: TableApp) -> str:
     if app.ui.menu is not None:
         return "menu: g down, u up, Enter picks, Esc closes"
-    return f"waiting for {describe_expected(app.ui.state)}"
+    state = app.ui.state
+    want = expected(state)
+    if want.actions == ("claim",) and want.seat is not None:  # the keys, with the seat they need
+        seat = want.seat + 1
+        return f"waiting for a claim from {state.names[want.seat]} (seat {seat}): p {seat} N Enter claims N"
+    return f"waiting for {describe_expected(state)}"
 
 
 def _hung_up(fd: int) -> bool:

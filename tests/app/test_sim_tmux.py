@@ -292,9 +292,9 @@ def test_muggins_switched_on_from_the_menu_in_the_default_preset(claim_sim):
     tmux.wait_for("> Muggins: on")
     choose(tmux, "Start it now...")
     choose(tmux, "Yes: new game")
-    tmux.wait_for(" · claim mode · ACC rules · cut for deal")
+    tmux.wait_for(" · claim mode, muggins · ACC rules · cut for deal")  # the line says muggins is on
     tmux.send("Enter")  # a random cut: Bob deals (seed 7)
-    tmux.wait_for(" · claim mode · ACC rules · starter card · Bob deals")
+    tmux.wait_for(" · claim mode, muggins · ACC rules · starter card · Bob deals")
     for card in ("KS", "5C", "TD"):  # Bob's TD makes fifteen: 2 to claim
         lay(tmux, card)
     tmux.wait_for("count 15")
@@ -310,7 +310,7 @@ def test_muggins_switched_on_from_the_menu_in_the_default_preset(claim_sim):
     tmux.wait_for("muggins: seat 1 calls 1 point: Enter calls it")
     tmux.send("Enter")
     screen = tmux.wait_for("muggins for 1")
-    assert "Ann 1" in screen and "Ann 1  Bob 1 · claim mode · ACC rules · play" in screen
+    assert "Ann 1" in screen and "Ann 1  Bob 1 · claim mode, muggins · ACC rules · play" in screen
 
 
 @pytest.fixture
@@ -396,7 +396,7 @@ def three_from_a_position(tmp_path) -> Iterator[Tmux]:
 
 def test_three_players_muggins_said_on_whom_a_renege_taken_back_and_a_false_claim_of_game(three_from_a_position):
     tmux = three_from_a_position
-    tmux.wait_for("Ann 100  Bob 110  Cat 112 · claim mode · ACC tournament rules · starter card")
+    tmux.wait_for("Ann 100  Bob 110  Cat 112 · claim mode, muggins · ACC tournament")
     before = tmux.stable()
     tmux.send("Enter")  # past "Resumed"
     tmux.wait_change(before)
