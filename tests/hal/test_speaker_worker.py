@@ -181,3 +181,11 @@ def test_real_process_on_a_missing_device_is_a_problem_and_comes_back(tmp_path: 
         assert worker.check() is True
     finally:
         worker.close()
+
+
+def test_a_speaker_failing_while_it_speaks_stops_and_is_a_problem(worker: SpeechWorker, mock: MockSpeaker) -> None:
+    worker.say(["a long count said slowly, word after word after word"], SLOW)
+    wait_for(mock.speaking.is_set)
+    mock.fail("unplugged (USB)")
+    wait_for(lambda: worker.problem is not None, timeout=0.5)
+    assert mock.said[0].whole is False and not mock.speaking.is_set()

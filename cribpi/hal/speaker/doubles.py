@@ -83,16 +83,25 @@ class SimSpeaker:
         self.current = said
         self.speaking.set()
         self._changed()
+        whole = False
         try:
-            cut = cancel.wait(speaking_time(text, voice))
+            end = self.clock() + speaking_time(text, voice)
+            cut = False
+            while not cut and (left := end - self.clock()) > 0:
+                cut = cancel.wait(min(left, 0.05))
+                self._still_working()  # a part failing while it speaks stops it, as the real one
+            whole = not cut
         finally:
             with self._lock:
                 self._cancel = None
             self.speaking.clear()
-            said.whole, said.ended = not cut, self.clock()
+            said.whole, said.ended = whole, self.clock()
             self.current = None
             self._changed()
-        return not cut
+        return whole
+
+    def _still_working(self) -> None:
+        """Raise when the part failed (never, for the simulator's)."""
 
     def stop(self) -> None:
         with self._lock:
@@ -114,7 +123,13 @@ class MockSpeaker(SimSpeaker):
         self.attempts = 0  # every speak and check, failing or not: the worker's retries show here
 
     def fail(self, fault: str | None) -> None:
+        """From now on ``check`` and ``speak`` raise ``fault`` (None: it works again); an
+        utterance being said stops with it, as espeak-ng's does when its sound card goes."""
         self.fault = fault
+
+    def _still_working(self) -> None:
+        if self.fault is not None:
+            raise SpeakerError(self.fault)
 
     def check(self) -> None:
         self.attempts += 1
