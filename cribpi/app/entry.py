@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from cribpi.exc import CribpiError, RulesError
 from cribpi.game import (
-    Crib, CutForDeal, Discard, Effect, Event, HandCards, Lay, Starter, State, describe_expected,
+    Crib, CutForDeal, Discard, Effect, EndDeal, Event, HandCards, Lay, Phase, Starter, State, describe_expected,
     expected, show_order,
 )
 from cribpi.game.queries import entry_refusal
@@ -88,7 +88,21 @@ class CardEntry:
             return self._crib_card(card)
         if "hand" in want.actions and want.seat is not None:
             return self._hand_card(card, want.seat)
+        if want.actions == ("end_deal",) and state.phase is Phase.DONE:
+            return self._next_deal(card, state)
         raise RulesError(f"no card is wanted now: waiting for {describe_expected(state)}")
+
+    def _next_deal(self, card: Card, state: State) -> tuple[Effect, ...]:
+        """The deal is counted and a card is keyed: the next deal is plainly under way, so it
+        moves on to it (the OK for the next deal is taken as said) and the card is its starter.
+        Not while an under-claim is still open to muggins: the deal's end closes it, and that
+        is for OK to do, with the table told."""
+        deal = state.deal
+        if deal is not None and any(m.missed for m in deal.missed):
+            raise RulesError("OK first: the next deal closes the muggins still open on this one "
+                             f"(then {card} is the next starter)")
+        effects = self.table.apply(EndDeal())
+        return effects + self.table.apply(Starter(card))
 
     def crib_ready(self) -> bool:
         """The discards entered for the review make the whole crib: OK counts it."""

@@ -114,3 +114,26 @@ def test_a_claims_breakdown_names_every_card_of_a_run() -> None:
                                             "run 4C 5D 6H 7S 4")
     in_play = Alert(AlertKind.MUGGINS, "", ANN, (ScoreItem("run", run, 4),), Where.PLAY, 4, 0)
     assert alert_lines(ui.state, in_play)[1] == "run 4"  # a play score's cards are the count's
+
+
+def test_a_card_keyed_once_the_deal_is_counted_is_the_next_deal_s_starter() -> None:
+    from cribpi.game import Crib, Go, Lay, Phase, Starter
+    from cribpi.rules import Card
+
+    ui = TableUI(TableSettings(names=("Ann", "Bob")), rng=random.Random(1))
+    ui.handle(Action.of_card("KC"))
+    ui.handle(Action.of_card("3D"))  # Bob deals, Ann leads
+    hands = {0: ["TC", "9C", "8C", "7C"], 1: ["KD", "QD", "JD", "6D"]}
+    ui.apply(Starter(Card.parse("2S")))
+    while ui.state.phase is Phase.PLAY:
+        deal = ui.state.deal
+        seat = deal.turn
+        fits = [c for c in hands[seat] if Card.parse(c) not in deal.cards_of(seat) and deal.running + Card.parse(c).value <= 31]
+        ui.apply(Lay(seat, Card.parse(fits[0])) if fits else Go(seat))
+    ui.apply(Crib(tuple(Card.parse(c) for c in ("AH", "2H", "3H", "4H"))))
+    assert ui.state.phase is Phase.DONE
+    ui.screens.clear()
+    ui.handle(Action.parse("rank 5"))
+    ui.handle(Action.parse("suit S"))  # keyed as the next starter, not refused as "no card is wanted now"
+    deal = ui.state.deal
+    assert ui.state.phase is Phase.PLAY and deal.number == 2 and deal.dealer == 0 and str(deal.starter) == "5S"
