@@ -20,6 +20,11 @@ director started after the tables, or the broker lost its store) or that the dir
 database lost, the tables send again: the director announces a session id on a retained topic,
 new whenever the broker kept no session for it or its database has none, and each table
 replays its outbox to a session it has not served (see :mod:`cribpi.tournament.publisher`).
+
+And end to end: after the same fsync, the director tells each table which of its events and
+results it has had its last word on (``cribpi/<event>/acks/<table>``); a table sends again,
+after any reconnect of either side, whatever it was not told of. So a result the broker
+acknowledged and then lost (killed before saving it) still arrives.
 """
 
 from __future__ import annotations
@@ -40,8 +45,8 @@ import paho.mqtt.client as mqtt
 from cribpi.exc import ConfigError
 from cribpi.tournament.broker import Broker, new_client
 from cribpi.tournament.eventdb import EventDB
-from cribpi.tournament.messages import (BadMessage, Message, director_body, director_topic, parse, result_problem,
-                                        subscription, topic)
+from cribpi.tournament.messages import (BadMessage, Message, acks_body, acks_topic, director_body, director_topic, parse,
+                                        result_problem, subscription, topic)
 from cribpi.tournament.pairing import METHODS, seat_pairs, seat_random, seat_swiss
 from cribpi.tournament.standings import ACC_POINTS, Outcome, Standings, bracket, cut
 
@@ -80,6 +85,8 @@ class Director:
         self.subscribed = threading.Event()
         self.acks = threading.Lock()  # the order of acknowledgements
         self.unacked: list[tuple[int, int]] = []  # (mid, qos) waiting for the fsync, oldest first
+        self.undone: list[tuple[str, int]] = []  # (table, id) to tell each table once the fsync is made
+        self.told = 0  # ids the tables were told the director has
         self.syncing = False  # the flusher holds acknowledgements older than any in unacked
         self.flush_wanted = threading.Event()
         self.flusher: threading.Thread | None = None
@@ -94,6 +101,13 @@ class Director:
     def handle(self, topic: str, payload: bytes, *, retained: bool = False) -> bool:
         """Take one message from the broker (``retained``: one it kept, sent on subscribing);
         False (counted and logged) if it was refused."""
+        return self._take(topic, payload, retained=retained)[0]
+
+    def _take(self, topic: str, payload: bytes, *, retained: bool = False) -> tuple[bool, tuple[str, int] | None]:
+        """As :meth:`handle`, and the (table, id) of a table's event or result that the
+        director has now had its last word on, taken or refused (None for a board, a status,
+        a message too malformed to name its id, or a result kept for nobody)."""
+        message: Message | None = None
         try:
             message = parse(self.event, topic, payload)
             with self.lock:
@@ -104,9 +118,9 @@ class Director:
         except BadMessage as exc:
             self.refused[exc.reason] += 1
             log.warning("refused: %s", exc)
-            return False
+            return False, (_ackable(message) if exc.final else None)
         self.accepted[message.kind] += 1
-        return True
+        return True, _ackable(message)
 
     @property
     def game_length(self) -> int:
@@ -180,7 +194,7 @@ class Director:
             kept = self.db.add_waiting(table, body["id"], topic(self.event, table, "result"), json.dumps(body).encode(),
                                 most=WAITING_PER_TABLE)
             raise BadMessage("unknown_player", f"{table}/result: {', '.join(unknown)[:80]} not registered"
-                             + ("; it waits for them" if kept else ""))
+                             + ("; it waits for them" if kept else ""), final=kept)
         seating = self.db.seating(number)  # a round that seats tables: only its seats play
         seated, entrants = seating.get(table), [name for side in players for name in self._side(side) or ()]
         if seating and (seated is None or sorted(seated) != sorted(entrants)):
@@ -443,13 +457,34 @@ class Director:
         return session
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        self.handle(message.topic, bytes(message.payload), retained=bool(message.retain))
+        _, done = self._take(message.topic, bytes(message.payload), retained=bool(message.retain))
         with self.acks:  # acknowledged now only if nothing it wrote, or before it, waits for the disk
             if self.unacked or self.syncing or self.db.unsynced():
                 self.unacked.append((message.mid, message.qos))
+                if done is not None:
+                    self.undone.append(done)
                 self.flush_wanted.set()
             else:
                 client.ack(message.mid, message.qos)
+                if done is not None:
+                    self._tell([done])
+
+    def _tell(self, done: list[tuple[str, int]]) -> None:
+        """Tell each table which of its messages the director has, durably (end to end: a
+        table sends again, after a reconnect of either side, whatever it was not told of)."""
+        if self.client is None or not done:
+            return
+        session = self.db.get("session")
+        if not session:
+            return
+        ids: dict[str, list[int]] = {}
+        for table, number in done:
+            ids.setdefault(table, []).append(number)
+        for table, numbers in ids.items():
+            for start in range(0, len(numbers), 500):
+                self.client.publish(acks_topic(self.event, table), acks_body(session, numbers[start:start + 500]),
+                                    qos=1)
+        self.told += len(done)
 
     def group_commits(self, group_seconds: float = 0.005) -> None:
         """From now on, commit without waiting for the disk and make the commits durable in
@@ -473,12 +508,14 @@ class Director:
         fsync holds no lock the message thread needs: messages meanwhile wait for the next."""
         with self.acks:
             waiting, self.unacked = self.unacked, []
+            done, self.undone = self.undone, []
             self.syncing = bool(waiting)
         self.db.sync()
         with self.acks:
             if self.client is not None:
                 for mid, qos in waiting:
                     self.client.ack(mid, qos)
+                self._tell(done)
             self.syncing = False
 
     def close(self) -> None:
@@ -489,6 +526,13 @@ class Director:
         if self.client is not None:
             self.client.disconnect()
             self.client.loop_stop()
+
+
+def _ackable(message: Message | None) -> tuple[str, int] | None:
+    """The (table, id) of a table's event or result, which the director tells it it has."""
+    if message is None or message.kind not in ("events", "result"):
+        return None
+    return message.table, int(message.body["id"])
 
 
 def _unusable(row: dict[str, Any], side: Callable[[str], tuple[str, ...] | None]) -> str | None:

@@ -26,7 +26,7 @@ from cribpi.rules import ACC, classify_result
 
 __all__ = ["MAX_PAYLOAD", "NAME", "KINDS", "BadMessage", "Message", "topic", "subscription", "parse",
            "state_body", "result_body", "last_score", "last_score_now", "director_topic", "director_body", "director_session",
-           "GAME_LENGTHS", "result_problem"]
+           "GAME_LENGTHS", "result_problem", "acks_topic", "acks_body", "parse_acks"]
 
 MAX_PAYLOAD = 8192  # bytes; a table's largest message (a 4-player state) is well under 1 KiB
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")  # an event or table id (also an MQTT username)
@@ -41,9 +41,10 @@ SESSION = re.compile(r"[A-Za-z0-9_-]{8,64}")  # the director's session id
 class BadMessage(CribpiError, ValueError):
     """A message the director will not take: it is counted under ``reason`` and logged."""
 
-    def __init__(self, reason: str, detail: str) -> None:
+    def __init__(self, reason: str, detail: str, *, final: bool = True) -> None:
         super().__init__(f"{reason}: {detail}")
         self.reason = reason
+        self.final = final  # the director's last word on it (acknowledged to the table); False: send it again
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,28 @@ def subscription(event: str) -> str:
 def director_topic(event: str) -> str:
     """Where the director announces its session (retained): tables read it, only it writes."""
     return f"cribpi/{event}/director"
+
+
+def acks_topic(event: str, table: str) -> str:
+    """Where the director tells one table which of its messages it has, durably (only it
+    writes there, only that table reads)."""
+    return f"cribpi/{event}/acks/{table}"
+
+
+def acks_body(session: str, ids: list[int]) -> bytes:
+    return json.dumps({"session": session, "ids": ids}, separators=(",", ":")).encode()
+
+
+def parse_acks(payload: bytes) -> tuple[str, list[int]] | None:
+    """The director's session and the ids an acknowledgement names; None if it is not one."""
+    try:
+        body = json.loads(payload)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if type(body) is not dict or type(body.get("ids")) is not list or not all(_int(i, 1) for i in body["ids"]):
+        return None
+    session = body.get("session")
+    return (session, body["ids"]) if type(session) is str and SESSION.fullmatch(session) else None
 
 
 def director_body(session: str) -> bytes:

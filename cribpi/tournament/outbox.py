@@ -1,6 +1,9 @@
 """The table's outbox: every event and result waits here, on disk, until the broker has
 acknowledged it (QoS 1 PUBACK), so a broker that is down, restarted or unreachable for a
-whole game loses nothing. Each row's id is the table's monotonic message id, which the director
+whole game loses nothing; and it stays marked not done until the director itself says it has
+it durably (``done``, the director's session): after any reconnect of either side, what is not
+done is sent again, so a broker that acknowledged a row and died before saving it loses nothing
+either. Each row's id is the table's monotonic message id, which the director
 deduplicates on, so a message sent twice (acknowledged, but the ack lost) is counted once.
 
 What the broker acknowledged stays, marked sent, for as long as the table serves that event:
@@ -29,7 +32,8 @@ CREATE TABLE IF NOT EXISTS tournament_outbox (
     body TEXT NOT NULL,          -- the JSON message without its id
     held INTEGER NOT NULL DEFAULT 0,  -- a result waiting for the players' confirmation
     sent INTEGER NOT NULL DEFAULT 0,  -- acknowledged by the broker
-    event TEXT NOT NULL DEFAULT ''    -- the event it was written for
+    event TEXT NOT NULL DEFAULT '',   -- the event it was written for
+    done TEXT                         -- the director's session that said it has it, durably
 );
 CREATE TABLE IF NOT EXISTS tournament_answers (  -- each side's word on the held result
     side INTEGER PRIMARY KEY,
@@ -57,6 +61,8 @@ class Outbox:
         if "event" not in columns:  # an outbox from before replays: its sent rows name no event
             self.db.execute("DELETE FROM tournament_outbox WHERE sent = 1")
             self.db.execute("ALTER TABLE tournament_outbox ADD COLUMN event TEXT NOT NULL DEFAULT ''")
+        if "done" not in {row[1] for row in self.db.execute("PRAGMA table_info(tournament_outbox)")}:
+            self.db.execute("ALTER TABLE tournament_outbox ADD COLUMN done TEXT")
         self.db.execute(_UNSENT_INDEX)
         self.event = ""
 
@@ -150,6 +156,30 @@ class Outbox:
     def mark_sent(self, ids: list[int]) -> None:
         with self.lock:
             self.db.executemany("UPDATE tournament_outbox SET sent = 1 WHERE id = ?", [(i,) for i in ids])
+
+    def mark_done(self, ids: list[int], session: str) -> None:
+        """The director's ``session`` has these rows, durably: they are not sent to it again."""
+        with self.lock:
+            self.db.executemany("UPDATE tournament_outbox SET done = ? WHERE id = ? AND event = ?",
+                                [(session, i, self.event) for i in ids])
+
+    def send_again(self, session: str | None) -> int:
+        """Mark unsent every row of the event the director's ``session`` has not said it has
+        (None: no director heard of yet, so every row no director has), to be sent again after a
+        reconnect of either side; how many."""
+        with self.lock:
+            cur = self.db.execute(
+                "UPDATE tournament_outbox SET sent = 0 WHERE sent = 1 AND held = 0 AND event = ? AND"
+                + (" done IS NULL" if session is None else " (done IS NULL OR done != ?)"),
+                (self.event,) if session is None else (self.event, session))
+            return cur.rowcount
+
+    def undelivered(self, session: str | None) -> int:
+        """The event's rows (not held) the director's ``session`` has not said it has."""
+        with self.lock:
+            return int(self.db.execute(
+                "SELECT count(*) FROM tournament_outbox WHERE held = 0 AND event = ? AND (done IS NULL OR done != ?)",
+                (self.event, session or "")).fetchone()[0])
 
     def unsent(self) -> int:
         with self.lock:

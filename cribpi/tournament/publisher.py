@@ -17,6 +17,12 @@ to yet (a director that was not following the event when the table sent, or that
 database) gets the event's whole outbox again, oldest first, under the original ids, through
 the same window of messages in flight; once the broker has acknowledged all of it, the session
 is recorded in the outbox as served, so a restart of either side does not replay it again.
+
+End to end: the director tells each table, on ``cribpi/<event>/acks/<table>``, which of its
+rows it has durably; the outbox marks them done. On every connection of the table and every
+live announcement of the director (it reconnected), each row its session has not said it has
+goes again, in id order (a broker that acknowledged a row, then died before saving it, loses
+nothing).
 """
 
 from __future__ import annotations
@@ -39,7 +45,7 @@ from cribpi.game import GameOver, MoveCard, NewGame, NextGame, Undo
 from cribpi.game.events import Confirm
 from cribpi.tournament.broker import Broker, new_client, parse_broker
 from cribpi.tournament.messages import (
-    director_session, director_topic, last_score, last_score_now, result_body, state_body, topic,
+    acks_topic, director_session, director_topic, last_score, last_score_now, parse_acks, result_body, state_body, topic,
 )
 from cribpi.tournament.outbox import Outbox, outbox_path
 
@@ -70,7 +76,7 @@ class TablePublisher:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
-        self.client.on_message = self._on_director
+        self.client.on_message = self._on_message
         self.client.on_subscribe = self._on_subscribe
         self.broker = broker
         # Nothing here holds a lock of ours while calling paho, whose callbacks hold paho's own.
@@ -88,6 +94,9 @@ class TablePublisher:
         self.last: dict[str, Any] | None = None
         self.game: int | None = None
         self.replay_wanted: str | None = None  # a director's session not served yet
+        self.director: str | None = None  # the director's session last announced
+        self.resend = False  # send again what the director has not said it has (set on a reconnect of either side)
+        self.resends = 0  # how many times that was done
         self.announced = 0  # the director's announcements received (twice a connection: it subscribes twice)
         self.replays = 0  # replays started (each sends the event's outbox again)
         self.sender = threading.Thread(target=self._send, name=f"cribpi-publish-{table}", daemon=True)
@@ -165,10 +174,11 @@ class TablePublisher:
         # The broker sends the retained announcement just after a subscription's SUBACK, so the
         # second SUBACK comes after the first one's announcement: no row goes before it, or a
         # table's first rows for a new director would go twice (once more in the replay).
+        client.subscribe(acks_topic(self.event, self.table), qos=1)
         client.subscribe(director_topic(self.event), qos=1)
         _, settle = client.subscribe(director_topic(self.event), qos=1)
         with self.wake:
-            self.connected = self.fresh = True
+            self.connected = self.fresh = self.resend = True
             self.heard, self.settle = settle is None, -1 if settle is None else settle
             self.session += 1
             self.wake.notify()
@@ -184,17 +194,33 @@ class TablePublisher:
             log.warning("table %s: the broker does not let it read %s (a room made before replays)",
                         self.table, director_topic(self.event))
 
-    def _on_director(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        if message.topic == acks_topic(self.event, self.table):
+            acks = parse_acks(bytes(message.payload))
+            if acks is None:
+                log.warning("table %s: %s is not a director's acknowledgement", self.table, message.topic)
+            else:
+                self.outbox.mark_done(acks[1], acks[0])
+            return
+        self._on_director(message)
+
+    def _on_director(self, message: mqtt.MQTTMessage) -> None:
+        """The director's announcement: on each of its connections (and on each of the
+        table's, being retained). A live one (not the retained copy a subscription brings) says
+        the director reconnected: what it has not said it has goes again."""
         session = director_session(bytes(message.payload))
         if session is None:
             if message.payload:
                 log.warning("table %s: %s is not a director's announcement", self.table, message.topic)
             return
         self.announced += 1
-        if session == self.outbox.served():
-            return
-        with self.wake:
-            self.replay_wanted = session
+        served = self.outbox.served()
+        with self.wake:  # in one go: the sender starts a replay and a resend from the same row
+            self.director = session
+            if session != served:
+                self.replay_wanted = session
+            if not message.retain:
+                self.resend = True
             self.wake.notify()
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
@@ -264,6 +290,14 @@ class TablePublisher:
                 self._publish("status", b"online", retain=True)
             with self.wake:
                 heard = self.heard
+                resend = self.resend and heard
+                if resend:
+                    self.resend = False
+                director = self.director
+            if resend:  # a reconnect of either side: what the director has not said it has goes again
+                if self.outbox.send_again(director):
+                    self.resends += 1
+                cursor = 0
             before = self.handed
             if held < 100 and heard:
                 again = replay is not None and cursor < replay[1]

@@ -109,11 +109,13 @@ def write_room(folder: Path, event: str, tables: int, *, port: int = 1883, bind:
     passwd.chmod(0o600)
     subprocess.run([tool, "-U", str(passwd)], check=True, capture_output=True)  # hash in place
     (folder / "acl").write_text(
-        f"# each table writes only under its own id and reads the director's announcement;\n"
-        f"# the director reads the whole event and alone writes its announcement\n"
+        f"# each table writes only under its own id and reads the director's announcement and its\n"
+        f"# own acknowledgements; the director reads the whole event and alone writes those\n"
         f"pattern write cribpi/{event}/tables/%u/#\n"
-        f"pattern read cribpi/{event}/director\n\n"
-        f"user {DIRECTOR}\ntopic read cribpi/{event}/#\ntopic write cribpi/{event}/director\n", encoding="utf-8")
+        f"pattern read cribpi/{event}/director\n"
+        f"pattern read cribpi/{event}/acks/%u\n\n"
+        f"user {DIRECTOR}\ntopic read cribpi/{event}/#\ntopic write cribpi/{event}/director\n"
+        f"topic write cribpi/{event}/acks/#\n", encoding="utf-8")
     data = folder / "data"
     data.mkdir(exist_ok=True)
     (folder / "mosquitto.conf").write_text(

@@ -62,6 +62,14 @@ class Mosquitto:
         assert self.proc is not None
         self.proc.send_signal(signal.SIGSTOP)
 
+    def kill(self) -> None:
+        """SIGKILL: the broker dies at once, losing whatever it had not saved to its store yet."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(30)
+            self.proc = None
+            wait_port(self.room.port, up=False)
+
     def stop(self) -> None:
         if self.proc is not None:
             self.proc.terminate()  # SIGTERM: mosquitto saves its persistence file
