@@ -88,9 +88,7 @@ def open_parts(config: Config, backend: str | None = None, inject: Inject = Inje
         from cribpi.hal.mock import open_mock
 
         mock = open_mock(pin_factory=inject.pin_factory)
-        mock.speaker = _speaker(choice.speaker, config)
-        if choice.speaker:
-            mock.backends += (("speaker", choice.speaker),)
+        mock.speaker = _speaker(choice.speaker, config)  # ("all", "mock") names the rest: --keys drives them
         return mock
     with ExitStack() as opened:
         def add(part: Any) -> Any:
