@@ -69,7 +69,13 @@ class Chip {
     }
     mcu.onBreak = (code) => this.rom.call(code);
     const watchdog = mcu.peripherals[0x40058];
-    watchdog.onWatchdogTrigger = () => emu.watchdogFired(watchdog.reason);
+    watchdog.onWatchdogTrigger = () => {
+      // rp2040js re-arms a fired alarm at once, for ever (the counter stays at 0): stop it,
+      // and reset the chip when this instruction is done.
+      watchdog.alarm.enable = false;
+      watchdog.timer.enable = false;
+      emu.watchdogFired(watchdog.reason);
+    };
     if (resetReason) watchdog.reason = resetReason;
     // The state machines run in our loop, not on rp2040js's timers.
     for (const pio of mcu.pio) pio.run = () => {};
@@ -307,6 +313,11 @@ class Emulator {
         chip.connectUsb();
         chip.mcu.usbCtrl.resetDevice();
         return {};
+      case 'watchdog': {
+        const wd = chip.mcu.peripherals[0x40058];
+        return { enable: wd.enable, tick: wd.tickEnable, counter: wd.timer.counter, alarm: wd.alarm.enabled,
+                 scheduled: wd.alarm.clockAlarm.scheduled, at_us: wd.alarm.clockAlarm.nanos / 1000, now_us: this.micros() };
+      }
       case 'lookups':
         return { lookups: Object.fromEntries(this.lookups) };
       case 'quit':

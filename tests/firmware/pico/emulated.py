@@ -1,0 +1,288 @@
+"""The firmware on the real MicroPython rp2 port, on an emulated RP2040 (emu.mjs over the npm
+package rp2040js), as a maker's Pico runs it: the stock MicroPython v1.28.0 UF2 for RPI_PICO,
+and the current firmware/*.py put on its flash as a littlefs image at test time.
+
+The host side sees what it sees of a Pico on USB: a serial port (a pty, ``port``) that
+cribpi.hal.controller opens unchanged. The test side presses keys on the matrix's pins, reads
+the pixels decoded from each LED data pin, reads the emulated time, hangs the firmware and
+unplugs the USB.
+
+Parts it needs, none of them in the repository's history: Node (Debian's nodejs), rp2040js
+(``npm ci`` in this folder, .ci/bootstrap does it), littlefs-python (pip, pinned in .ci/bootstrap)
+and the UF2, at $CRIBPI_PICO_UF2 or ~/.cache/cribpi/pico/ (README: the emulated Pico).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import select
+import shutil
+import subprocess
+import threading
+import time
+import tty
+from pathlib import Path
+from typing import Any, Callable
+
+from tests.firmware import rig
+
+HERE = Path(__file__).resolve().parent
+UF2_NAME = "micropython-v1.28.0-RPI_PICO.uf2"
+#: The rp2 port's filesystem on RPI_PICO: the last 1408 KB of the 2 MB flash
+#: (MICROPY_HW_FLASH_STORAGE_BYTES), littlefs v2 in 4096-byte blocks.
+FS_OFFSET = 0xA0000
+FS_BLOCK = 4096
+FS_BLOCKS = 352
+#: How long a wait may take in wall-clock seconds: the emulator runs at a fraction of real time.
+PATIENCE_S = float(os.environ.get("CRIBPI_PICO_PATIENCE_S", "120"))
+
+
+def uf2_path() -> Path:
+    given = os.environ.get("CRIBPI_PICO_UF2")
+    return Path(given) if given else Path.home() / ".cache" / "cribpi" / "pico" / UF2_NAME
+
+
+def missing() -> str | None:
+    """Why the emulated Pico cannot run here (None: it can)."""
+    if not shutil.which("node"):
+        return "Node is not installed (apt-get install nodejs; .ci/bootstrap does it)"
+    if not (HERE / "node_modules" / "rp2040js" / "package.json").exists():
+        return f"rp2040js is not installed (npm ci in {HERE.relative_to(rig.ROOT)}; .ci/bootstrap does it)"
+    try:
+        import littlefs  # noqa: F401
+    except ImportError:
+        return "littlefs-python is not installed (.ci/bootstrap installs it)"
+    if not uf2_path().is_file():
+        return (f"the MicroPython v1.28.0 UF2 for RPI_PICO is not at {uf2_path()} "
+                "(README: the emulated Pico says where it comes from)")
+    return None
+
+
+def require_parts() -> None:
+    rig.require(missing() is None, missing() or "")
+
+
+def littlefs_image(folder: Path) -> bytes:
+    """The .py files of ``folder`` on a littlefs of the rp2 port's geometry."""
+    from littlefs import LittleFS
+
+    fs = LittleFS(block_size=FS_BLOCK, block_count=FS_BLOCKS)
+    for source in sorted(folder.glob("*.py")):
+        with fs.open(source.name, "wb") as fh:
+            fh.write(source.read_bytes())
+    return bytes(fs.context.buffer)
+
+
+def pins() -> tuple[list[int], list[int], list[int]]:
+    """The firmware's (LED pins, matrix row pins, matrix column pins)."""
+    import sys
+
+    sys.path.insert(0, str(rig.FIRMWARE))
+    try:
+        import settings
+    finally:
+        sys.path.remove(str(rig.FIRMWARE))
+    return list(settings.LED_PINS), list(settings.ROW_PINS), list(settings.COL_PINS)
+
+
+class EmulatedPico:
+    """One emulated Pico running ``firmware`` (a folder of .py files, rig.firmware_copy's)."""
+
+    def __init__(self, tmp: Path, firmware: Path) -> None:
+        require_parts()
+        self.tmp = tmp
+        image = tmp / "littlefs.img"
+        image.write_bytes(littlefs_image(firmware))
+        self.led_pins, rows, cols = pins()
+        self.port = str(tmp / "ttyPico")
+        self.process = subprocess.Popen(
+            ["node", str(HERE / "emu.mjs"), "--uf2", str(uf2_path()), "--fs", str(image),
+             "--fs-offset", str(FS_OFFSET), "--led-pins", ",".join(map(str, self.led_pins)),
+             "--row-pins", ",".join(map(str, rows)), "--pull-up", ",".join(map(str, cols))],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=open(tmp / "emu.stderr", "wb"), cwd=HERE)
+        self._ids = 0
+        self._replies: dict[int, dict[str, Any]] = {}
+        self._cond = threading.Condition()
+        self._send_lock = threading.Lock()
+        self.events: list[dict[str, Any]] = []  # reset, usb and log events, in order
+        self.serial_out = bytearray()  # every byte the firmware wrote to USB
+        self._host: int | None = None
+        self._host_slave: int | None = None
+        self._lock = threading.Lock()
+        self._stop = False
+        self.plug_host()
+        self._reader = threading.Thread(target=self._read_emulator, daemon=True)
+        self._reader.start()
+        self._bridge = threading.Thread(target=self._read_host, daemon=True)
+        self._bridge.start()
+
+    # -- the emulator's channel
+    def _read_emulator(self) -> None:
+        assert self.process.stdout is not None
+        for raw in self.process.stdout:
+            try:
+                message = json.loads(raw)
+            except ValueError:
+                continue
+            if message.get("ev") == "serial":
+                data = base64.b64decode(message["data"])
+                self.serial_out += data
+                with self._lock:
+                    host = self._host
+                if host is not None:
+                    try:
+                        os.write(host, data)
+                    except OSError:
+                        pass
+                continue
+            with self._cond:
+                if "id" in message:
+                    self._replies[message["id"]] = message
+                else:
+                    self.events.append(message)
+                self._cond.notify_all()
+        with self._cond:
+            self._cond.notify_all()
+
+    def request(self, op: str, **fields: Any) -> dict[str, Any]:
+        with self._send_lock:
+            self._ids += 1
+            ident = self._ids
+            self._send({"id": ident, "op": op, **fields})
+        with self._cond:
+            if not self._cond.wait_for(lambda: ident in self._replies or self.process.poll() is not None, PATIENCE_S):
+                raise AssertionError(f"the emulator did not answer {op}")
+            if ident not in self._replies:
+                raise AssertionError(f"the emulator exited: {self.stderr()}")
+            reply = self._replies.pop(ident)
+        if "error" in reply:
+            raise AssertionError(f"the emulator failed {op}: {reply['error']}")
+        return reply
+
+    def _send(self, message: dict[str, Any]) -> None:
+        assert self.process.stdin is not None
+        try:
+            self.process.stdin.write(json.dumps(message).encode() + b"\n")
+            self.process.stdin.flush()
+        except (BrokenPipeError, ValueError):
+            pass
+
+    def stderr(self) -> str:
+        return (self.tmp / "emu.stderr").read_text(errors="replace")[-2000:]
+
+    # -- the host's serial port
+    def plug_host(self) -> None:
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        link = Path(self.port)
+        link.unlink(missing_ok=True)
+        link.symlink_to(os.ttyname(slave))
+        with self._lock:
+            self._host, self._host_slave = master, slave
+
+    def unplug_host(self) -> None:
+        with self._lock:
+            host, slave, self._host, self._host_slave = self._host, self._host_slave, None, None
+        Path(self.port).unlink(missing_ok=True)
+        for fd in (host, slave):
+            if fd is not None:
+                os.close(fd)
+
+    def _read_host(self) -> None:
+        while not self._stop:
+            with self._lock:
+                host = self._host
+            if host is None:
+                time.sleep(0.02)
+                continue
+            try:
+                ready, _, _ = select.select([host], [], [], 0.02)
+                if ready:
+                    data = os.read(host, 4096)
+                    self.write(data)
+            except OSError:
+                time.sleep(0.01)  # the host's pty went away under us (unplug)
+
+    def write(self, data: bytes) -> None:
+        """Bytes into the firmware's USB input, as the host sends them."""
+        if data:
+            self._send({"op": "serial", "data": base64.b64encode(data).decode()})
+
+    # -- the board
+    def now_ms(self) -> float:
+        """The emulated time since power-up (over resets), in milliseconds."""
+        return float(self.request("time")["us"]) / 1000
+
+    def state(self) -> dict[str, Any]:
+        return self.request("time")
+
+    def sleep(self, ms: float) -> None:
+        """Waits ``ms`` of emulated time."""
+        until = self.now_ms() + ms
+        self.wait_for(lambda: self.now_ms() >= until, what=f"{ms} ms of emulated time", poll=0.01)
+
+    def press(self, *pairs: tuple[int, int]) -> None:
+        """Holds down the keys at these (row pin, column pin) pairs (none: releases all)."""
+        self.request("press", keys=[list(pair) for pair in pairs])
+
+    def tap(self, pair: tuple[int, int], hold_ms: float = 60, after_ms: float = 40) -> None:
+        self.press(pair)
+        self.sleep(hold_ms)
+        self.press()
+        self.sleep(after_ms)
+
+    def frame(self, strip: int = 0) -> dict[str, Any]:
+        """The last whole frame on a strip's data pin: pixels (r, g, b), frames so far, and
+        the emulated times (µs) of its first rising edge and of the end of its last bit."""
+        reply = self.request("pixels", pin=self.led_pins[strip])
+        reply["pixels"] = [tuple(p) for p in reply["pixels"]]
+        return reply
+
+    def rgb(self, strip: int = 0) -> list[tuple[int, int, int]]:
+        return list(self.frame(strip)["pixels"])
+
+    def hang(self) -> None:
+        """The firmware stops: the CPU runs nothing more until the watchdog resets the chip."""
+        self.request("hang")
+
+    def unplug(self) -> None:
+        """The USB cable out: the host's port goes away, the firmware's output is lost."""
+        self.request("unplug")
+        self.unplug_host()
+
+    def plug(self) -> None:
+        """The cable back in: a bus reset, a new enumeration, a new port for the host."""
+        self.plug_host()
+        self.request("plug")
+
+    def resets(self) -> list[dict[str, Any]]:
+        with self._cond:
+            return [e for e in self.events if e.get("ev") == "reset"]
+
+    def wait_for(self, check: Callable[[], Any], timeout: float = PATIENCE_S, what: str = "the firmware",
+                 poll: float = 0.05) -> Any:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            value = check()
+            if value:
+                return value
+            if self.process.poll() is not None:
+                raise AssertionError(f"the emulator exited: {self.stderr()}")
+            time.sleep(poll)
+        tail = bytes(self.serial_out[-600:]).decode(errors="replace")
+        raise AssertionError(f"timed out waiting for {what}; the firmware's last output: {tail!r}")
+
+    def close(self) -> None:
+        self._stop = True
+        if self.process.poll() is None:
+            self._send({"op": "quit"})
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self._reader.join(timeout=2)
+        self._bridge.join(timeout=2)
+        self.unplug_host()

@@ -1,0 +1,196 @@
+"""The firmware on the real MicroPython rp2 port (v1.28.0, RPI_PICO) in an emulated RP2040,
+driven end to end by the host's controller backend over the emulated USB CDC serial: the
+handshake, the frames on each LED data pin decoded bit by bit and compared LED for LED with
+the host's render_board, keys pressed on the matrix's pins, the watchdog, the host going away
+and the USB cable pulled. Waits are in emulated time wherever the firmware's timing matters."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cribpi.hal.actions import Action, ActionQueue
+from cribpi.hal.controller import open_controller
+from cribpi.hal.controller.flash import layout_module
+from cribpi.hal.layout import load_layout
+from cribpi.views.board import Animation, BoardModel, TrackModel, mark_holes
+from cribpi.views.leds import LedSettings, render_board
+from tests.firmware import rig
+from tests.firmware.pico.conftest import TIMING, boot
+from tests.firmware.pico.emulated import EmulatedPico
+
+LAYOUTS = rig.ROOT / "hardware" / "layouts"
+RED, BLUE, GREEN, YELLOW = (255, 0, 0), (0, 64, 255), (0, 255, 0), (255, 160, 0)
+TRACKS = (TrackModel(12, 6, RED, 1), TrackModel(4, 0, BLUE), TrackModel(61, 55, GREEN, 2), TrackModel(119, 100, YELLOW))
+
+
+def protocol_constant(name: str) -> int:
+    import protocol
+
+    return int(getattr(protocol, name))
+
+
+def frames_for(layout, board: BoardModel, cap_ma: float, steps=(0,)) -> list[dict[int, list]]:
+    settings = LedSettings(current_cap_ma=cap_ma, game_counter_leds=layout.game_counters)
+    return [layout.place(render_board(board, settings, step)) for step in steps]
+
+
+def shown(pico: EmulatedPico, strips: int) -> dict[int, list]:
+    return {strip: pico.rgb(strip) for strip in range(strips)}
+
+
+def showing(pico: EmulatedPico, layout, board: BoardModel, cap_ma: float = 2000, steps=(0,)) -> None:
+    wanted = frames_for(layout, board, cap_ma, steps)
+    strips = len(wanted[0])
+    pico.wait_for(lambda: shown(pico, strips) in wanted, what=f"the frame of {board}")
+
+
+def connected(pico: EmulatedPico, part) -> None:
+    pico.wait_for(lambda: part.link.hello is not None and part.problem is None, what="the handshake")
+
+
+@pytest.fixture
+def part(pico):
+    opened = open_controller(pico.port, timing=TIMING)
+    yield opened
+    opened.close()
+
+
+TWO = load_layout(LAYOUTS / "two-track-serpentine.toml")
+
+
+def test_the_pico_boots_and_answers_hello(pico, part):
+    connected(pico, part)
+    hello = part.link.hello
+    import protocol
+
+    assert (hello.protocol, hello.firmware, hello.tracks) == (protocol.PROTOCOL, protocol.FIRMWARE, 2)
+    assert "menu" in hello.keys and "A" in hello.keys
+    assert b"Traceback" not in pico.serial_out and not pico.resets()
+    assert pico.now_ms() < 5000  # booted and answered well within the watchdog's time
+
+
+def test_another_major_version_is_refused(tmp_path):
+    pico = boot(tmp_path, PROTOCOL="1.0", FIRMWARE="1.4.2")
+    part = open_controller(pico.port, timing=TIMING)
+    try:
+        board = BoardModel(TRACKS[:2], brightness=1.0)
+        part.show(board)
+        pico.wait_for(lambda: part.problem and "firmware" in part.problem, what="the version problem")
+        assert part.problem == "controller firmware 1.x, cribpi needs 2.x: run `cribpi flash`"
+        pico.sleep(300)
+        assert part.link.shown is None and pico.rgb(0) != frames_for(TWO, board, 2000)[0][0]
+    finally:
+        part.close()
+        pico.close()
+
+
+@pytest.mark.parametrize("tracks", [2, 3, 4])
+def test_pegs_drive_every_data_pin_as_the_host_renders_them(tmp_path, tracks):
+    name = {2: "two", 3: "three", 4: "four"}[tracks]
+    layout = load_layout(LAYOUTS / f"{name}-track-serpentine.toml")
+    pico = boot(tmp_path, layout_module(layout))
+    cap = 300  # mA: low enough that the cap scales these frames down
+    part = open_controller(pico.port, timing=TIMING, cap_ma=cap)
+    try:
+        board = BoardModel(TRACKS[:tracks], brightness=1.0, marks=mark_holes(121))
+        part.show(board)
+        showing(pico, layout, board, cap)
+        moved = BoardModel((TrackModel(17, 12, RED, 1),) + TRACKS[1:tracks], brightness=0.5, marks=mark_holes(121))
+        part.show(moved)
+        showing(pico, layout, moved, cap)
+        frame = pico.frame(0)
+        leds = len(frame["pixels"])
+        wire_us = frame["end_us"] - frame["start_us"]
+        assert 29 * leds <= wire_us <= 31 * leds, f"{wire_us} us for {leds} LEDs: not 30 us an LED"
+        assert part.problem is None and not pico.resets()
+    finally:
+        part.close()
+        pico.close()
+
+
+def test_a_scored_run_flashes_on_the_pin_as_on_the_host(pico, part):
+    board = BoardModel(TRACKS[:2], brightness=1.0, flash=((7, 8, 9, 10, 11, 12),))
+    part.show(board)
+    steps = tuple(range(protocol_constant("FLASH_STEPS") + 1))
+    showing(pico, TWO, board, steps=steps)
+    seen = set()
+    until = pico.now_ms() + 1000
+    while pico.now_ms() < until:
+        seen.add(tuple(pico.rgb(0)))
+    wanted = [tuple(frame[0]) for frame in frames_for(TWO, board, 2000, steps)]
+    assert seen <= set(wanted) and len(seen) >= 2  # it blinks, and only as the host draws it
+
+
+def tap(pico: EmulatedPico, name: str, hold_ms: float = 60) -> None:
+    pico.tap(rig.key_pins(name), hold_ms=hold_ms, after_ms=40)
+
+
+def test_keys_on_the_matrix_pins_reach_the_table(pico, part):
+    import settings
+
+    with ActionQueue() as actions:
+        part.start(actions)
+        connected(pico, part)
+        pico.press(rig.key_pins("9"))  # a bounce, shorter than the debounce time: nothing
+        pico.sleep(settings.DEBOUNCE_MS / 4)
+        pico.press()
+        pico.sleep(60)
+        tap(pico, "5")
+        tap(pico, "H")
+        tap(pico, "undo")
+        tap(pico, "undo", hold_ms=settings.HOLD_MS + 100)
+        got: list[Action] = []
+        pico.wait_for(lambda: got.extend(actions.drain()) or len(got) >= 4, what="four actions")
+        pico.sleep(100)
+        got += actions.drain()
+    assert got == [Action.parse("rank 5"), Action.parse("suit H"), Action.parse("undo"), Action.parse("undo_long")]
+
+
+def test_the_watchdog_resets_a_hung_firmware_and_the_host_resyncs(pico, part):
+    import settings
+
+    board = BoardModel(TRACKS[:2], brightness=1.0)
+    part.show(board)
+    showing(pico, TWO, board)
+    hung = pico.now_ms()
+    pico.hang()
+    pico.wait_for(lambda: pico.resets(), what="the watchdog's reset")
+    reset = pico.resets()[0]
+    assert reset["reason"] == "watchdog"
+    assert settings.WDT_MS - 100 <= reset["us"] / 1000 - hung <= settings.WDT_MS + 300  # fed every 50 ms till the hang
+    later = BoardModel((TrackModel(30, 12, RED, 1), TRACKS[1]), brightness=1.0)
+    part.show(later)
+    showing(pico, TWO, later)  # the host saw the controller again, said HELLO, sent the board
+    assert part.problem is None and part.link.connections >= 2
+
+
+def test_the_host_lost_and_back(pico, part):
+    board = BoardModel(TRACKS[:2], brightness=1.0)
+    part.show(board)
+    showing(pico, TWO, board)
+    pico.unplug_host()  # the host stops talking; the USB stays connected
+    pico.wait_for(lambda: part.problem == "controller lost: reconnecting", what="the lost problem")
+    waiting = BoardModel(TRACKS[:2], brightness=1.0, animation=Animation.WAITING)
+    showing(pico, TWO, waiting, steps=tuple(range(8)))
+    later = BoardModel((TrackModel(30, 12, RED, 1), TRACKS[1]), brightness=1.0)
+    part.show(later)
+    pico.plug_host()
+    showing(pico, TWO, later)
+    assert part.problem is None and part.link.connections == 2 and not pico.resets()
+
+
+def test_unplug_and_replug_of_the_usb(pico, part):
+    board = BoardModel(TRACKS[:2], brightness=1.0)
+    part.show(board)
+    showing(pico, TWO, board)
+    pico.unplug()
+    pico.wait_for(lambda: part.problem == "controller lost: reconnecting", what="the lost problem")
+    later = BoardModel((TrackModel(30, 12, RED, 1), TRACKS[1]), brightness=1.0)
+    part.show(later)
+    pico.sleep(500)
+    pico.plug()
+    pico.wait_for(lambda: pico.state()["usb"], what="the new enumeration")
+    showing(pico, TWO, later)
+    assert part.problem is None and part.link.connections == 2 and not pico.resets()
