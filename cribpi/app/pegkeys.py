@@ -114,7 +114,11 @@ class PegKeys:
 
     def _start(self, what: str) -> None:
         state = self.state
-        if self.added or (self.claims.tally is not None and not self.open):
+        tally = self.claims.tally
+        if what == PEG and not self.open and tally is not None and not tally[1] and not self.claims.calling:
+            self.what, self.seat, self.added = PEG, tally[0], []  # a claim of 0 asked: PEG adds to it
+            return
+        if self.added or (tally is not None and not self.open):
             seat = self.claims.tally[0] if self.claims.tally else self.seat
             raise RulesError(f"finish {seat_label(state, seat or 0)}'s {self._what()} with OK (or UNDO) first")
         if state.phase in OVER:

@@ -175,3 +175,14 @@ def test_whole_games_on_the_keypads_keys(game):
     pad = KeysInProcess()
     game(Player(pad))
     assert set(pad.taps) <= set(KEY_NAMES)
+
+
+def test_peg_adds_to_a_claim_of_zero_already_keyed():
+    ui = table(Mode.CLAIM, muggins=True)
+    keys(ui, "rank K", "suit S", "rank 5", "suit H", "rank 5", "suit C")
+    dealer = ui.state.deal.dealer
+    ui.claims.tally = (dealer, 0)  # a claim of 0 keyed (OK alone asks before it claims 0)
+    screen = keys(ui, "peg")
+    assert ui.pegkeys.seat == dealer and screen.prompt.startswith(f"Claim {ui.state.names[dealer]}")
+    keys(ui, "rank 2", "ok")
+    assert ui.state.scores[dealer] == 2 and not ui.pegkeys.open and ui.tally is None

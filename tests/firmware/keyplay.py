@@ -148,6 +148,8 @@ class Player:
         else:
             self.dismiss()
             self.tap("ok")  # OK alone claims 0
+            if self.ui.claims.tally == (want.seat, 0):
+                self.tap("ok")  # the OLED asked "OK claims 0": yes
         return True
 
     def claim_play(self) -> None:
