@@ -186,3 +186,10 @@ def test_peg_adds_to_a_claim_of_zero_already_keyed():
     assert ui.pegkeys.seat == dealer and screen.prompt.startswith(f"Claim {ui.state.names[dealer]}")
     keys(ui, "rank 2", "ok")
     assert ui.state.scores[dealer] == 2 and not ui.pegkeys.open and ui.tally is None
+
+
+def test_partners_show_their_teams_track_colour():
+    ui = table(players=4, partnerships=True)
+    assert keys(ui, "peg").hint == "suit key: ♣Ann red ♦Bob blue ♥Cy red ♠Di blue"
+    keys(ui, "suit H", "rank 6", "ok")
+    assert ui.state.scores == (6, 0)  # Cy pegs on the team's track
