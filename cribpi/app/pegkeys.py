@@ -198,12 +198,13 @@ class PegKeys:
             self.added.pop()
             total = sum(self.added)
             if self.what == MUGGINS:
-                self.claims.tally = (self.seat or 0, total)
+                self.claims.tally, self.claims.unsettled = (self.seat or 0, total), None  # the call is not made
             else:
                 self.claims.tally = (self.seat or 0, total) if total else None
-        elif self.seat is not None and not (self.what == PEG and self.seat == self._claimant()):
-            if self.what == MUGGINS:
-                self.claims.drop()
+            return
+        if self.claims.tally is not None:  # a call opened, or a claim of 0 asked: taken back too
+            self.claims.drop()
+        if self.seat is not None and not (self.what == PEG and self.seat == self._claimant()):
             self.seat = None
         else:
             self.close()

@@ -193,3 +193,12 @@ def test_partners_show_their_teams_track_colour():
     assert keys(ui, "peg").hint == "suit key: ♣Ann red ♦Bob blue ♥Cy red ♠Di blue"
     keys(ui, "suit H", "rank 6", "ok")
     assert ui.state.scores == (6, 0)  # Cy pegs on the team's track
+
+
+def test_undo_takes_back_a_claim_of_zero_peg_continued():
+    ui = table(Mode.CLAIM, muggins=True)
+    keys(ui, "rank K", "suit S", "rank 5", "suit H", "rank 5", "suit C")
+    pone = 1 - ui.state.deal.dealer
+    ui.claims.tally = (pone, 0)  # a claim of 0 keyed for the pone's lead
+    keys(ui, "peg", "undo")  # the seat, and the claim of 0 with it
+    assert ui.tally is None and ui.pegkeys.open and ui.pegkeys.seat is None
