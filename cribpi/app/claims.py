@@ -86,6 +86,18 @@ class ClaimTally:
             return ()
         return muggins_targets(self.table.state, self.unsettled[0])
 
+    def ask_zero(self, seat: int) -> None:
+        """OK alone on a claim: a claim of 0 keyed, which the next OK makes. A key press is
+        never taken for a claim the player has not seen asked (an OK that paged away a hand's
+        breakdown and the next OK, pressed at once, claimed 0 for the hand it uncovered)."""
+        self.tally, self.calling = (seat, 0), False
+
+    def hint(self) -> str:
+        """What the next keys do with a claim of 0 keyed (else "": the phase's own hint)."""
+        if self.tally is None or self.calling or self.tally[1] or self.table.state.mode is not Mode.CLAIM:
+            return ""
+        return "OK claims 0, PEG adds, UNDO: back"
+
     def text(self) -> str:
         """The tally as the OLED shows it (``Ann 5``), or nothing."""
         if self.tally is None:

@@ -117,7 +117,7 @@ class TableUI:
         if call is not None:
             return call
         keyed = self.claims.text() or self.entry.text()
-        return phase_screen(self.state, keyed, self.entry.hint(), self.last_score)
+        return phase_screen(self.state, keyed, self.claims.hint() or self.entry.hint(), self.last_score)
 
     def pages(self, screen: ScreenModel) -> int:
         """How many pages OK steps through on ``screen``, as the table shows it."""
@@ -278,7 +278,11 @@ class TableUI:
             return self.new_game()  # the match is kept in the journal: nothing to confirm
         if self.entry.crib_ready():
             return self.entry.count_crib()  # after an undo of the crib itself
-        return self.apply(ok_event(self.state, self.rng))
+        event = ok_event(self.state, self.rng)
+        if isinstance(event, Claim):  # OK alone asks "claim 0?" first: the next OK says yes
+            self.claims.ask_zero(event.seat)
+            return ()
+        return self.apply(event)
 
     def _undo(self) -> tuple[Effect, ...]:
         if self.claims.drop() or self.entry.take_back():

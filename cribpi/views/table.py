@@ -25,6 +25,10 @@ __all__ = [
     "scores_screen", "seat_label", "alert_lines", "game_over_screen", "cut_screen",
 ]
 
+#: A claim waited for: PEG presses (``p SEAT N`` in the simulator) and OK claim them; OK alone
+#: asks to claim 0, and a second OK claims it.
+CLAIM_HINT = "PEG N, OK; 0: OK, OK"
+
 PHASE_PROMPTS = {
     Phase.CUT: ("Cut for deal", "enter a card per seat, OK: random"),
     Phase.STARTER: ("Starter card", "{dealer} deals"),
@@ -122,7 +126,7 @@ def phase_screen(state: State, entry: str = "", hint: str = "",
         return PromptScreen(prompt, entry, hint or default_hint)
     if state.phase is Phase.PLAY and deal is not None:
         if deal.turn is None and deal.unclaimed:
-            return PromptScreen(f"{seat_label(state, deal.unclaimed[0].seat)} claims", entry, hint or "peg N, OK for 0")
+            return PromptScreen(f"{seat_label(state, deal.unclaimed[0].seat)} claims", entry, hint or CLAIM_HINT)
         turn = seat_label(state, deal.turn) if deal.turn is not None else ""
         count = count_total(deal.count)
         if entry:  # the card goes to the turn's seat; where the turn could pass, GO first passes it
@@ -153,7 +157,7 @@ def _show_prompt(state: State, entry: str, hint: str) -> PromptScreen:
     assert deal is not None
     if deal.pending is not None:
         what = "crib" if deal.pending.where is Where.CRIB else "hand"
-        return PromptScreen(f"{seat_label(state, deal.pending.seat)} {what}?", entry, hint or "peg N, OK for 0")
+        return PromptScreen(f"{seat_label(state, deal.pending.seat)} {what}?", entry, hint or CLAIM_HINT)
     if len(deal.crib) < 4 and deal.show_step >= state.seats:
         return PromptScreen("Crib cards", entry, hint or f"{len(entry.split())}/4 entered")
     return PromptScreen("Hand cards", entry, hint or "enter the rest of the hand")

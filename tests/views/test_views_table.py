@@ -169,19 +169,19 @@ def test_the_play_s_last_scores_are_claimed_before_the_show():
         fits = [c for c in hands[deal.turn] if c in legal_cards(table.state)]
         table(Lay(deal.turn, fits[0]) if fits else Go(deal.turn))
     assert [(m.seat, m.points) for m in table.state.deal.unclaimed] == [(ANN, 2), (BEN, 1)]  # a pair; last card
-    assert phase_screen(table.state) == PromptScreen("Ann claims", "", "peg N, OK for 0")
+    assert phase_screen(table.state) == PromptScreen("Ann claims", "", "PEG N, OK; 0: OK, OK")
     table(Claim(ANN, 2))
-    assert phase_screen(table.state, entry="1") == PromptScreen("Ben claims", "1", "peg N, OK for 0")
+    assert phase_screen(table.state, entry="1") == PromptScreen("Ben claims", "1", "PEG N, OK; 0: OK, OK")
 
 
 def test_the_show_waits_for_each_hand_and_the_crib_to_be_claimed():
     table = Table(mode=Mode.CLAIM)(Starter(Card.parse("2S")))
     table.play_out(claim=True)
-    assert phase_screen(table.state) == PromptScreen("Ann hand?", "", "peg N, OK for 0")
+    assert phase_screen(table.state) == PromptScreen("Ann hand?", "", "PEG N, OK; 0: OK, OK")
     table(Claim(ANN, table.state.deal.pending.points))
-    assert phase_screen(table.state, entry="1") == PromptScreen("Ben hand?", "1", "peg N, OK for 0")
+    assert phase_screen(table.state, entry="1") == PromptScreen("Ben hand?", "1", "PEG N, OK; 0: OK, OK")
     table(Claim(BEN, table.state.deal.pending.points), Crib(cards(CRIB)))
-    assert phase_screen(table.state) == PromptScreen("Ben crib?", "", "peg N, OK for 0")
+    assert phase_screen(table.state) == PromptScreen("Ben crib?", "", "PEG N, OK; 0: OK, OK")
 
 
 def test_an_under_claim_opens_muggins_in_words_composed_from_the_alert():
