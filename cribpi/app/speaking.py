@@ -109,7 +109,7 @@ def _show(screen: ShowScreen) -> str:
     who, _, what = screen.title.rpartition(" ")
     text = f"{who}'s {what}: {spoken_items(screen.items)}"
     if screen.claimed is not None:
-        text += f", pegged {number_words(screen.claimed)}"
+        text += f", claimed {number_words(screen.claimed)}"  # as the OLED shows it
     return spoken(text)
 
 

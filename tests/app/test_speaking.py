@@ -379,3 +379,15 @@ def test_a_whole_game_says_every_score_in_the_screens_words_and_order(seed: int)
     for batch, screens in pairs[:-1]:
         shown = [s for s in screens if isinstance(s, (ScoreScreen, ShowScreen))]
         assert [text.endswith(words_of(s)) for text, s in zip(batch, shown)] == [True] * len(batch) == [True] * len(shown)
+
+
+def test_a_hand_claimed_short_says_what_was_claimed_as_its_screen_does() -> None:
+    from cribpi.game import Pegged, Reason
+    from cribpi.rules import ScoreItem, parse_cards
+
+    items = (ScoreItem("fifteen", parse_cards("7C 8D"), 2), ScoreItem("pair", parse_cards("8D 8H"), 2))
+    with mock_table() as (parts, ui, app):
+        state = ui.state
+        said = [c.text for c in callouts(state, (
+            Pegged(seat=0, team=0, points=2, reason=Reason.HAND, items=items, score=2),))]
+    assert said == ["Red's hand: fifteen two, and a pair is four, claimed two"]
