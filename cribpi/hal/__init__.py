@@ -1,7 +1,7 @@
 """The hardware layer: small interfaces, and backends that each offer some of the parts.
 
-The parts are the inputs (buttons, key matrix, card reader), the pegboard (LED tracks) and
-the displays. Backends: ``pi`` (gpiozero buttons, luma.oled display, no LEDs), ``controller``
+The parts are the inputs (buttons, key matrix, card reader), the pegboard (LED tracks), the
+displays, and a speaker if the table has one (:mod:`cribpi.hal.speaker`: espeak-ng, sim, mock). Backends: ``pi`` (gpiozero buttons, luma.oled display, no LEDs), ``controller``
 (the Pico on USB: LED tracks and card keys), ``sim`` (in memory, drawn by the terminal
 simulator) and ``mock`` (tests: the Pi code on gpiozero's MockFactory and luma's dummy).
 :mod:`cribpi.wiring` chooses a backend for each part from the configuration; nothing here
