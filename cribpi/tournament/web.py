@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import random
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +33,7 @@ from cribpi.tournament.director import NAME_MAX, Director, NoSuchResult
 from cribpi.tournament.eventdb import check_password
 from cribpi.tournament.standings import ACC_POINTS
 
-__all__ = ["create_app", "Hub"]
+__all__ = ["create_app", "Hub", "LoginGate", "BodyLimit", "MAX_BODY"]
 
 STATIC = Path(__file__).parent / "static"
 PAGES = {"/": "wall.html", "/leaderboard": "leaderboard.html", "/feature/{table}": "feature.html",
@@ -39,6 +42,112 @@ ASSETS = ("style.css", "live.js", "admin.js")
 SESSION_SECONDS = 12 * 3600
 COOKIE = "cribpi_admin"
 LOGIN_PENALTY_S = 1.0
+MAX_BODY = 16 * 1024  # bytes: the largest request body (the admin's JSON is a few hundred)
+
+
+class BodyLimit:
+    """ASGI middleware bounding every request body at ``limit`` bytes: a declared
+    Content-Length over it is answered 413 before a byte of the body is read, and a body
+    (chunked) that runs over it while the app reads it ends in 413 too; nothing over the limit
+    is ever held."""
+
+    def __init__(self, app: Any, limit: int = MAX_BODY) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = next((v for k, v in scope["headers"] if k == b"content-length"), None)
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await self._refuse(send)
+            return
+        seen, started, refused = 0, False, False
+
+        async def limited() -> Any:
+            nonlocal seen, started, refused
+            if refused:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:  # answered here, the rest never read; the app sees a disconnect
+                    refused = True
+                    if not started:
+                        started = True
+                        await self._refuse(send)
+                    return {"type": "http.disconnect"}
+            return message
+
+        async def watched(message: Any) -> None:
+            nonlocal started
+            if refused:
+                return
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, limited, watched)
+        except Exception:
+            if not refused:
+                raise
+
+    async def _refuse(self, send: Any) -> None:
+        body = json.dumps({"error": f"the request body is over {self.limit} bytes"}).encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                                (b"connection", b"close")]})
+        await send({"type": "http.response.body", "body": body})
+
+
+class LoginGate:
+    """What a login attempt costs, kept off the pages: the scrypt check runs on a thread of
+    its own (``checks`` at a time, so at most that many cores), each client has one attempt in
+    flight at a time, a client past ``free`` failures in a row waits (doubling, up to
+    ``longest`` seconds) before its next is even checked, and when ``queue`` attempts are
+    already waiting a new one is turned away. A refused attempt costs no hash and is answered
+    (429 with Retry-After) after the same pause as a wrong password, so that a flood of them
+    comes no faster than its connections allow."""
+
+    def __init__(self, *, checks: int = 1, queue: int = 8, free: int = 3, longest: float = 300.0,
+                 clients: int = 10_000, clock: Callable[[], float] = time.monotonic) -> None:
+        self.pool = ThreadPoolExecutor(max_workers=checks, thread_name_prefix="cribpi-login")
+        self.queue, self.free, self.longest, self.clients, self.clock = queue, free, longest, clients, clock
+        self.failures: OrderedDict[str, tuple[int, float]] = OrderedDict()  # client -> (in a row, not before)
+        self.busy: set[str] = set()  # clients with an attempt in flight
+        self.waiting = 0  # attempts checking or waiting for the pool
+
+    def refuse(self, client: str) -> float | None:
+        """Seconds ``client`` must wait before its attempt is taken, or None: taken (call
+        :meth:`done` once it is over)."""
+        if client in self.busy:
+            return LOGIN_PENALTY_S
+        if self.waiting >= self.queue:
+            return 1.0
+        _, after = self.failures.get(client, (0, 0.0))
+        wait = after - self.clock()
+        if wait > 0:
+            return wait
+        self.busy.add(client)
+        self.waiting += 1
+        return None
+
+    async def check(self, password: str, stored: str) -> bool:
+        return await asyncio.get_running_loop().run_in_executor(self.pool, check_password, password, stored)
+
+    def done(self, client: str, ok: bool | None) -> None:
+        """The attempt is over: ``ok`` True (the count starts again), False (one failure
+        more), None (no password was checked)."""
+        self.busy.discard(client)
+        self.waiting -= 1
+        if ok:
+            self.failures.pop(client, None)
+        elif ok is False:
+            count = self.failures.pop(client, (0, 0.0))[0] + 1
+            wait = 0.0 if count < self.free else min(self.longest, 2.0 ** (count - self.free))
+            self.failures[client] = (count, self.clock() + wait)
+            while len(self.failures) > self.clients:  # the oldest failures go first
+                self.failures.popitem(last=False)
 
 
 class Hub:
@@ -68,8 +177,10 @@ class Hub:
             self.streams.discard(queue)
 
 
-def create_app(director: Director, *, rng: random.Random | None = None) -> Starlette:
+def create_app(director: Director, *, rng: random.Random | None = None, gate: LoginGate | None = None) -> Any:
+    """The pages and the API of ``director``, every request body bounded (:class:`BodyLimit`)."""
     hub = Hub()
+    gate = gate or LoginGate()
     director.listeners.append(hub)
     sessions: dict[str, tuple[float, str]] = {}  # cookie -> (expiry, CSRF token)
     rng = rng or random.Random()
@@ -133,10 +244,23 @@ def create_app(director: Director, *, rng: random.Random | None = None) -> Starl
         return data
 
     async def login(request: Request) -> Response:
-        data = await body(request)
-        if not isinstance(data.get("password"), str) or not check_password(data["password"], director.db.get("admin")):
-            await asyncio.sleep(LOGIN_PENALTY_S)  # guessing costs time (scrypt costs the server too)
-            return _error(403, "wrong password")
+        client = request.client.host if request.client else ""
+        wait = gate.refuse(client)
+        if wait is not None:  # answered after a pause too (cheaply: no hash, no thread), so a flood of
+            await asyncio.sleep(min(wait, LOGIN_PENALTY_S))  # attempts comes no faster than that
+            wait = max(0.0, wait - LOGIN_PENALTY_S)
+            return JSONResponse({"error": f"too many attempts: try again in {max(1, math.ceil(wait))} s"},
+                                status_code=429, headers={"retry-after": str(max(1, math.ceil(wait)))})
+        ok: bool | None = None
+        try:
+            data = await body(request)
+            password = data.get("password")
+            ok = isinstance(password, str) and await gate.check(password, director.db.get("admin"))
+            if not ok:
+                await asyncio.sleep(LOGIN_PENALTY_S)  # guessing costs the guesser time; the pages go on
+                return _error(403, "wrong password")
+        finally:
+            gate.done(client, ok)
         cookie, token = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
         sessions[cookie] = (time.time() + SESSION_SECONDS, token)
         response = JSONResponse({"csrf": token})
@@ -201,7 +325,8 @@ def create_app(director: Director, *, rng: random.Random | None = None) -> Starl
     ]
     app = Starlette(routes=routes, exception_handlers={CribpiError: bad_input})
     app.state.hub = hub
-    return app
+    app.state.gate = gate
+    return BodyLimit(app)
 
 
 def _error(status: int, why: str) -> Response:

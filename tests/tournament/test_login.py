@@ -1,0 +1,117 @@
+"""The pages stay up under a login attack: every request body is bounded (413), the password
+hash runs off the event loop, and repeated failures are slowed per client without slowing the
+pages. A real uvicorn on loopback, its director following a real mosquitto. (The figures, 50
+concurrent wrong logins and a 300 MB body, are in benchmarks/bench_tournament_login.py.)"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from cribpi.tournament import web
+from cribpi.tournament.director import Director
+from cribpi.tournament.web import MAX_BODY
+from tests.tournament.conftest import Mosquitto
+from tests.tournament.test_browser import Server
+from tests.tournament.test_publisher import wait_for
+from tests.tournament.test_replay import start_director, stop_director
+
+pytestmark = pytest.mark.mqtt
+
+
+@pytest.fixture
+def served(broker: Mosquitto) -> Iterator[tuple[Director, Server]]:
+    d = start_director(broker)
+    server = Server(d)
+    yield d, server
+    server.stop()
+    stop_director(d)
+
+
+def request(server: Server, method: str, path: str, body: bytes | None = None, *, source: str = "127.0.0.1",
+            timeout: float = 30) -> tuple[int, dict[str, str], Any]:
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=timeout, source_address=(source, 0))
+    try:
+        conn.request(method, path, body=body, headers={"content-type": "application/json"})
+        response = conn.getresponse()
+        data = response.read()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, json.loads(data) if data else None
+    finally:
+        conn.close()
+
+
+def login(server: Server, password: str, source: str = "127.0.0.1") -> tuple[int, dict[str, str], Any]:
+    return request(server, "POST", "/admin/login", json.dumps({"password": password}).encode(), source=source)
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read(served: tuple[Director, Server]) -> None:
+    _, server = served
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as s:  # says 300 MB, sends 1 MB
+        s.sendall(b"POST /admin/login HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+                  b"content-length: 300000000\r\n\r\n")
+        try:
+            s.sendall(b"x" * (1 << 20))
+        except OSError:
+            pass  # the server answered and closed already
+        assert s.recv(4096).startswith(b"HTTP/1.1 413 ")
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as s:  # chunked: no length said
+        s.sendall(b"POST /admin/login HTTP/1.1\r\nhost: x\r\ntransfer-encoding: chunked\r\n\r\n")
+        chunk = b"x" * 4096
+        try:
+            for _ in range(MAX_BODY // len(chunk) + 2):
+                s.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        except OSError:
+            pass
+        assert s.recv(4096).startswith(b"HTTP/1.1 413 ")
+    assert request(server, "GET", "/api/standings")[0] == 200
+
+
+def test_the_password_hash_does_not_hold_up_the_pages(served: tuple[Director, Server],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    _, server = served
+    release, calls = threading.Event(), []
+    real = web.check_password
+
+    def slow_check(password: str, stored: str) -> bool:  # a hash that takes as long as the test says
+        calls.append(password)
+        release.wait(60)
+        return real(password, stored)
+
+    monkeypatch.setattr(web, "check_password", slow_check)
+    answers: list[int] = []
+    attempt = threading.Thread(target=lambda: answers.append(login(server, "wrong guess")[0]))
+    attempt.start()
+    wait_for(lambda: len(calls) == 1)  # the hash is running
+    status, _, standings = request(server, "GET", "/api/standings", timeout=20)
+    assert status == 200 and standings == sorted(standings, key=lambda x: x["rank"])  # served meanwhile
+    others = [threading.Thread(target=lambda: answers.append(login(server, "another")[0])) for _ in range(9)]
+    for t in others:
+        t.start()
+    for t in others:
+        t.join(30)
+    assert answers == [429] * 9 and len(calls) == 1  # one attempt in flight per client; no hash for the rest
+    release.set()
+    attempt.join(30)
+    assert answers[-1] == 403
+
+
+def test_repeated_failures_are_slowed_for_that_client_only(served: tuple[Director, Server],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    _, server = served
+    calls: list[str] = []
+    real = web.check_password
+    monkeypatch.setattr(web, "check_password", lambda p, s: calls.append(p) or real(p, s))
+    for n in range(3):  # a few typos cost only the usual pause
+        assert login(server, f"guess {n}")[0] == 403
+    status, headers, body = login(server, "guess 4")
+    assert status == 429 and int(headers["retry-after"]) >= 1 and "try again" in body["error"]
+    assert len(calls) == 3  # refused without hashing
+    assert login(server, "guess 5", source="127.0.0.2")[0] == 403  # another client is not slowed
+    assert request(server, "GET", "/api/standings")[0] == 200
+    wait_for(lambda: login(server, "correct horse")[0] == 200)  # once the wait is over, the password works
