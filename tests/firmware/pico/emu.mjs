@@ -100,7 +100,7 @@ class Chip {
       out({ ev: 'usb', state: 'connected', us: this.emu.micros() });
     };
     cdc.onSerialData = (buffer) => {
-      if (this.emu.plugged) out({ ev: 'serial', data: Buffer.from(buffer).toString('base64') });
+      if (this.emu.plugged) out({ ev: 'serial', data: Buffer.from(buffer).toString('base64'), us: this.emu.micros() });
     };
   }
 
@@ -191,6 +191,7 @@ class Ws2812Decoder {
     this.firstRise = null;
     this.lastFall = null; // the end of the last bit of the last frame
     this.frameStart = null;
+    this.history = []; // the last frames: {start_us, end_us, pixels}
   }
 
   edge(high, nanos) {
@@ -219,6 +220,8 @@ class Ws2812Decoder {
       pixels.push([r, g, bl]);
     }
     this.pixels = pixels;
+    this.history.push({ start_us: this.firstRise / 1000, end_us: this.fall / 1000, pixels });
+    if (this.history.length > 32) this.history.shift();
     this.frames += 1;
     this.frameStart = this.firstRise;
     this.lastFall = this.fall;
@@ -283,8 +286,22 @@ class Emulator {
     const chip = this.chip;
     switch (op) {
       case 'serial':
+        // The reply's time is when the bytes were offered to the device (its last byte sent).
         if (this.plugged) this.sendSerial(Buffer.from(request.data, 'base64'));
-        return {};
+        return { us: this.micros() };
+      case 'history': {
+        // The frames on a pin that began after since_us.
+        const decoder = this.decoders[request.pin];
+        decoder.settle(chip.mcu.clock.nanosCounter);
+        return { frames: decoder.history.filter((f) => f.start_us >= (request.since_us ?? 0)) };
+      }
+      case 'scratch': {
+        // The watchdog's scratch registers 0-3 (the SDK leaves them to the program): a
+        // protocol-neutral way for a test's own code on the Pico to report to the harness.
+        const wd = chip.mcu.peripherals[0x40058];
+        if (request.value !== undefined) wd.scratchData[request.index] = request.value >>> 0;
+        return { value: wd.scratchData[request.index] };
+      }
       case 'press':
         this.pressed = request.keys ?? [];
         this.updateColumns();
@@ -299,7 +316,7 @@ class Emulator {
         };
       }
       case 'time':
-        return { us: this.micros(), resets: this.resets, usb: this.usbConnected };
+        return { us: this.micros(), resets: this.resets, usb: this.usbConnected, clk_sys: chip.mcu.clkSys };
       case 'hang':
         this.hung = true;
         return {};

@@ -108,6 +108,7 @@ class EmulatedPico:
         self._send_lock = threading.Lock()
         self.events: list[dict[str, Any]] = []  # reset, usb and log events, in order
         self.serial_out = bytearray()  # every byte the firmware wrote to USB
+        self.serial_times: list[tuple[float, bytes]] = []  # (emulated µs, bytes) as they came
         self._host: int | None = None
         self._host_slave: int | None = None
         self._lock = threading.Lock()
@@ -129,6 +130,7 @@ class EmulatedPico:
             if message.get("ev") == "serial":
                 data = base64.b64decode(message["data"])
                 self.serial_out += data
+                self.serial_times.append((float(message.get("us", 0)), data))
                 with self._lock:
                     host = self._host
                 if host is not None:

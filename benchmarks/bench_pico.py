@@ -1,0 +1,229 @@
+"""Speed of the firmware on the target: the real MicroPython rp2 port (v1.28.0, RPI_PICO) on an
+emulated RP2040 (tests/firmware/pico), all figures in emulated time at the chip's clock.
+
+    python benchmarks/bench_pico.py [--pegs N] [--layout four-track-serpentine]
+
+- boot to HELLO: power-up to the HELLO reply (the host's HELLO waits in the USB buffer from
+  the moment the device enumerates);
+- a peg command's last byte to its ACK;
+- a peg command to the last bit of the frame on the data pins, for a busy frame (every track
+  pegged, the marks on, a ten-hole flash on the track that moves), split into drawing in
+  MicroPython (the command to the frame's first bit) and the wire (first bit to last; a
+  WS2812 takes 30 µs an LED). Target: at most 20 ms on four tracks;
+- gc.mem_free() after boot and after a busy frame. The protocol has no way to ask, so this
+  benchmark (only) runs the firmware's main under a small wrapper that answers through the
+  watchdog's scratch registers 0-2, which the SDK leaves to the program: the harness sets
+  scratch 1, the wrapper writes gc.mem_free() as it stands to scratch 2, collects, writes it
+  again to scratch 0 and clears scratch 1. It looks every 20 ms and costs the loop nothing else.
+  The wrapper also leaves the time of the firmware's last draw() (computing the frame, before
+  the words go to the state machines) in scratch 3, to split the drawing figure further.
+
+Needs what the pico tests need (README: the emulated Pico).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from cribpi.hal.controller.flash import layout_module  # noqa: E402
+from cribpi.hal.layout import load_layout  # noqa: E402
+from cribpi.hal.protocol import board_commands, changed_commands, frame, parse_line  # noqa: E402
+from cribpi.views.board import BoardModel, TrackModel, mark_holes  # noqa: E402
+from cribpi.views.leds import LedSettings, render_board  # noqa: E402
+from tests.firmware import rig  # noqa: E402
+from tests.firmware.pico import emulated  # noqa: E402
+
+TARGET_MS = 20.0
+CAP_MA = 4000
+COLOURS = ((255, 0, 0), (0, 64, 255), (0, 255, 0), (255, 160, 0))
+PROBE = '''"""The benchmark's wrapper: the firmware's main (firmware_main.py) and a probe of the heap."""
+import asyncio
+import gc
+import machine
+import micropython
+import time
+
+import firmware_main
+
+SCRATCH = 0x4005800C  # WATCHDOG_BASE + SCRATCH0
+_draw = firmware_main.draw
+
+
+def timed_draw(*args):
+    """The firmware's draw(), its time in microseconds left in scratch 3."""
+    start = time.ticks_us()
+    _draw(*args)
+    machine.mem32[SCRATCH + 12] = time.ticks_diff(time.ticks_us(), start)
+
+
+firmware_main.draw = timed_draw
+
+
+async def probe():
+    while True:
+        if machine.mem32[SCRATCH + 4]:
+            machine.mem32[SCRATCH + 8] = gc.mem_free()
+            gc.collect()
+            machine.mem32[SCRATCH] = gc.mem_free()
+            machine.mem32[SCRATCH + 4] = 0
+        await asyncio.sleep_ms(20)
+
+
+async def run():
+    await asyncio.gather(firmware_main.run(), probe())
+
+
+micropython.kbd_intr(-1)
+asyncio.run(run())
+'''
+
+
+class Host:
+    """Our own end of the line, timed in emulated microseconds."""
+
+    def __init__(self, pico: emulated.EmulatedPico) -> None:
+        self.pico = pico
+        self.seq = 0
+        self.seen = 0  # chunks of serial_times read
+
+    def send(self, body: str) -> tuple[int, float]:
+        self.seq = self.seq % 255 + 1
+        sent = self.pico.request("serial", data=__import__("base64").b64encode(frame(self.seq, body)).decode())
+        return self.seq, float(sent["us"])
+
+    def reply(self, seq: int, verb: str) -> float:
+        """The emulated time of the reply to ``seq`` (its chunk's arrival)."""
+        buffer = b""
+
+        def found() -> float | None:
+            nonlocal buffer
+            while self.seen < len(self.pico.serial_times):
+                us, data = self.pico.serial_times[self.seen]
+                self.seen += 1
+                buffer += data
+                while b"\n" in buffer:
+                    line, buffer = buffer.split(b"\n", 1)
+                    try:
+                        parsed = parse_line(line)
+                    except Exception:
+                        continue
+                    if parsed.seq == seq and parsed.verb == verb:
+                        return us
+                    if parsed.seq == seq and parsed.verb == "ERR":
+                        raise SystemExit(f"the firmware refused {seq:02X}: {line!r}")
+            return None
+
+        return self.pico.wait_for(found, what=f"{verb} {seq:02X}", poll=0.005)
+
+    def command(self, body: str) -> tuple[float, float]:
+        seq, sent = self.send(body)
+        return sent, self.reply(seq, "HELLO" if body.startswith("HELLO") else "ACK")
+
+    def mem_free(self) -> tuple[int, int]:
+        """(gc.mem_free() as it stood, after gc.collect())."""
+        self.pico.request("scratch", index=1, value=1)
+        self.pico.wait_for(lambda: self.pico.request("scratch", index=1)["value"] == 0, what="the heap probe")
+        return self.pico.request("scratch", index=2)["value"], self.pico.request("scratch", index=0)["value"]
+
+
+def board_at(front: int, tracks: int) -> BoardModel:
+    fronts = (front, 88, 61, 40)[:tracks]
+    return BoardModel(tuple(TrackModel(f, f - 10, COLOURS[n], n) for n, f in enumerate(fronts)), brightness=1.0,
+                      marks=mark_holes(121), flash=(tuple(range(front - 9, front + 1)),))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pegs", type=int, default=6, help="peg commands timed (default 6)")
+    parser.add_argument("--layout", default="four-track-serpentine")
+    args = parser.parse_args(argv)
+    why = emulated.missing()
+    if why:
+        print(f"bench_pico: {why}", file=sys.stderr)
+        return 2
+    layout = load_layout(rig.ROOT / "hardware" / "layouts" / f"{args.layout}.toml")
+    tracks = layout.tracks
+    settings = LedSettings(current_cap_ma=CAP_MA, game_counter_leds=layout.game_counters)
+    with tempfile.TemporaryDirectory(prefix="cribpi-bench-pico-") as folder:
+        tmp = Path(folder)
+        fw = rig.firmware_copy(tmp / "fw", layout_module(layout))
+        (fw / "main.py").rename(fw / "firmware_main.py")
+        (fw / "main.py").write_text(PROBE)
+        started = time.monotonic()
+        pico = emulated.EmulatedPico(tmp, fw)
+        try:
+            host = Host(pico)
+            pico.wait_for(lambda: pico.state()["usb"], what="the USB enumeration")
+            from cribpi.hal.protocol import PROTOCOL
+
+            _, hello_us = host.command(f"HELLO {PROTOCOL}")
+            clk = pico.state()["clk_sys"]
+            boot_free = host.mem_free()
+            board = board_at(30, tracks)
+            state = board_commands(board, CAP_MA)
+            for body in changed_commands(None, state):
+                host.command(body)
+            pico.sleep(300)
+            acks, totals, draws, wires, computes = [], [], [], [], []
+            leds = 0
+            for n in range(args.pegs):
+                new = board_at(40 + 10 * n, tracks)
+                new_state = board_commands(new, CAP_MA)
+                bodies = changed_commands(state, new_state)
+                assert len(bodies) == 1 and bodies[0].startswith("T "), bodies
+                wanted = [layout.place(render_board(new, settings, step)) for step in range(8)]
+                sent, acked = host.command(bodies[0])
+                acks.append(acked - sent)
+
+                def peg_frames() -> list[dict] | None:
+                    got = []
+                    for strip in range(len(wanted[0])):
+                        frames = pico.request("history", pin=pico.led_pins[strip], since_us=sent)["frames"]
+                        match = [f for f in frames if any([tuple(p) for p in f["pixels"]] == w[strip] for w in wanted)]
+                        if not match:
+                            return None
+                        got.append(match[0])
+                    return got
+
+                got = pico.wait_for(peg_frames, what="the peg's frame on every data pin")
+                first = min(f["start_us"] for f in got)
+                last = max(f["end_us"] for f in got)
+                leds = sum(len(f["pixels"]) for f in got)
+                totals.append(last - sent)
+                draws.append(first - sent)
+                wires.append(last - first)
+                computes.append(float(pico.request("scratch", index=3)["value"]))
+                state = new_state
+                pico.sleep(250)
+            busy_free = host.mem_free()
+        finally:
+            pico.close()
+    wall = time.monotonic() - started
+
+    def ms(values: list[float]) -> str:
+        return f"median {statistics.median(values) / 1000:.2f} ms, max {max(values) / 1000:.2f} ms"
+
+    print(f"emulated RP2040 at {clk / 1e6:.0f} MHz, MicroPython v1.28.0 (rp2, RPI_PICO), layout {args.layout} "
+          f"({tracks} tracks, {leds} LEDs on {len(layout.place(render_board(board, settings, 0)))} strips)")
+    print(f"boot to HELLO:                     {hello_us / 1000:.1f} ms")
+    print(f"peg command's last byte to ACK:    {ms(acks)}")
+    print(f"peg command to the frame's last bit: {ms(totals)} (target {TARGET_MS:.0f} ms)")
+    print(f"  drawing in MicroPython:          {ms(draws)}")
+    print(f"    of which draw() computing the frame: {ms(computes)}; the rest is the wait for the show loop's"
+          " next turn (every STEP_MS / 4) and the first words' way to the pin")
+    print(f"  the wire:                        {ms(wires)} ({statistics.median(wires) / leds:.1f} us an LED)")
+    print(f"gc.mem_free() after boot:          {boot_free[0]} bytes ({boot_free[1]} after gc.collect())")
+    print(f"gc.mem_free() after a busy frame:  {busy_free[0]} bytes ({busy_free[1]} after gc.collect())")
+    print(f"({args.pegs} pegs; {wall:.0f} s of wall-clock time)")
+    return 0 if max(totals) <= TARGET_MS * 1000 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
