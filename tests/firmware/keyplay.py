@@ -10,21 +10,28 @@ unix port (tests/firmware/test_keys_play.py).
 
 from __future__ import annotations
 
+import queue
 import random
+import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
-from cribpi.app import TableSettings, TableUI
+from cribpi.app import TableApp, TableSettings, TableUI
 from cribpi.game import Phase, expected
 from cribpi.game.queries import claimable
+from cribpi.hal import Action, Parts
+from cribpi.hal.controller import ControllerPart
 from cribpi.hal.controller.keys import KeyEvents
 from cribpi.hal.protocol import Line
+from cribpi.hal.sim import SimDisplay
 from cribpi.rules import Card
 from cribpi.views.model import AlertScreen, ScoreScreen
+from tests.firmware.rig import key_pins
 
 OVER = (Phase.GAME_OVER, Phase.MATCH_OVER)
 SUITS = "CDHS"
 
-__all__ = ["KeysInProcess", "Player", "board_game", "claim_game", "fixes_game", "three_muggins"]  # the suit key of each seat, for PEG and MUGGINS
+__all__ = ["KeysInProcess", "KeysOnController", "Player", "board_game", "claim_game", "fixes_game", "three_muggins"]  # the suit key of each seat, for PEG and MUGGINS
 
 
 class KeysInProcess:
@@ -43,6 +50,63 @@ class KeysInProcess:
                 action = self.events.action(Line(1, verb, (name,)))
                 if action is not None:
                     self.ui.handle(action)
+
+
+HOLD_S = 0.04  # a tap: down at least this long (the firmware debounces 20 ms), until its action has come
+LET_GO_S = 0.02  # up this long after its KU, before the next tap
+
+
+class KeysOnController:
+    """A table whose only input is a controller running the real firmware (``pico``: the unix
+    port behind a pty, or the rp2 port in an emulated RP2040; ``part``: the host's controller
+    backend on it): each tap holds the key down on the matrix until its action has come
+    through the serial link, then lets it go. The table shows on a simulated OLED and on the
+    firmware's strips. ``close`` closes the part and the Pico."""
+
+    def __init__(self, pico: Any, part: ControllerPart, settings: TableSettings | None = None,
+                 patience_s: float = 5.0) -> None:
+        self.pico, self.part, self.patience_s = pico, part, patience_s
+        self.arrived: queue.SimpleQueue[Action] = queue.SimpleQueue()
+        self.ui = TableUI(settings or TableSettings(), rng=random.Random(7))
+        self.display = SimDisplay()
+        self.app = TableApp(Parts(self.part, self.part, (self.display,)), self.ui)
+        self.taps: list[str] = []
+        self.pico.wait_for(lambda: self.part.link.hello is not None and self.part.problem is None,
+                           what="the handshake")
+        self.part.start(self.arrived.put)
+        self.app.publish((), ())
+        self.expect = KeyEvents()  # the action each tap must bring, as the host maps the key
+
+    def tap(self, *names: str) -> None:
+        for name in names:
+            self.taps.append(name)
+            wanted = [a for verb in ("KD", "KU") if (a := self.expect.action(Line(1, verb, (name,)))) is not None]
+            link = self.part.link
+            before = link._next_event  # the number the next event from the controller gets
+            self.pico.press(key_pins(name))
+            time.sleep(HOLD_S)
+            self.pico.wait_for(lambda: link._next_event != before, what=f"{name}'s KD")
+            down = link._next_event
+            if name != "undo":  # undo acts when let go (held, it is undo_long)
+                got = self._next(name)
+            self.pico.press()
+            if name == "undo":
+                got = self._next(name)
+            else:  # its KU has come: the next tap of the same key is a press of its own
+                self.pico.wait_for(lambda: link._next_event != down, what=f"{name}'s KU")
+            time.sleep(LET_GO_S)
+            assert [got] == wanted, f"key {name!r} brought {got}, not {wanted}"
+            self.app.handle(got)
+
+    def _next(self, name: str) -> Action:
+        try:
+            return self.arrived.get(timeout=self.patience_s)
+        except queue.Empty:
+            raise AssertionError(f"key {name!r} brought no action; firmware: {self.pico.stderr()}") from None
+
+    def close(self) -> None:
+        self.part.close()
+        self.pico.close()
 
 
 class Player:
