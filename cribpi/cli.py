@@ -48,7 +48,9 @@ class _Parser(argparse.ArgumentParser):
         subs = [a for a in self._actions if isinstance(a, argparse._SubParsersAction)]
         if subs and message.startswith("the following arguments are required"):
             message += f" (one of {', '.join(subs[0].choices)})"
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        from cribpi.inputs import one_line_message
+
+        self.exit(2, one_line_message(f"{self.prog}: error: {message}") + "\n")
 
 
 def chosen_command(argv: Sequence[str]) -> str | None:
@@ -116,7 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args) or 0)
     except CribpiError as exc:
-        print(f"cribpi {args.command}: {exc}", file=sys.stderr)
+        _say(f"cribpi {args.command}: {exc}")
         return exc.exit_code
     except KeyboardInterrupt:
         return 130
@@ -124,8 +126,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except OSError as exc:  # a full disk, an unreadable file: one line, not a traceback
         where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
-        print(f"cribpi {args.command}: {exc.strerror or exc}{where}", file=sys.stderr)
+        _say(f"cribpi {args.command}: {exc.strerror or exc}{where}")
         return 2 if exc.errno in _PATH_ERRORS else 1  # a path the user can correct, else the machine
+
+
+def _say(message: str) -> None:
+    """An error as one line: control characters escaped, a huge input cut (see :mod:`cribpi.inputs`)."""
+    from cribpi.inputs import one_line_message
+
+    print(one_line_message(message), file=sys.stderr)
 
 
 #: Errors that say the path given is wrong (missing, not a folder, a folder, not allowed, too long).

@@ -44,7 +44,7 @@ from cribpi.hal.controller.link import LinkTiming
 from cribpi.hal.layout import Layout, load_layout, read_toml
 from cribpi.hal.speaker import SPEAKER_BACKENDS, SPEED, VOLUME
 from cribpi.hal.speaker.settings import SPEECH_SAY, SpeechConfig, speech_config
-from cribpi.inputs import bounded_int, bounded_number, read_user_bytes, read_user_text, shown, user_path
+from cribpi.inputs import bounded_int, bounded_number, escaped, read_user_bytes, read_user_text, shown, unprintable_in, user_path
 from cribpi.views.leds import LedSettings
 
 __all__ = ["Config", "SpeechConfig", "SPEECH_SAY", "TournamentConfig", "OledConfig", "DisplayConfig", "PartsConfig", "load_config", "DEFAULT_PINS",
@@ -177,16 +177,16 @@ class _Reader:
         self.path = path
 
     def fail(self, key: str, value: Any, accepted: str) -> ConfigError:
-        return ConfigError(f"{self.path}: {key} = {shown(value)} is not valid: {accepted}")
+        return ConfigError(f"{escaped(self.path)}: {escaped(key)} = {shown(value)} is not valid: {accepted}")
 
     def bounded(self, table: Mapping[str, Any], section: str) -> None:
         """Every number of ``table`` inside its bounds (``_NUMBERS``, ``_INTEGERS``)."""
         for key, value in table.items():
             name = f"{section}.{key}"
             if name in _NUMBERS:
-                bounded_number(f"{self.path}: {name}", value, *_NUMBERS[name])
+                bounded_number(f"{escaped(self.path)}: {name}", value, *_NUMBERS[name])
             elif name in _INTEGERS:
-                bounded_int(f"{self.path}: {name}", value, *_INTEGERS[name])
+                bounded_int(f"{escaped(self.path)}: {name}", value, *_INTEGERS[name])
 
     def check_keys(self, table: Mapping[str, Any], allowed: Mapping[str, Any], where: str) -> None:
         for key, value in table.items():
@@ -204,7 +204,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 
 def _pin_number(reader: _Reader, key: str) -> int:
-    match = re.fullmatch(r"(?:gpio|bcm)?(\d{1,2})", key.strip().lower())
+    match = re.fullmatch(r"(?:gpio|bcm)?([0-9]{1,2})", key.strip().lower())
     if match is None or not 0 <= int(match.group(1)) <= 27:
         raise reader.fail(f"pins.{key}", key, "a BCM pin number 0-27 (e.g. 17 or GPIO17) as the key")
     return int(match.group(1))
@@ -327,11 +327,13 @@ def _relative(reader: _Reader, key: str, value: str | None, what: str) -> Path |
     try:
         path = user_path(value, what)
     except ConfigError as exc:
-        raise ConfigError(f"{reader.path}: {key} = {exc}") from None
+        raise ConfigError(f"{escaped(reader.path)}: {key} = {exc}") from None
     return path if path.is_absolute() else reader.path.parent / path
 
 
 def _sections(reader: _Reader, data: Mapping[str, Any]) -> None:
+    if (found := unprintable_in(data)) is not None:  # TOML takes "\u001b[2J": no text may clear the terminal
+        raise reader.fail(*found)
     reader.check_keys(data, _SECTIONS, "")
     for section, keys in _SECTION_KEYS.items():
         reader.check_keys(data.get(section, {}), keys, f"{section}.")
@@ -360,7 +362,7 @@ def _tournament(reader: _Reader, table: Mapping[str, Any]) -> TournamentConfig:
     broker = table.get("broker")
     if broker is None:
         return TournamentConfig()
-    url = re.fullmatch(r"mqtts?://[^/\s:]+(?::(\d{1,5}))?/?", broker)
+    url = re.fullmatch(r"mqtts?://[^/\s:]+(?::([0-9]{1,5}))?/?", broker)
     if url is None or (url.group(1) is not None and not 0 < int(url.group(1)) < 65536):
         raise reader.fail("tournament.broker", broker, "mqtt://host[:port] or mqtts://host[:port], a port 1-65535")
     for key in ("event", "table"):
@@ -423,7 +425,7 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     try:
         board_layout = load_layout(layout) if layout else None
     except ConfigError as exc:
-        raise ConfigError(f"{path}: layout = {data.get('layout')!r}: {exc}") from None
+        raise ConfigError(f"{escaped(path)}: layout = {shown(data.get('layout'))}: {exc}") from None
     oled = _oled(reader, data.get("oled", {}))
     db = _relative(reader, "db", data.get("db"), "game journal")
     if db is not None and db.is_dir():

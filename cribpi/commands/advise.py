@@ -12,6 +12,7 @@ import json
 from collections.abc import Sequence
 
 from cribpi.analysis import DiscardOption, analyse_discards
+from cribpi.inputs import int_option
 from cribpi.rules import Card, Rules, get_rules, parse_cards
 
 
@@ -23,7 +24,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     side.add_argument("--dealer", action="store_true", help="the crib is yours: it adds to your hand")
     side.add_argument("--pone", action="store_true", help="the crib is an opponent's: it counts against you")
     p.add_argument("--rules", default="acc", help="rule preset: acc (default), hoyle, leaflet, five-card, ...")
-    p.add_argument("--players", type=int, choices=(2, 3, 4), help="number of players (default: the preset's)")
+    p.add_argument("--players", type=int_option(choices=(2, 3, 4)), choices=(2, 3, 4), help="number of players (default: the preset's)")
     p.add_argument("--json", action="store_true",
                    help="print JSON: a list of objects with discard, keep, hand_ev, crib_ev, total_ev, hand_min, hand_max")
     p.set_defaults(run=run)

@@ -13,7 +13,7 @@ from cribpi.inputs import int_option, path_option
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("backup", help="copy the journal safely (SQLite backup API), keeping the last N",
                        description=__doc__)
-    p.add_argument("--config", help="configuration file naming the journal (default: $CRIBPI_CONFIG, "
+    p.add_argument("--config", type=path_option("configuration file"), help="configuration file naming the journal (default: $CRIBPI_CONFIG, "
                    "then /etc/cribpi/cribpi.toml)")
     p.add_argument("--db", type=path_option("game journal"), help="the journal to copy (default: the configuration's)")
     p.add_argument("--to", type=path_option("backup folder", folder=True), help="folder for the copies (default: backups/ beside the journal)")

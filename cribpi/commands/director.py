@@ -37,7 +37,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                       help="the pages' admin password (default: a new one, printed)")
     init.add_argument("--best-of", type=int_option(1, 15), default=3, help="games in a playoff match (default 3)")
     init.add_argument("--final-best-of", type=int_option(1, 15), default=5, help="games in the final (default 5)")
-    init.add_argument("--game-length", type=int, choices=(121, 61), default=121,
+    init.add_argument("--game-length", type=int_option(choices=(121, 61)), choices=(121, 61), default=121,
                       help="the event's games: to 121 (default) or to 61; a result of another length is refused")
     init.add_argument("--round-games", type=int_option(1, 15), default=1,
                       help="games in each match of a qualifying round (default 1); a table's results past it"

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from cribpi.exc import ConfigError, CribpiError
-from cribpi.inputs import int_option, path_option
+from cribpi.inputs import int_option, number_option, path_option
 
 #: The most tables a room has (``cribpi director init --tables``): t1 .. t2000.
 MAX_TABLES = 2000
@@ -45,7 +45,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help=f"tables a worker process plays, 1-{PER_PROCESS} (default {PER_PROCESS})")
     p.add_argument("--games", type=int_option(1, 1000), default=1, help="games per table (default 1)")
     p.add_argument("--seed", type=int_option(0, 2**32), default=0, help="the random seed (default 0)")
-    p.add_argument("--pace", type=float, default=1.0, help="seconds between a table's events (default 1)")
+    p.add_argument("--pace", type=number_option(0, 60), default=1.0, help="seconds between a table's events (default 1)")
     p.add_argument("--credentials", type=path_option("credentials file"),
                    help="the credentials.json `cribpi director init` wrote (default: no login)")
     p.add_argument("--outbox-dir", type=path_option("outbox folder", folder=True), default=None,

@@ -10,6 +10,7 @@ import argparse
 import json
 
 from cribpi.exc import CardError, RulesError
+from cribpi.inputs import shown
 from cribpi.rules import MAX_COUNT, Card, Rank, Suit, count_total, get_rules, score_play
 
 
@@ -32,7 +33,7 @@ def parse_play_tokens(tokens: list[str]) -> list[Card]:
             try:
                 parsed.append((token, Rank.parse(token)))
             except CardError:
-                raise CardError(f"{token!r} is neither a rank (A, 2-10, J, Q, K) nor a card (e.g. 5H)") from None
+                raise CardError(f"{shown(token)} is neither a rank (A, 2-10, J, Q, K) nor a card (e.g. 5H)") from None
             continue
         if card.suit not in suits_left[card.rank]:
             raise RulesError(f"{card} is laid twice: every card must be different")
@@ -44,7 +45,7 @@ def parse_play_tokens(tokens: list[str]) -> list[Card]:
         if isinstance(item, tuple):
             token, rank = item
             if not suits_left[rank]:
-                raise RulesError(f"{token!r}: all four cards of that rank are already laid")
+                raise RulesError(f"{shown(token)}: all four cards of that rank are already laid")
             item = Card(rank, suits_left[rank].pop(0))
         cards.append(item)
     return cards

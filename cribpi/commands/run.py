@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cribpi.inputs import path_option
+from cribpi.inputs import int_option, path_option, shown
 
 if TYPE_CHECKING:
     from cribpi.app import TableSettings
@@ -27,7 +27,7 @@ def key_script(text: str) -> Path:
     path = path_option("key script")(text)
     if not (path.is_file() or path.is_fifo()):
         why = "is a folder" if path.is_dir() else "does not exist" if not path.exists() else "is a device or socket"
-        raise argparse.ArgumentTypeError(f"{text!r} {why}; expected a file or FIFO of actions, one a line")
+        raise argparse.ArgumentTypeError(f"{shown(text)} {why}; expected a file or FIFO of actions, one a line")
     return path
 
 
@@ -38,11 +38,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                        description=__doc__, epilog=f"The journal is the configuration's db; by default "
                        f"$CRIBPI_DB, else $STATE_DIRECTORY/cribpi.db under systemd, else the XDG state "
                        f"folder: with no db in the configuration, here and now {default_db_path()}.")
-    p.add_argument("--config", help="configuration file (default: $CRIBPI_CONFIG, then /etc/cribpi/cribpi.toml)")
+    p.add_argument("--config", type=path_option("configuration file"), help="configuration file (default: $CRIBPI_CONFIG, then /etc/cribpi/cribpi.toml)")
     p.add_argument("--backend", help="pi, controller, sim or mock (default: $CRIBPI_BACKEND, the config, the machine)")
     p.add_argument("--keys", metavar="FILE", type=key_script, help="with --backend mock: actions read from FILE or a FIFO, one a "
                    "line (ok, go, undo, card 5H), for tests and demonstrations")
-    p.add_argument("--game-length", type=int, choices=(121, 61), metavar="{121,61}",
+    p.add_argument("--game-length", type=int_option(choices=(121, 61)), choices=(121, 61), metavar="{121,61}",
                    help="points a fresh game is played to (default: the configuration's [game] game_length, "
                    "else 121; five-card is always 61)")
     p.set_defaults(run=run)

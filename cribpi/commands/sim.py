@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from cribpi.app.settings import GAME_LENGTHS, MAIN_TABLE
 from cribpi.exc import ConfigError, CribpiError, StoreError
 from cribpi.game import Mode
-from cribpi.inputs import path_option
+from cribpi.inputs import int_option, path_option, shown
 
 if TYPE_CHECKING:
     from cribpi.app import TableSettings
@@ -43,19 +43,19 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--rules", help="rule preset (acc, the default; hoyle, leaflet, acc-tournament, five-card)")
     p.add_argument("--names", help=f"comma-separated player names, one per player, seat 1 first "
                    f"(1-{NAME_CHARS} printable characters each)")
-    p.add_argument("--match", type=int, choices=[1, 3, 5, 7], help="best of N games (default 1)")
+    p.add_argument("--match", type=int_option(choices=(1, 3, 5, 7)), choices=[1, 3, 5, 7], help="best of N games (default 1)")
     add_game_length(p)
     p.add_argument("--db", type=path_option("game journal"), help=f"journal file (default: $CRIBPI_DB, else the XDG state folder; "
                    f"here and now {default_db_path()})")
     p.add_argument("--new", action="store_true", help="start a new game instead of resuming")
-    p.add_argument("--seed", type=int, help="seed for random cuts (reproducible sessions)")
+    p.add_argument("--seed", type=int_option(0, 2**64 - 1), help="seed for random cuts (reproducible sessions)")
     p.add_argument("--speak", action="store_true",
                    help="say each score aloud through espeak-ng on the default sound device (apt install espeak-ng)")
     p.set_defaults(run=run)
 
 
 def add_game_length(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game-length", type=int, choices=GAME_LENGTHS, metavar="{121,61}",
+    p.add_argument("--game-length", type=int_option(choices=GAME_LENGTHS), choices=GAME_LENGTHS, metavar="{121,61}",
                    help="points a game is played to: 121 (the default) or 61 (five-card is always 61)")
 
 
@@ -89,11 +89,11 @@ def player_names(text: str, players: int | None) -> tuple[str, ...]:
         raise ConfigError(_names_count(text, len(names), players, "players"))
     for name in names:
         if not name or len(name) > NAME_CHARS or not name.isprintable():
-            raise ConfigError(f"--names {text!r}: {name!r} is not a name; "
+            raise ConfigError(f"--names {shown(text)}: {shown(name)} is not a name; "
                               f"each name is 1-{NAME_CHARS} printable characters")
     twice = next((name for n, name in enumerate(names) if name in names[:n]), None)
     if twice is not None:
-        raise ConfigError(f"--names {text!r}: player names must be distinct; {twice!r} is given twice")
+        raise ConfigError(f"--names {shown(text)}: player names must be distinct; {shown(twice)} is given twice")
     return names
 
 
@@ -101,7 +101,7 @@ def journal_path(db: Path) -> Path:
     """The journal ``--db`` names: a regular file, or nothing yet (it will be made)."""
     if db.exists() and not db.is_file():
         kind = "a folder" if db.is_dir() else "a device, FIFO or socket"
-        raise ConfigError(f"--db {str(db)!r} is {kind}, not a regular file; "
+        raise ConfigError(f"--db {shown(str(db))} is {kind}, not a regular file; "
                           "expected a game journal file (made if missing)")
     return db
 
@@ -142,7 +142,7 @@ def differences(state: State, args: argparse.Namespace) -> list[str]:
 
 def _names_count(text: str, given: int, players: int, whose: str) -> str:
     names = "a name" if given == 1 else f"{given} names"
-    return (f"--names {text!r} gives {names} for {players} {whose}; give one name per player, "
+    return (f"--names {shown(text)} gives {names} for {players} {whose}; give one name per player, "
             f"seat 1 first, separated by commas" + (f", or --players {given}" if whose != "players" and 2 <= given <= 4 else ""))
 
 

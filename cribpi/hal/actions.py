@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from cribpi.exc import ConfigError
+from cribpi.inputs import parse_int, shown
 from cribpi.rules.cards import Card, Rank, Suit
 
 __all__ = ["Kind", "Action", "ActionQueue", "WakeQueue", "ACTION_FORMS"]
@@ -131,7 +132,7 @@ class Action:
             return _parse_words(words)
         except (ValueError, KeyError, IndexError, TypeError) as exc:
             raise ConfigError(
-                f"{text!r} is not an action ({exc}): use one of {', '.join(ACTION_FORMS)}"
+                f"{shown(text)} is not an action ({exc}): use one of {', '.join(ACTION_FORMS)}"
             ) from None
 
     def __str__(self) -> str:
@@ -162,6 +163,14 @@ def _check_seat(seat: int) -> None:
         raise ConfigError(f"seat {seat!r} is not 0-3")
 
 
+def _whole(word: str) -> int:
+    """A seat or points in ASCII digits (``int()`` would take "١٢" and "1_2")."""
+    number = parse_int(word, max_digits=6, signed=False)
+    if number is None:
+        raise ValueError(f"{shown(word, 30)} is not a whole number in digits 0-9")
+    return number
+
+
 def _parse_words(words: list[str]) -> Action:
     kind = Kind(words[0])
     args = words[1:]
@@ -176,9 +185,9 @@ def _parse_words(words: list[str]) -> Action:
     if kind is Kind.SUIT:
         return Action.suit_key(args[0])
     if kind is Kind.PEG:
-        return Action.peg(int(args[0]), int(args[1]))
+        return Action.peg(_whole(args[0]), _whole(args[1]))
     if kind is Kind.MUGGINS:
-        return Action.muggins(int(args[0]), int(args[1]) if len(args) == 2 else None)
+        return Action.muggins(_whole(args[0]), _whole(args[1]) if len(args) == 2 else None)
     if kind is Kind.CARD:
         return Action.of_card(args[0])
     return Action.plain(kind)

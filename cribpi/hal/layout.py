@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from cribpi.exc import ConfigError
-from cribpi.inputs import read_user_text
+from cribpi.inputs import escaped, read_user_text, shown, unprintable
 from cribpi.views.board import HOLES, RGB
 from cribpi.views.leds import LedFrame
 
@@ -42,9 +42,10 @@ __all__ = ["Layout", "load_layout", "parse_layout", "ENTRY_FORMS"]
 Led = tuple[int, int]  # (strip, index)
 Spot = tuple[str, int, int]  # ("hole" | "games", track, number)
 ENTRY_FORMS = '"T:A-B", "T:H", "games T:A-B", "games T:N", "skip N"'
-_ENTRY = re.compile(r"(?:(?P<games>games)\s+)?(?P<track>\d+):(?P<a>\d+)(?:-(?P<b>\d+))?")
+# [0-9], not \d: \d also matches "١" and "１", which int() then takes (see cribpi.inputs.parse_int)
+_ENTRY = re.compile(r"(?:(?P<games>games)\s+)?(?P<track>[0-9]{1,4}):(?P<a>[0-9]{1,4})(?:-(?P<b>[0-9]{1,4}))?")
 MAX_LED_INDEX = 9999  # no strip is longer: a bigger index is a typo, and would cost memory
-_SKIP = re.compile(r"skip\s+(?P<n>\d+)")
+_SKIP = re.compile(r"skip\s+(?P<n>[0-9]{1,40})")
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ class _Builder:
         self.next_index: dict[int, int] = {}
 
     def fail(self, key: str, value: Any, accepted: str) -> ConfigError:
-        return ConfigError(f"{self.source}: {key} = {value!r} is not valid: {accepted}")
+        return ConfigError(f"{escaped(self.source)}: {escaped(key)} = {shown(value)} is not valid: {accepted}")
 
     def run(self, number: int, run: Any) -> None:
         key = f"run[{number}]"
@@ -174,6 +175,9 @@ def parse_layout(data: Mapping[str, Any], source: str = "<layout>") -> Layout:
     if unknown:
         key = sorted(unknown)[0]
         raise probe.fail(key, data[key], "unknown key; accepted: tracks, game_counters, run, name, description")
+    for key in ("name", "description"):
+        if key in data and (not isinstance(data[key], str) or unprintable(data[key]) is not None):
+            raise probe.fail(key, data[key], "printable text, on one line")
     tracks = probe._int(data.get("tracks"), "tracks", 2, 4)
     counters = probe._int(data.get("game_counters", 0), "game_counters", 0, 10)
     builder = _Builder(source, tracks, counters)
@@ -192,9 +196,9 @@ def read_toml(path: Path, what: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+        raise ConfigError(f"{escaped(path)}: not valid TOML: {exc}") from None
     except ValueError as exc:  # a number of thousands of digits
-        raise ConfigError(f"{path}: not valid TOML: {str(exc)[:50]}; a {what} holds short numbers") from None
+        raise ConfigError(f"{escaped(path)}: not valid TOML: {str(exc)[:50]}; a {what} holds short numbers") from None
 
 
 def load_layout(path: str | Path) -> Layout:

@@ -8,7 +8,7 @@ Every error here is a :class:`~cribpi.exc.RecordError` (a ``CribpiError`` and a
 from __future__ import annotations
 
 from cribpi.exc import RecordError, RulesError
-from cribpi.inputs import shown
+from cribpi.inputs import escaped, shown
 
 __all__ = [
     "RecordError", "RecordFileError", "RecordReadError", "RecordRefusedError", "RecordStateError",
@@ -26,7 +26,7 @@ class RecordReadError(RecordError):
         self.source: str | None = None
 
     def __str__(self) -> str:
-        where = f"{self.source}: " if self.source else ""
+        where = f"{escaped(self.source)}: " if self.source else ""
         return f"{where}line {self.line}: {self.problem}"
 
 

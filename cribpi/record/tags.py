@@ -116,7 +116,7 @@ def _option_text(value: object) -> str:
 def misplaced_tag(line: int, text: str) -> RecordTagError:
     name = _TAG.match(text)
     return RecordTagError(line, name.group(1) if name else text[:30],
-                          f"{text[:30]!r}: tags belong at the top, before the first deal")
+                          f"{shown(text)}: tags belong at the top, before the first deal")
 
 
 class TagTable:

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from cribpi.record.errors import RecordSyntaxError, RecordWriteError, UnclosedError
-from cribpi.inputs import shown
+from cribpi.inputs import parse_int, shown, unprintable
 from cribpi.rules import Card, CardError
 
 __all__ = ["MAX_DIGITS", "Token", "Words", "match_name", "name_token", "one_line", "quote", "tokens", "whole_number",
@@ -32,6 +32,7 @@ _BARE_NAME: Final = re.compile(r"[^\s\"\\;{}:=|\[\]]+")
 _BREAK: Final = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 _BREAK_NAMES: Final = r"\n, \r, \v, \f, \x1c-\x1e, \x85, \u2028 or \u2029"
 MAX_DIGITS: Final = 6  # no score, claim, deal or game number of a real table is longer
+MAX_VALUE_CHARS: Final = 200  # a name, an event's or a site's name: a longer one is not one
 
 
 def without_comments(text: str) -> list[str]:
@@ -85,15 +86,22 @@ def whole_number(text: str, signed: bool = False) -> int | None:
     >>> whole_number("61"), whole_number("-2", signed=True), whole_number("²"), whole_number("9" * 50)
     (61, -2, None, None)
     """
-    pattern = r"[+-]?[0-9]{1,%d}" if signed else r"[0-9]{1,%d}"
-    return int(text) if re.fullmatch(pattern % MAX_DIGITS, text) else None
+    return parse_int(text, MAX_DIGITS, signed)
 
 
 def one_line(text: str, line: int) -> str:
-    """``text``, a value read from ``line``, if it holds no line break (see ``_BREAK``)."""
+    """``text``, a value read from ``line``, if it holds no line break (see ``_BREAK``) and no
+    other control character (a name or tag printed back must not move the cursor or recolour
+    the terminal: ESC, ``\x9b``, a bidirectional override)."""
     if _BREAK.search(text):
         raise RecordSyntaxError(line, text[:30], "one line of text",
                                 f"{shown(text)} holds a line break ({_BREAK_NAMES}), which a value cannot carry")
+    if (bad := unprintable(text)) is not None:
+        raise RecordSyntaxError(line, text[:30], "printable text",
+                                f"{shown(text)} holds a control character ({bad}): names and tags are printable text")
+    if len(text) > MAX_VALUE_CHARS:
+        raise RecordSyntaxError(line, text[:30], "a shorter value",
+                                f"{shown(text)} is too long: a name or tag holds at most {MAX_VALUE_CHARS} characters")
     return text
 
 
@@ -101,6 +109,10 @@ def quote(text: str) -> str:
     """``text`` as a quoted string."""
     if _BREAK.search(text):
         raise RecordWriteError(f"{shown(text)} holds a line break ({_BREAK_NAMES}), which a record cannot carry")
+    if (bad := unprintable(text)) is not None:
+        raise RecordWriteError(f"{shown(text)} holds a control character ({bad}), which a record cannot carry")
+    if len(text) > MAX_VALUE_CHARS:
+        raise RecordWriteError(f"{shown(text)} is too long: a name or tag holds at most {MAX_VALUE_CHARS} characters")
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 

@@ -9,8 +9,27 @@ a configuration from ``CONFIGS``, ``{layout:NAME}`` one pointing at a layout fro
 
 from __future__ import annotations
 
+import re
+
 BIG = "9" * 5000
+LONG = "x" * 5000
 CARDS6 = ["5H", "5C", "5S", "JD", "9C", "KD"]
+#: Digits that are not ASCII 0-9: int() and float() take them, str.isdigit() is true for them.
+ARABIC = {str(d): chr(0x660 + d) for d in range(10)}  # "٠".."٩"
+FULLWIDTH = "\uff11\uff12"  # "１２"
+#: A terminal escape that clears the screen, one that recolours, one that sets the window's
+#: title (OSC ... BEL), a C1 CSI and a right-to-left override.
+CLEAR, RED, TITLE, CSI, RLO = "\x1b[2J", "\x1b[31m", "\x1b]0;pwned\x07", "\x9b2J", "\u202e"
+
+
+LOADGEN = ["loadgen", "--broker", "mqtt://127.0.0.1:1", "--event", "e"]
+ESCAPED_PATH = f"nofile{CLEAR}{TITLE}.txt"  # a file that does not exist, named with escapes
+
+
+def arabic(number: str) -> str:
+    """``number`` written in Arabic-Indic digits (``"61"`` -> ``"٦١"``)."""
+    return "".join(ARABIC[d] for d in number)
+
 
 #: Configuration files that must each be refused, naming the key: (name, text, message).
 CONFIGS = [
@@ -47,8 +66,8 @@ CONFIGS = [
     ("unknown-key", "colour = 1", r"colour = 1 .*unknown key"),
     ("backend", "backend = \"toaster\"", r"backend = 'toaster' .*one of"),
     ("backend-type", "backend = 3", r"backend = 3 .*expected str"),
-    ("db-blank", "db = \" \"", r"db = ' ': expected the path of a game journal"),
-    ("db-nul", "db = \"a\\u0000b\"", r"db = .*NUL byte"),
+    ("db-blank", "db = \" \"", r"db = ' ': a blank path; expected the path of a game journal"),
+    ("db-nul", "db = \"a\\u0000b\"", r"db = 'a\\x00b' is not valid: printable text \(it holds \\x00, a control character\)"),
     ("db-user", "db = \"~nosuchuser_cribpi/x.db\"", r"db = .*no user 'nosuchuser_cribpi'"),
     ("db-folder", "db = \".\"", r"db = '.' is not valid: a folder"),
     ("layout-user", "layout = \"~nosuchuser_cribpi/l.toml\"", r"layout = .*no user"),
@@ -74,6 +93,37 @@ CONFIGS = [
     ("toml", "backend = [", r"not valid TOML"),
     ("toml-digits", f"a = {BIG}", r"not valid TOML: .*short numbers"),
     ("toml-binary", None, r"byte 6 is not UTF-8"),
+    # digits other than ASCII 0-9 in the text the reader turns into a number itself
+    ("pin-arabic", f'[pins]\n"{arabic("17")}" = "ok"', r"pins.١٧ = '١٧' is not valid: a BCM pin number 0-27"),
+    ("pin-fullwidth", f'[pins]\n"GPIO{FULLWIDTH}" = "ok"', r"pins.GPIO１２ = 'GPIO１２' is not valid: a BCM pin number 0-27"),
+    ("broker-arabic", f'[tournament]\nevent = "e"\ntable = "t1"\nbroker = "mqtt://x:{arabic("1883")}"',
+     r"tournament.broker = .* is not valid: mqtt://host\[:port\]"),
+    ("size-arabic", f'[oled]\nsize = "{arabic("128")}x64"', r"oled.size = .* is not valid: one of 128x64"),
+    # control characters (TOML's \u001b escape) in every kind of value and key
+    ("ctl-backend", 'backend = "\\u001b[2J"', r"backend = '\\x1b\[2J' is not valid: printable text \(it holds \\x1b"),
+    ("ctl-port", '[controller]\nport = "/dev/ttyACM0\\u001b[31m"', r"controller.port = '/dev/ttyACM0\\x1b\[31m' is not valid: printable text"),
+    ("ctl-db", 'db = "games\\u001b]0;x\\u0007.db"', r"db = 'games\\x1b\]0;x\\x07.db' is not valid: printable text"),
+    ("ctl-layout", 'layout = "\\u202elayout.toml"', r"layout = '\\u202elayout.toml' is not valid: printable text"),
+    ("ctl-pin-key", '[pins]\n"\\u001b[2J" = "ok"', r"pins.\\x1b\[2J = 'ok' is not valid: a key in printable characters"),
+    ("ctl-pin-value", '[pins]\n17 = "ok\\u009b2J"', r"pins.17 = 'ok\\x9b2J' is not valid: printable text"),
+    ("ctl-inputs", '[parts]\ninputs = ["pi", "\\u001b[2J"]', r"parts.inputs\[1\] = '\\x1b\[2J' is not valid: printable text"),
+    ("ctl-event", '[tournament]\nevent = "e\\u001b[2J"\ntable = "t1"\nbroker = "mqtt://x"', r"tournament.event = 'e\\x1b\[2J' is not valid: printable"),
+    ("ctl-broker", '[tournament]\nevent = "e"\ntable = "t1"\nbroker = "mqtt://x\\u001b[2J"', r"tournament.broker = 'mqtt://x\\x1b\[2J' is not valid"),
+    ("ctl-password", '[tournament]\nevent = "e"\ntable = "t1"\nbroker = "mqtt://x"\npassword = "pw\\u001b[2J"', r"tournament.password = .* printable text"),
+    ("ctl-key", '"colour\\u001b[2J" = 1', r"colour\\x1b\[2J = 1 is not valid: a key in printable characters"),
+    # a huge value, quoted cut short and its length said
+    ("huge-backend", f'backend = "{LONG}"', r"backend = 'xxxx.*\.\.\.' \(5000 characters\) is not valid: printable|backend = 'xxx.*' \(5000 characters\) is not valid: one of"),
+    ("huge-key", f'{LONG} = 1', r" = 1 is not valid: unknown key|xxx\.\.\.xxx \(5000 characters\)"),
+    ("huge-port", f'[controller]\nport = "{LONG}"', r"controller.port = 'xxx.*' \(5000 characters\) is not valid"),
+    ("huge-layout", f'layout = "{LONG}"', r"layout = 'xxx.*' \(5000 characters\): .*a path of 5000 characters"),
+    # an empty path
+    ("empty-db", 'db = ""', r"db = '': an empty path; expected the path of a game journal"),
+    ("empty-layout", 'layout = ""', r"layout = '': an empty path; expected the path of a layout file"),
+    ("empty-port", '[controller]\nport = ""', r"controller.port = '' is not valid: a serial port"),
+    ("empty-password-file", '[tournament]\nevent = "e"\ntable = "t1"\nbroker = "mqtt://x"\npassword_file = ""',
+     r"tournament.password_file = '': an empty path; expected the path of a password file"),
+    ("empty-ca", '[tournament]\nevent = "e"\ntable = "t1"\nbroker = "mqtts://x"\nca = ""',
+     r"tournament.ca = '': an empty path; expected the path of a CA certificate"),
 ]
 
 #: Layout files, each given through a configuration's ``layout`` key.
@@ -89,6 +139,19 @@ LAYOUTS = [
     ("start", "tracks = 2\n[[run]]\nstart = 1e9\nleds = [\"1:1\"]", r"start = 1000000000.0 .*0-9999"),
     ("counters", "tracks = 2\ngame_counters = nan\n[[run]]\nleds = [\"1:1\"]", r"game_counters = nan"),
     ("unknown", "tracks = 2\ncolour = 1", r"colour = 1 .*unknown key"),
+    ("entry-fullwidth", f"tracks = 2\n[[run]]\nleds = [\"{FULLWIDTH[0]}:1-121\", \"2:1-121\"]",
+     r"leds\[0\] = '１:1-121' is not valid: one of"),
+    ("entry-arabic", f"tracks = 2\n[[run]]\nleds = [\"1:1-{arabic('121')}\", \"2:1-121\"]",
+     r"leds\[0\] = '1:1-١٢١' is not valid: one of"),
+    ("skip-arabic", f"tracks = 2\n[[run]]\nleds = [\"1:1-121\", \"skip {ARABIC['3']}\", \"2:1-121\"]",
+     r"leds\[1\] = 'skip ٣' is not valid: one of"),
+    ("ctl-name", "name = \"\\u001b[2Jboard\"\ntracks = 2\n[[run]]\nleds = [\"1:1-121\", \"2:1-121\"]",
+     r"name = '\\x1b\[2Jboard' is not valid: printable text"),
+    ("ctl-description", "description = \"a\\u202eb\"\ntracks = 2\n[[run]]\nleds = [\"1:1-121\", \"2:1-121\"]",
+     r"description = 'a\\u202eb' is not valid: printable text"),
+    ("ctl-entry", "tracks = 2\n[[run]]\nleds = [\"1:1-121\\u001b[2J\", \"2:1-121\"]", r"leds\[0\] = '1:1-121\\x1b\[2J' is not valid"),
+    ("huge-entry", f"tracks = 2\n[[run]]\nleds = [\"{LONG}\"]", r"leds\[0\] = 'xxx.*' \(5000 characters\) is not valid"),
+    ("huge-digits", f"tracks = 2\n[[run]]\nleds = [\"1:1-{BIG}\"]", r"leds\[0\] = '1:1-999.*' \(5004 characters\) is not valid"),
     ("missing", None, r"missing.toml: no such layout file"),
     ("fifo", None, r"not a regular file"),
 ]
@@ -99,7 +162,7 @@ RECORDS = [
     ("no-cut-play", '[Players "Ann" "Ben"]\nPlay: 5H\n', r"no one deals yet"),
     ("match-super", '[Players "Ann" "Ben"]\n[Match "²"]\n', r"line 2: '²': expected an odd number"),
     ("match-even", '[Players "Ann" "Ben"]\n[Match "2"]\n', r"expected an odd number of games"),
-    ("game-digits", f'[Players "Ann" "Ben"]\n[Game "{BIG}"]\n', r"line 2: '9999.*use a whole number \(of at most 6 digits\)"),
+    ("game-digits", f'[Players "Ann" "Ben"]\n[Game "{BIG[:50]}"]\n', r"line 2: '9999.*use a whole number \(of at most 6 digits\)"),
     ("deal-digits", f'[Players "Ann" "Ben"]\n[Dealer "Ann"]\nDeal {BIG}: Ann deals\n', r"line 3: '9999"),
     ("tag-cr", '[Players "Ann" "Ben"]\n[Event "a\rb"]\n', r"holds a line break"),
     ("players", '[Players "Ann"]\n', r"2-4 names"),
@@ -111,6 +174,27 @@ RECORDS = [
     ("rules", '[Players "A" "B"]\n[Rules "snap"]\n', r"'snap': expected a rule preset"),
     ("unclosed", '[Players "A" "B"]\n{ never closed\n', r"never closed"),
     ("tag-late", '[Players "A" "B"]\n[Dealer "A"]\nStarter: 5H\n[Event "x"]\n', r"tags belong at the top"),
+    # digits other than ASCII 0-9
+    ("game-arabic", f'[Players "Ann" "Ben"]\n[Game "{arabic("61")}"]\n', r"line 2: '٦١': expected a value for game_length: use a whole number"),
+    ("match-arabic", f'[Players "Ann" "Ben"]\n[Match "{ARABIC["3"]}"]\n', r"line 2: '٣': expected an odd number of games"),
+    ("deal-arabic", f'[Players "Ann" "Ben"]\n[Dealer "Ann"]\nDeal {ARABIC["1"]}: Ann deals\n', r"line 3: '١': expected the deal's number"),
+    ("deal-fullwidth", f'[Players "Ann" "Ben"]\n[Dealer "Ann"]\nDeal {FULLWIDTH}: Ann deals\n', r"line 3: '１２': expected the deal's number"),
+    ("claim-arabic", f'[Players "A" "B"]\n[Mode "claim"]\n[Dealer "A"]\nStarter: 5H={ARABIC["2"]}\n', r"line 4: '٢': expected the points"),
+    ("setup-arabic", f'[Players "Ann" "Ben"]\n[Setup "{arabic("85")} 102; dealer Ann"]\n', r"line 2: '٨٥ 102; dealer Ann': expected"),
+    # control characters in names, tags and anything else printed back
+    ("name-clear", f'[Players "Ann{CLEAR}" "Ben"]\n', r"line 1: 'Ann\\x1b\[2J' holds a control character \(\\x1b\): names and tags are printable"),
+    ("name-rlo", f'[Players "Ann" "{RLO}Ben"]\n', r"line 1: '\\u202eBen' holds a control character \(\\u202e\)"),
+    ("name-csi", f'[Players "Ann{CSI}" "Ben"]\n', r"'Ann\\x9b2J' holds a control character \(\\x9b\)"),
+    ("tag-red", f'[Players "Ann" "Ben"]\n[Event "club{RED}"]\n', r"line 2: 'club\\x1b\[31m' holds a control character"),
+    ("tag-title", f'[Players "Ann" "Ben"]\n[Site "{TITLE}"]\n', r"line 2: '\\x1b\]0;pwned\\x07' holds a control character"),
+    ("tag-bare", f'[Players "Ann" "Ben"]\n[Event club{CLEAR}]\n', r"line 2: 'club\\x1b\[2J' holds a control character"),
+    ("statement-name", f'[Players "Ann" "Ben"]\n[Dealer "Ann"]\nDeal 1: "Ann{CLEAR}" deals\n', r"line 3: 'Ann\\x1b\[2J' holds a control character"),
+    ("statement-ctl", f'[Players "A" "B"]\n[Dealer "A"]\nDance{CLEAR}\n', r"line 3: 'Dance\\x1b\[2J': expected a statement"),
+    # a huge input: the quote is cut and its length said
+    ("name-huge", f'[Players "{LONG}" "Ben"]\n', r"line 1: 'xxx.*\.\.\.' \(5000 characters\) is too long: a name or tag holds at most 200"),
+    ("tag-huge", f'[Players "A" "B"]\n[Event "{LONG}"]\n', r"line 2: 'xxx.*' \(5000 characters\) is too long"),
+    ("statement-huge", f'[Players "A" "B"]\n[Dealer "A"]\n{LONG}\n', r"line 3: 'xxx.*\.\.\.' \(5000 characters\): expected a statement"),
+    ("card-huge", f'[Players "A" "B"]\n[Dealer "A"]\nStarter: {LONG}\n', r"line 3: 'xxx.*' \(5000 characters\): expected the starter"),
 ]
 
 #: Files a reader must refuse before reading them (kind -> message); each is tried as a record,
@@ -150,7 +234,7 @@ def cases() -> list[tuple[list[str], str]]:
         ("5H 5C --dealer", r"deals 6 cards, not 2"), (" ".join(CARDS6) + " QD QS --dealer", r"deals 6 cards, not 8"),
         ("5H 5H 5S JD 9C KD --dealer", r"5H appears twice"), (" ".join(CARDS6) + " --dealer --players 5", r"invalid choice"),
         (" ".join(CARDS6) + " --dealer --players 3", r"3-player cribbage deals 5 cards"),
-        (" ".join(CARDS6) + " --dealer --players x", r"invalid choice|invalid int"),
+        (" ".join(CARDS6) + " --dealer --players x", r"--players: 'x' is not valid: expected 2, 3 or 4$"),
         (" ".join(CARDS6) + " --dealer --rules x", r"no rule preset called 'x'"),
     ]]
     for name, _, message in RECORDS:
@@ -184,14 +268,14 @@ def cases() -> list[tuple[list[str], str]]:
     ]]
     out += [(["sim", *c.split()], m) for c, m in [
         ("--players 5", r"invalid choice"), ("--mode x", r"invalid choice"), ("--match 2", r"invalid choice"),
-        ("--seed x", r"invalid int"), ("--players", r"expected one argument"), ("--rules nope", r"no rule preset"),
+        ("--seed x", r"--seed: 'x' is not valid: expected a whole number 0-"), ("--players", r"expected one argument"), ("--rules nope", r"no rule preset"),
         ("--names Ann", r"--names 'Ann' gives a name for 2 players at the table; give one name per player"),
         ("--names A,B,C", r"--names 'A,B,C' gives 3 names for 2 players"),
         ("--players 3 --names A,B", r"gives 2 names for 3 players"),
         ("--names Ann,", r"--names 'Ann,': '' is not a name; each name is 1-12 printable characters"),
         ("--names Ann,Christopherson", r"'Christopherson' is not a name; each name is 1-12 printable"),
         ("--names Ann,Ann", r"^cribpi sim: --names 'Ann,Ann': player names must be distinct; 'Ann' is given twice$"),
-        ("--game-length 100", r"--game-length: invalid choice: 100"), ("--game-length x", r"invalid int"),
+        ("--game-length 100", r"--game-length: invalid choice: 100"), ("--game-length x", r"--game-length: 'x' is not valid: expected 121 or 61$"),
         ("--players 3 --rules five-card", r"--players 3 --rules five-card: five-card cribbage is for 2 players; "
                                           r"for 3 players use --rules acc, acc-tournament, hoyle, leaflet"),
         ("--rules five-card --game-length 121", r"--game-length 121: five-card cribbage is played to 61"),
@@ -271,4 +355,77 @@ def cases() -> list[tuple[list[str], str]]:
         (["--event", "e", "--credentials", "{fifo}"], r"--credentials: .*not a regular file"),
     ]]
     out += [(["--no-such-option"], r"required: COMMAND \(one of score, peg, advise"), (["dance"], r"invalid choice: 'dance'")]
+    # -- the last classes of bad input, each for every reader of it --
+    # numbers in digits other than ASCII 0-9 (int() takes "١٢" and "１２")
+    out += [(argv, rf"{option}: '{re.escape(text)}' is not valid: expected {accepted}") for argv, option, text, accepted in [
+        (["render", "--record", "{record}", "--out", "{newdir}", "--scale", ARABIC["3"]], "--scale", ARABIC["3"], "a whole number 1-16"),
+        (["render", "--record", "{record}", "--out", "{newdir}", "--scale", FULLWIDTH], "--scale", FULLWIDTH, "a whole number 1-16"),
+        (["backup", "--keep", ARABIC["3"]], "--keep", ARABIC["3"], "a whole number 1-10000"),
+        (["export", ARABIC["1"]], "argument game", ARABIC["1"], "a whole number 1-"),
+        (["export", FULLWIDTH], "argument game", FULLWIDTH, "a whole number 1-"),
+        (["export", "1_2"], "argument game", "1_2", "a whole number 1-"),
+        (["sim", "--seed", arabic("12")], "--seed", arabic("12"), "a whole number 0-"),
+        (["sim", "--match", ARABIC["3"]], "--match", ARABIC["3"], "1, 3, 5 or 7"),
+        (["sim", "--game-length", arabic("61")], "--game-length", arabic("61"), "121 or 61"),
+        (["run", "--game-length", arabic("61")], "--game-length", arabic("61"), "121 or 61"),
+        (["run", "--game-length", "6_1"], "--game-length", "6_1", "121 or 61"),
+        (["advise", *CARDS6, "--dealer", "--players", ARABIC["2"]], "--players", ARABIC["2"], "2, 3 or 4"),
+        (["director", "init", "ev", "--dir", "{newdir}", "--tables", ARABIC["3"]], "--tables", ARABIC["3"], "a whole number 1-2000"),
+        (["director", "init", "ev", "--dir", "{newdir}", "--port", arabic("1883")], "--port", arabic("1883"), "a whole number 1-65535"),
+        (["director", "init", "ev", "--dir", "{newdir}", "--best-of", ARABIC["3"]], "--best-of", ARABIC["3"], "a whole number 1-15"),
+        (["director", "init", "ev", "--dir", "{newdir}", "--final-best-of", FULLWIDTH], "--final-best-of", FULLWIDTH, "a whole number 1-15"),
+        (["director", "init", "ev", "--dir", "{newdir}", "--round-games", ARABIC["1"]], "--round-games", ARABIC["1"], "a whole number 1-15"),
+        (["director", "init", "ev", "--dir", "{newdir}", "--game-length", arabic("61")], "--game-length", arabic("61"), "121 or 61"),
+        (["director", "serve", "--dir", "{folder}", "--http-port", arabic("8080")], "--http-port", arabic("8080"), "a whole number 1-65535"),
+        ([*LOADGEN, "--tables", ARABIC["2"]], "--tables", ARABIC["2"], "a whole number 1-"),
+        ([*LOADGEN, "--first-table", ARABIC["2"]], "--first-table", ARABIC["2"], "a whole number 1-"),
+        ([*LOADGEN, "--per-process", ARABIC["2"]], "--per-process", ARABIC["2"], "a whole number 1-"),
+        ([*LOADGEN, "--games", ARABIC["2"]], "--games", ARABIC["2"], "a whole number 1-1000"),
+        ([*LOADGEN, "--seed", ARABIC["2"]], "--seed", ARABIC["2"], "a whole number 0-"),
+        ([*LOADGEN, "--pace", ARABIC["1"]], "--pace", ARABIC["1"], "a number 0-60"),
+        ([*LOADGEN, "--pace", "nan"], "--pace", "nan", "a number 0-60"),
+        ([*LOADGEN, "--pace", "1_0"], "--pace", "1_0", "a number 0-60"),
+    ]]
+    out += [(["score", f"{ARABIC['5']}H", "5C", "5S", "JD", "5D"], r"'٥H' is not a card"),
+            (["score", "5H", "5C", "5S", "JD", f"{FULLWIDTH[0]}0D"], r"'１0D' is not a card"),
+            (["peg", ARABIC["5"]], r"'٥' is neither a rank"), (["peg", f"{FULLWIDTH[0]}0"], r"'１0' is neither a rank")]
+    # control characters and terminal escapes: refused at input, escaped wherever echoed
+    out += [(["sim", "--names", f"Ann{CLEAR},Ben"], r"--names 'Ann\\x1b\[2J,Ben': 'Ann\\x1b\[2J' is not a name; each name is 1-12 printable"),
+            (["sim", "--names", f"Ann,{RLO}Ben"], r"'\\u202eBen' is not a name"),
+            (["sim", "--names", f"A{CSI},Ben"], r"'A\\x9b2J' is not a name"),
+            (["sim", "--names", f"{TITLE},Ben"], r"'\\x1b\]0;pwned\\x07' is not a name"),
+            (["sim", "--mode", CLEAR], r"--mode: invalid choice: '\\x1b\[2J'"),
+            (["score", f"5{CLEAR}", "5H"], r"'5\\x1b\[2J' is not a card"), (["peg", RED], r"'\\x1b\[31m' is neither a rank"),
+            (["advise", *CARDS6, "--dealer", "--rules", CLEAR], r"no rule preset called '\\x1b\[2J'"),
+            (["run", "--backend", CLEAR], r"--backend: backend '\\x1b\[2J'"),
+            (["director", "init", f"ev{CLEAR}", "--dir", "{newdir}"], r"event 'ev\\x1b\[2J' is not valid"),
+            ([*LOADGEN[:3], "--event", f"e{RED}"], r"--event 'e\\x1b\[31m' is not valid"),
+            (["stats", f"extra{CLEAR}"], r"unrecognized arguments: extra\\x1b\[2J")]
+    out += [(argv, r"nofile\\x1b\[2J\\x1b\]0;pwned\\x07\.\w+: no such|'nofile\\x1b\[2J\\x1b\]0;pwned\\x07\.\w+'")
+            for argv in (["replay", ESCAPED_PATH], ["config", "--check", ESCAPED_PATH], ["run", "--config", ESCAPED_PATH],
+                         ["backup", "--config", ESCAPED_PATH], ["render", "--record", ESCAPED_PATH, "--out", "{newdir}"],
+                         ["flash", "--layout", ESCAPED_PATH], ["run", "--backend", "mock", "--keys", ESCAPED_PATH])]
+    out += [(["export", "--db", ESCAPED_PATH], r"there is no game journal at nofile\\x1b\[2J"),
+            (["stats", "--db", ESCAPED_PATH], r"there is no game journal at nofile\\x1b\[2J"),
+            (["backup", "--db", ESCAPED_PATH], r"nofile\\x1b\[2J\\x1b\]0;pwned\\x07"),
+            (["render", "--record", "{record}", "--out", "{file}"], r"--out: '.*plain.txt' is a file")]
+    # a huge input: what is quoted is cut, and its length said
+    out += [(argv, rf"{LONG[:20]}.*\.\.\..* \([35]\d\d\d characters\)") for argv in (
+        ["sim", "--mode", LONG], ["score", LONG + "H", "5H"], ["peg", LONG], ["sim", "--seed", LONG], ["sim", "--names", LONG + ",Ben"],
+        ["advise", *CARDS6, "--dealer", "--rules", LONG], ["run", "--backend", LONG], ["export", LONG], ["backup", "--keep", LONG],
+        ["director", "init", LONG, "--dir", "{newdir}"], ["replay", "/nope/" + LONG[:3000]], ["config", "--check", LONG],
+        ["stats", LONG], ["render", "--record", "{record}", "--out", "{newdir}", "--scale", LONG],
+        [*LOADGEN, "--pace", LONG], ["run", "--game-length", LONG], ["run", "--backend", "mock", "--keys", LONG],
+    )]
+    # an empty path to an option that takes one (never the default instead)
+    out += [(argv, r"'': an empty path; expected the path of a") for argv in (
+        ["replay", ""], ["config", "--check", ""], ["run", "--config", ""], ["backup", "--config", ""], ["backup", "--db", ""],
+        ["backup", "--to", ""], ["render", "--record", "", "--out", "{newdir}"], ["render", "--record", "{record}", "--out", ""],
+        ["run", "--backend", "mock", "--keys", ""], ["sim", "--db", ""], ["export", "--db", ""], ["stats", "--db", ""],
+        ["director", "init", "ev", "--dir", ""], ["director", "init", "ev", "--dir", "{newdir}", "--tls-cert", "", "--tls-key", "{file}"],
+        ["director", "init", "ev", "--dir", "{newdir}", "--admin-password-file", ""], ["director", "serve", "--dir", ""],
+        ["director", "serve", "--dir", "{folder}", "--ca", ""], ["director", "serve", "--dir", "{folder}", "--admin-password-file", ""],
+        ["flash", "--layout", ""], ["flash", "--layout", "{record}", "--firmware", ""], [*LOADGEN, "--credentials", ""],
+        [*LOADGEN, "--outbox-dir", ""], ["install", "--root", ""], ["uninstall", "--root", ""],
+    )]
     return out

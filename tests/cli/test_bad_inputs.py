@@ -107,10 +107,17 @@ class _Keyboard(io.StringIO):
         return True
 
 
+#: No error line is longer than this (cribpi.inputs cuts what it quotes, and the line itself).
+MAX_LINE = 1000
+
+
 def assert_one_line(code: object, out: str, err: str, message: str) -> None:
     assert code == 2, f"exit {code}, stderr {err!r}"
     assert err.endswith("\n") and err.count("\n") == 1, f"not one line: {err!r}"
     assert "Traceback" not in err and out == "", (out, err)
+    # nothing that moves the cursor, clears or recolours the terminal: every character printable
+    assert err[:-1].isprintable(), f"a control character reached the terminal: {err!r}"
+    assert len(err) <= MAX_LINE, f"a line of {len(err)} characters: {err[:200]!r}..."
     assert re.search(message, err), f"{err!r} does not say {message!r}"
 
 
