@@ -226,7 +226,7 @@ class PegKeys:
         total = sum(self.added)
         if self.what == PEG and not total:
             if self._zero_claim():
-                return "A-9,T add points; OK claims 0; a suit: other seat"
+                return "A-9,T add points; OK for 0; a suit: other seat"
             return "A-9,T add points, a suit: another seat"
         if self.what == MUGGINS and not total:
             return "A-9,T add the points called"

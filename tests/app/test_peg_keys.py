@@ -202,3 +202,19 @@ def test_undo_takes_back_a_claim_of_zero_peg_continued():
     ui.claims.tally = (pone, 0)  # a claim of 0 keyed for the pone's lead
     keys(ui, "peg", "undo")  # the seat, and the claim of 0 with it
     assert ui.tally is None and ui.pegkeys.open and ui.pegkeys.seat is None
+
+
+def test_a_hand_of_nothing_is_claimed_with_peg_and_ok():
+    pad = KeysInProcess(TableSettings(names=("Ann", "Bob"), mode=Mode.CLAIM))
+    player, ui = Player(pad), pad.ui
+    player.card("AC")  # the cut: Ann deals, Bob shows first
+    player.card("KD")
+    player.dismiss()
+    player.card("KS")
+    player.dismiss()
+    player.play([("2C", "4D", "6H", "8S"), ("AH", "3D", "7C", "9S")])
+    assert ui.state.deal.pending.seat == 1 and ui.state.deal.pending.points == 0  # Bob's hand: nothing
+    before = ui.state.scores
+    assert player.claim_open()  # PEG (on Bob), OK; the OLED asks "OK claims 0"; OK
+    assert pad.taps[-3:] == ["peg", "ok", "ok"] and player.zeros == 1
+    assert ui.state.scores == before and ui.state.deal.pending.seat == 0  # Ann's hand is next

@@ -114,6 +114,7 @@ class Player:
 
     def __init__(self, keys: KeysInProcess | object) -> None:
         self.keys = keys
+        self.zeros = 0  # claims of 0 made
         self.tap: Callable[..., None] = keys.tap  # type: ignore[attr-defined]
 
     @property
@@ -209,11 +210,17 @@ class Player:
         n = moment.points - (under or {}).pop(moment.where.value, 0)
         if n:
             self.peg(want.seat, n)
-        else:
-            self.dismiss()
-            self.tap("ok")  # OK alone claims 0
-            if self.ui.claims.tally == (want.seat, 0):
-                self.tap("ok")  # the OLED asked "OK claims 0": yes
+            return True
+        self.dismiss()
+        self.zeros += 1
+        if self.zeros == 1:  # the first claim of 0 through PEG: it starts on the seat asked
+            self.tap("peg")
+            assert self.ui.pegkeys.seat == want.seat and "OK for 0" in self.ui.screen().hint, self.ui.screen()
+        self.tap("ok")  # OK alone: a claim of 0
+        if self.ui.claims.tally == (want.seat, 0):
+            assert self.ui.screen().hint.startswith("OK claims 0"), self.ui.screen()
+            self.tap("ok")  # the OLED asked "OK claims 0": yes
+        assert self.ui.claims.tally is None and not self.ui.pegkeys.open
         return True
 
     def claim_play(self) -> None:
