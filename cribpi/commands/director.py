@@ -5,7 +5,6 @@ each table's credentials; ``serve`` follows the broker and serves the pages (doc
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import os
 import secrets
@@ -60,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def init(args: argparse.Namespace) -> int:
-    from cribpi.tournament.room import DIRECTOR, init_event
+    from cribpi.tournament.room import DIRECTOR, init_event, write_credentials
 
     from cribpi.tournament.room import check_bind, check_user
 
@@ -78,14 +77,17 @@ def init(args: argparse.Namespace) -> int:
                       final_best_of=args.final_best_of, port=args.port, bind=args.bind,
                       game_length=args.game_length, round_games=args.round_games,
                       run_as=args.broker_user, tls=(args.tls_cert, args.tls_key) if args.tls_cert else None)
-    creds = folder / CREDENTIALS
-    creds.write_text(json.dumps(room.credentials, indent=1), encoding="utf-8")
-    creds.chmod(0o600)
+    write_credentials(folder, room.credentials)  # mode 0600, as event.db: the broker gets neither
     scheme = "mqtts" if args.tls_cert else "mqtt"
     print(f"event {args.event} in {folder}: start the broker with  mosquitto -c {room.conf}")
-    if hasattr(os, "geteuid") and os.geteuid() == 0 and not args.broker_user:
-        print("  as root: mosquitto drops to the user mosquitto, which cannot read passwd (mode 0600, root's);"
-              f" first  chown -R mosquitto: {folder}  (or init with --broker-user USER, a user that can read it)")
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        if room.broker_user:
+            print(f"  {room.broker} (passwd, acl, data/) belongs to the broker's user {room.broker_user};"
+                  f" event.db and {CREDENTIALS} stay root's (mode 0600)")
+        else:
+            print(f"  as root: mosquitto drops to the user mosquitto, which cannot read {room.broker} (root's);"
+                  f" first  chown -R mosquitto: {room.broker}  (only that folder: the rest is the director's),"
+                  " or init with --broker-user USER")
     print(f"then the director with  cribpi director serve --dir {folder} --broker {scheme}://HOST:{args.port}"
           + ("  --ca CA.pem (the CA that signed the certificate)" if args.tls_cert else ""))
     if not args.admin_password_file:

@@ -65,10 +65,27 @@ def check_password(password: str, stored: str) -> bool:
     return hmac.compare_digest(mine.hex(), digest)
 
 
+def _private(path: Path, *, create: bool) -> None:
+    """The database (and its WAL and shared-memory files, which SQLite creates with the
+    database's mode) readable by its owner only: it holds the admin's scrypt hash. A new one
+    is made so; an older one readable by others is made so too, if this user owns it."""
+    if create and not path.exists():
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+    for suffix in ("", "-wal", "-shm"):
+        part = Path(f"{path}{suffix}")
+        try:
+            mode = part.stat().st_mode
+            if mode & 0o077:
+                part.chmod(mode & 0o700)
+        except OSError:  # not there, or not ours: nothing to do here
+            pass
+
+
 class EventDB:
     def __init__(self, path: Path | str, *, create: bool = False) -> None:
         if not create and not Path(path).is_file():
             raise StoreError(f"there is no event database at {path}: make one with `cribpi director init`")
+        _private(Path(path), create=create)
         self.lock = threading.RLock()
         self.db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")

@@ -1,5 +1,11 @@
 """``cribpi director init``: the broker's configuration for one room.
 
+The broker gets only what it reads: its files are in the event folder's ``broker/``
+(``mosquitto.conf``, ``passwd``, ``acl`` and its store ``data/``), the one folder handed to
+the user mosquitto runs as. The director's own files stay beside it, readable by whoever ran
+``init`` only (mode 0600): ``event.db`` (the admin's scrypt hash) and ``credentials.json``
+(every password in clear).
+
 Each table gets its own MQTT user (the table id) and password; the ACL lets a table write
 only under ``cribpi/<event>/tables/<its id>/`` (``pattern write ... %u``), so one table cannot
 speak for another: the broker drops it. The director reads everything and alone writes its
@@ -12,6 +18,8 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import os
+import pwd
 import re
 import secrets
 import shutil
@@ -25,13 +33,17 @@ from cribpi.tournament.eventdb import EventDB, hash_password
 from cribpi.tournament.messages import GAME_LENGTHS, NAME
 
 __all__ = ["DIRECTOR", "MAX_TABLES", "Room", "write_room", "table_ids", "init_event", "EVENT_DB", "CREDENTIALS", "ROOM_FILES",
-           "check_bind", "check_user", "room_files", "read_credentials", "room_event", "fresh_event_db"]
+           "BROKER_DIR", "BROKER_FILES", "check_bind", "check_user", "room_files", "room_path", "read_credentials",
+           "room_event", "fresh_event_db", "write_credentials", "private_file"]
 
 DIRECTOR = "director"  # the director's MQTT username
 MAX_TABLES = 2000  # as `cribpi loadgen` can play (a broker past ~1000 needs its open-files limit raised)
 EVENT_DB = "event.db"
 CREDENTIALS = "credentials.json"  # the tables' and the director's MQTT passwords (mode 0600)
 ROOM_FILES = ("mosquitto.conf", CREDENTIALS, "passwd", "acl")  # what init writes besides the database
+BROKER_DIR = "broker"  # the broker's own folder in the event's: all it reads and writes
+BROKER_FILES = ("mosquitto.conf", "passwd", "acl")  # in BROKER_DIR (a room older than it has them beside event.db)
+BROKER_USER = "mosquitto"  # the user Debian's mosquitto drops to when started by root
 _HOST_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
 _USER = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,31}")
 
@@ -41,10 +53,50 @@ class Room:
     folder: Path
     port: int
     credentials: dict[str, str]  # MQTT username -> password (the tables and the director)
+    broker_user: str | None = None  # the user init handed broker/ to (run by root), or None
+
+    @property
+    def broker(self) -> Path:
+        """The broker's folder: all it reads (and its store), nothing of the director's."""
+        return self.folder / BROKER_DIR
 
     @property
     def conf(self) -> Path:
-        return self.folder / "mosquitto.conf"
+        return room_path(self.folder, "mosquitto.conf")
+
+    @property
+    def acl(self) -> Path:
+        return room_path(self.folder, "acl")
+
+    @property
+    def data(self) -> Path:
+        return self.conf.parent / "data"
+
+
+def room_path(folder: Path, name: str) -> Path:
+    """Where the room file ``name`` is in the event ``folder``: the broker's in ``broker/``
+    (or beside ``event.db`` in a room made before that, if it is there), the others beside
+    ``event.db``."""
+    if name not in BROKER_FILES:
+        return folder / name
+    path = folder / BROKER_DIR / name
+    return folder / name if not path.exists() and (folder / name).exists() else path
+
+
+def private_file(path: Path, text: str) -> None:
+    """Write ``text`` to a new file only its owner can read (never readable by others, not
+    even for a moment)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        os.fchmod(f.fileno(), 0o600)  # a file that was there keeps its mode otherwise
+        f.write(text)
+
+
+def write_credentials(folder: Path, credentials: dict[str, str]) -> Path:
+    """The room's ``credentials.json`` (mode 0600: every password in clear)."""
+    path = folder / CREDENTIALS
+    private_file(path, json.dumps(credentials, indent=1))
+    return path
 
 
 def check_bind(bind: str) -> str:
@@ -77,7 +129,7 @@ def _conf_path(path: Path, what: str) -> str:
 
 def room_files(folder: Path) -> list[Path]:
     """The room's files already in ``folder`` (a room ``init`` must not overwrite)."""
-    return [folder / name for name in ROOM_FILES if (folder / name).exists()]
+    return [room_path(folder, name) for name in ROOM_FILES if room_path(folder, name).exists()]
 
 
 def table_ids(count: int) -> list[str]:
@@ -103,12 +155,13 @@ def write_room(folder: Path, event: str, tables: int, *, port: int = 1883, bind:
     if tool is None:
         raise HardwareError("mosquitto_passwd is not installed (apt install mosquitto)")
     folder.mkdir(parents=True, exist_ok=True)
+    broker = folder / BROKER_DIR
+    broker.mkdir(mode=0o700, exist_ok=True)
     creds = {name: secrets.token_urlsafe(12) for name in [DIRECTOR, *table_ids(tables)]}
-    passwd = folder / "passwd"
-    passwd.write_text("".join(f"{u}:{p}\n" for u, p in creds.items()), encoding="utf-8")
-    passwd.chmod(0o600)
+    passwd = broker / "passwd"
+    private_file(passwd, "".join(f"{u}:{p}\n" for u, p in creds.items()))
     subprocess.run([tool, "-U", str(passwd)], check=True, capture_output=True)  # hash in place
-    (folder / "acl").write_text(
+    (broker / "acl").write_text(
         f"# each table writes only under its own id and reads the director's announcement and its\n"
         f"# own acknowledgements; the director reads the whole event and alone writes those\n"
         f"pattern write cribpi/{event}/tables/%u/#\n"
@@ -116,9 +169,9 @@ def write_room(folder: Path, event: str, tables: int, *, port: int = 1883, bind:
         f"pattern read cribpi/{event}/acks/%u\n\n"
         f"user {DIRECTOR}\ntopic read cribpi/{event}/#\ntopic write cribpi/{event}/director\n"
         f"topic write cribpi/{event}/acks/#\n", encoding="utf-8")
-    data = folder / "data"
-    data.mkdir(exist_ok=True)
-    (folder / "mosquitto.conf").write_text(
+    data = broker / "data"
+    data.mkdir(mode=0o700, exist_ok=True)
+    (broker / "mosquitto.conf").write_text(
         f"# cribpi room for event {event}: {tables} tables\n"
         f"listener {port} {bind}\n"
         + (f"certfile {paths['cert']}\nkeyfile {paths['key']}\n" if tls else "")
@@ -128,14 +181,34 @@ def write_room(folder: Path, event: str, tables: int, *, port: int = 1883, bind:
         # session (or another table's), whatever client id it asks for
         + "use_username_as_clientid true\n"
         + f"password_file {passwd.resolve()}\n"
-        f"acl_file {(folder / 'acl').resolve()}\n"
+        f"acl_file {(broker / 'acl').resolve()}\n"
         "persistence true\n"
         f"persistence_location {data.resolve()}/\n"
         "autosave_interval 5\n"
         "max_queued_messages 1000000\n"
         "max_inflight_messages 0\n"
         f"max_packet_size {16 * 1024}\n", encoding="utf-8")
-    return Room(folder, port, creds)
+    return Room(folder, port, creds, _hand_to_broker(broker, run_as))
+
+
+def _hand_to_broker(broker: Path, run_as: str | None) -> str | None:
+    """Run by root: the broker's folder (and only it) goes to the user mosquitto will run as
+    (``run_as``, or Debian's ``mosquitto`` when it exists), which must read ``passwd`` and
+    ``acl`` and write ``data/``; that user's name. Anyone else keeps what they wrote (None)."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return None
+    try:
+        user = pwd.getpwnam(run_as or BROKER_USER)
+    except KeyError:
+        if run_as is not None:
+            raise ConfigError(f"--broker-user {run_as}: no such user on this machine") from None
+        return None
+    try:
+        for path in (broker, *broker.rglob("*")):
+            os.chown(path, user.pw_uid, user.pw_gid)
+    except PermissionError:  # not root after all
+        return None
+    return user.pw_name
 
 
 def init_event(folder: Path, event: str, tables: int, admin_password: str, *, best_of: int = 3,
@@ -186,10 +259,11 @@ def read_credentials(path: Path) -> dict[str, str]:
 
 def room_event(folder: Path) -> str:
     """The event id of the room in ``folder`` (from its ACL, as init wrote it)."""
-    acl = read_user_text(folder / "acl", "room ACL")
+    path = room_path(folder, "acl")
+    acl = read_user_text(path, "room ACL")
     match = re.search(r"^pattern write cribpi/([^/\s]+)/tables/%u/#$", acl, re.MULTILINE)
     if match is None or not NAME.fullmatch(match.group(1)):
-        raise ConfigError(f"{folder / 'acl'}: no event in it; expected the acl `cribpi director init` wrote")
+        raise ConfigError(f"{path}: no event in it; expected the acl `cribpi director init` wrote")
     return match.group(1)
 
 

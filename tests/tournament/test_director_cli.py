@@ -28,12 +28,12 @@ def test_init_writes_the_event_and_the_room(tmp_path: Path, capsys: pytest.Captu
     for table in ("t1", "t2", "t3"):
         assert f"{table}       {table}         {creds[table]}" in out
     assert "admin password" not in out  # it came from the file
-    passwd = (folder / "passwd").read_text()
+    passwd = (folder / "broker" / "passwd").read_text()
     assert all(line.split(":")[1].startswith("$7$") for line in passwd.splitlines())  # hashed by mosquitto_passwd
     assert creds["t1"] not in passwd
-    assert stat.S_IMODE((folder / "passwd").stat().st_mode) == 0o600
-    assert "pattern write cribpi/open26/tables/%u/#" in (folder / "acl").read_text()
-    assert "listener 1999 0.0.0.0" in (folder / "mosquitto.conf").read_text()
+    assert stat.S_IMODE((folder / "broker" / "passwd").stat().st_mode) == 0o600
+    assert "pattern write cribpi/open26/tables/%u/#" in (folder / "broker" / "acl").read_text()
+    assert "listener 1999 0.0.0.0" in (folder / "broker" / "mosquitto.conf").read_text()
     db = EventDB(folder / "event.db")
     assert db.tables() == ["t1", "t2", "t3"] and db.get("event") == "open26"
     assert check_password("a long admin secret", db.get("admin")) and not check_password("guess", db.get("admin"))
@@ -77,7 +77,7 @@ def test_init_takes_an_address_or_a_host_name(tmp_path: Path, capsys: pytest.Cap
     require("mosquitto_passwd")
     assert main(["director", "init", "ev", "--dir", str(tmp_path / "ev"), "--tables", "1", "--bind", bind,
                  "--broker-user", "nobody"]) == 0
-    conf = (tmp_path / "ev" / "mosquitto.conf").read_text()
+    conf = (tmp_path / "ev" / "broker" / "mosquitto.conf").read_text()
     assert f"listener 1883 {bind}\n" in conf and "user nobody\n" in conf
 
 
@@ -94,7 +94,7 @@ def test_init_with_tls_says_mqtts_and_the_key_must_be_readable(tmp_path: Path,
     assert main([*argv, str(tmp_path / "key.pem")]) == 0
     out = capsys.readouterr().out
     assert "--broker mqtts://HOST:8883" in out and "mqtt://" not in out
-    assert f"certfile {tmp_path / 'cert.pem'}\nkeyfile {tmp_path / 'key.pem'}\n" in (tmp_path / "ev" / "mosquitto.conf").read_text()
+    assert f"certfile {tmp_path / 'cert.pem'}\nkeyfile {tmp_path / 'key.pem'}\n" in (tmp_path / "ev" / "broker" / "mosquitto.conf").read_text()
 
 
 @pytest.mark.mqtt
@@ -143,7 +143,13 @@ def test_init_as_root_says_how_mosquitto_reads_passwd(tmp_path: Path, capsys: py
     assert main(["director", "init", "ev", "--dir", str(folder), "--tables", "1"]
                 + (["--broker-user", user] if user else [])) == 0
     out = capsys.readouterr().out
-    assert (f"chown -R mosquitto: {folder}" in out) == (root and user is None)
+    handed = f"{folder / 'broker'} (passwd, acl, data/) belongs to the broker's user {user or 'mosquitto'}"
+    hint = f"chown -R mosquitto: {folder / 'broker'}"
+    if root:  # handed to the broker's user by init (root can), or told how: its folder only, either way
+        assert (handed in out) != (hint in out)
+    else:
+        assert handed not in out and hint not in out
+    assert f"chown -R mosquitto: {folder} " not in out  # never the director's files
 
 
 @pytest.mark.mqtt
@@ -161,17 +167,17 @@ def test_serve_makes_a_fresh_database_for_a_room_without_one(tmp_path: Path, cap
     assert main(["director", "init", "ev", "--dir", str(folder), "--tables", "2", "--port", str(port),
                  "--bind", "127.0.0.1", "--broker-user", getpass.getuser()]) == 0
     (folder / "event.db").unlink()
-    passwd = (folder / "passwd").read_bytes()
+    passwd = (folder / "broker" / "passwd").read_bytes()
     served: list[object] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append(app))
-    (tmp_path / "acl").write_bytes((folder / "acl").read_bytes())
-    (folder / "acl").unlink()  # part of a room: serve makes nothing
+    (tmp_path / "acl").write_bytes((folder / "broker" / "acl").read_bytes())
+    (folder / "broker" / "acl").unlink()  # part of a room: serve makes nothing
     argv = ["director", "serve", "--dir", str(folder), "--broker", f"mqtt://127.0.0.1:{port}"]
     capsys.readouterr()
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert "has no event.db and only part of a room (no acl)" in err and not (folder / "event.db").exists()
-    (folder / "acl").write_bytes((tmp_path / "acl").read_bytes())
+    (folder / "broker" / "acl").write_bytes((tmp_path / "acl").read_bytes())
     from cribpi.tournament.room import Room
 
     broker = Mosquitto(Room(folder, port, {}))
@@ -185,4 +191,4 @@ def test_serve_makes_a_fresh_database_for_a_room_without_one(tmp_path: Path, cap
     password = out.split("admin password (pages /admin): ")[1].split()[0]
     db = EventDB(folder / "event.db")
     assert db.get("event") == "ev" and db.tables() == ["t1", "t2"] and check_password(password, db.get("admin"))
-    assert (folder / "passwd").read_bytes() == passwd  # the tables' passwords kept
+    assert (folder / "broker" / "passwd").read_bytes() == passwd  # the tables' passwords kept

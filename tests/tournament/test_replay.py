@@ -145,7 +145,8 @@ def test_a_director_whose_database_was_lost_gets_everything_back_once(broker: Mo
     def every_event_seen() -> bool:
         return all(ids <= again.seen.get(t, set()) for t, ids in kept.items())
 
-    wait_for(lambda: served(pubs, again) and every_event_seen() and again.refused["unknown_player"] == 2)
+    # (a result may come more than once: sent again after a reconnect, it waits once)
+    wait_for(lambda: served(pubs, again) and every_event_seen() and again.refused["unknown_player"] >= 2)
     # What the broker still held for the director's session (delivered, not yet acknowledged, when
     # it stopped) may come before the replay: the replay's older events are then out of order or
     # replays, which no standing depends on. Nothing else is refused.
@@ -162,7 +163,9 @@ def test_a_director_restarted_with_its_database_gets_nothing_again(broker: Mosqu
     d = start_director(broker)
     pubs = tables(broker, tmp_path)
     play(pubs, games=1, seed=60)
-    wait_for(lambda: d.accepted["result"] == 2 and served(pubs, d))
+    session = d.db.get("session")  # and the director said it has every row: none goes again
+    wait_for(lambda: d.accepted["result"] == 2 and served(pubs, d)
+             and all(pub.outbox.undelivered(session) == 0 for pub in pubs.values()))
     before, session = d.ranked(), d.db.get("session")
     heard = {t: pub.announced for t, pub in pubs.items()}
     stop_director(d)
@@ -202,7 +205,7 @@ def test_a_broker_that_lost_its_store_gets_a_replay_that_does_not_undo_a_correct
     corrected, ruled, old = d.db.result(disputed["id"]), d.ranked(), d.db.get("session")
     wait_for(lambda: pub.outbox.unsent() == 0)
     broker.stop()
-    (broker.room.folder / "data" / "mosquitto.db").unlink()  # the broker comes back knowing no one
+    (broker.room.data / "mosquitto.db").unlink()  # the broker comes back knowing no one
     broker.start()
     wait_for(lambda: d.db.get("session") != old and served(pubs, d), timeout=60)
     assert pub.replays == 2
@@ -250,7 +253,7 @@ def test_a_room_made_before_replays_works_as_before(broker: Mosquitto, tmp_path:
     """Its acl lets no table read the announcement (mosquitto grants the subscription and
     delivers nothing): the table publishes as ever, and the director's announcement is dropped."""
     broker.stop()
-    (broker.room.folder / "acl").write_text(f"pattern write cribpi/{EVENT}/tables/%u/#\n\n"
+    broker.room.acl.write_text(f"pattern write cribpi/{EVENT}/tables/%u/#\n\n"
                                             f"user {DIRECTOR}\ntopic read cribpi/{EVENT}/#\n")
     broker.start()
     d = start_director(broker)
