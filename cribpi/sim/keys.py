@@ -48,10 +48,13 @@ class KeyMapper:
         self.entry: str | None = None  # "p" (a peg) or "x" (a muggins call) + seat + points digits
         self.notice = ""
         self.seats = 4  # at the table now (told with every key)
+        self.names: tuple[str, ...] = ()  # the players' names, seat 1 first (told with every key), if known
 
-    def feed(self, key: str, *, seats: int = 4, menu_open: bool = False) -> Action | None:
-        """The action ``key`` makes at a table of ``seats`` (None: none yet, or refused)."""
-        self.notice, self.seats = "", seats
+    def feed(self, key: str, *, seats: int = 4, menu_open: bool = False,
+             names: tuple[str, ...] = ()) -> Action | None:
+        """The action ``key`` makes at a table of ``seats`` (None: none yet, or refused);
+        ``names``: the players', so that a seat asked for is shown with its name."""
+        self.notice, self.seats, self.names = "", seats, tuple(names[:seats])
         if self.entry is not None:
             return self._entry_key(key, seats)
         if key == ESC:
@@ -74,10 +77,10 @@ class KeyMapper:
         if self.entry is None:
             return ""
         if self.entry == "x":
-            return f"muggins: type the seat (1-{self.seats}) of the player who calls it (Esc drops)"
+            return f"muggins: type the seat ({self._seat_list()}) of the player who calls it (Esc drops)"
         if len(self.entry) == 1:
-            return f"peg: type the seat (1-{self.seats}), then the points (Esc drops)"
-        seat, points = self.entry[1], self.entry[2:]
+            return f"peg: type the seat ({self._seat_list()}), then the points (Esc drops)"
+        seat, points = self._seat_named(self.entry[1]), self.entry[2:]
         if self.entry[0] == "x":
             if not points:
                 return f"muggins: seat {seat} calls it, type the points called (1-{MAX_POINTS}), then Enter"
@@ -85,6 +88,17 @@ class KeyMapper:
         if not points:
             return f"peg: seat {seat}, type the points (1-{MAX_POINTS}), then Enter"
         return f"peg: seat {seat}, {_points(points)}: Enter pegs {'it' if points == '1' else 'them'} (Backspace, Esc drops)"
+
+    def _seat_list(self) -> str:
+        """``1 Ann, 2 Bob``: the seats with their players' names (``1-2`` without them)."""
+        if len(self.names) == self.seats:
+            return ", ".join(f"{n} {name}" for n, name in enumerate(self.names, 1))
+        return f"1-{self.seats}"
+
+    def _seat_named(self, digit: str) -> str:
+        """``2 (Bob)``: a seat typed, with its player's name when known."""
+        seat = int(digit)
+        return f"{digit} ({self.names[seat - 1]})" if 1 <= seat <= len(self.names) else digit
 
     def _entry_key(self, key: str, seats: int) -> Action | None:
         entry = self.entry

@@ -159,7 +159,7 @@ class Terminal:
         if key in QUIT_KEYS:
             self.quit = True
             return
-        action = self.mapper.feed(key, seats=ui.state.seats, menu_open=ui.menu is not None)
+        action = self.mapper.feed(key, seats=ui.state.seats, menu_open=ui.menu is not None, names=ui.state.names)
         if action is not None:
             self._act(action)
 

@@ -299,7 +299,7 @@ def test_muggins_switched_on_from_the_menu_in_the_default_preset(claim_sim):
         lay(tmux, card)
     tmux.wait_for("count 15")
     tmux.send("p", "2", "1")
-    tmux.wait_for("peg: seat 2, 1 point: Enter pegs it")
+    tmux.wait_for("peg: seat 2 (Bob), 1 point: Enter pegs it")
     tmux.send("Enter")  # Bob claims 1 of his 2
     screen = tmux.wait_for("MUGGINS!")
     assert "Bob claimed 1 of 2" in screen
@@ -307,7 +307,7 @@ def test_muggins_switched_on_from_the_menu_in_the_default_preset(claim_sim):
         tmux.send("Enter")
         tmux.wait_change(screen)
     tmux.send("x", "1", "1")  # Ann calls muggins for the 1 point Bob missed
-    tmux.wait_for("muggins: seat 1 calls 1 point: Enter calls it")
+    tmux.wait_for("muggins: seat 1 (Ann) calls 1 point: Enter calls it")
     tmux.send("Enter")
     screen = tmux.wait_for("muggins for 1")
     assert "Ann 1" in screen and "Ann 1  Bob 1 · claim mode, muggins · ACC rules · play" in screen

@@ -91,3 +91,13 @@ def test_cards_and_plain_keys():
     keys = KeyMapper()
     assert typed(keys, "th") == [Action.parse("rank T"), Action.parse("suit H")]
     assert typed(keys, "gumU") == [Action.parse(w) for w in ("go", "undo", "menu", "undo_long")]
+
+
+def test_a_seat_asked_for_is_shown_with_the_players_names() -> None:
+    keys = KeyMapper()
+    names = ("Ann", "Bob", "Cat")
+    keys.feed("x", seats=3, names=names)
+    assert keys.prompt == "muggins: type the seat (1 Ann, 2 Bob, 3 Cat) of the player who calls it (Esc drops)"
+    keys.feed("3", seats=3, names=names)
+    keys.feed("2", seats=3, names=names)
+    assert keys.prompt == "muggins: seat 3 (Cat) calls 2 points: Enter calls it (Backspace, Esc drops)"

@@ -163,12 +163,14 @@ def test_board_mode_peg_entry_prompts_and_pegs(run_sim):
     term.wait_for(" · board mode · ACC rules · cut for deal")
     term.send("\r")  # random cut
     term.wait_for(" · board mode · ACC rules · pegging")
-    term.send("p1")
-    term.wait_for("peg: seat 1, type the points (1-29), then Enter")
+    term.send("p")
+    term.wait_for("peg: type the seat (1 Ann, 2 Bob), then the points")  # the seats asked for, with names
+    term.send("1")
+    term.wait_for("peg: seat 1 (Ann), type the points (1-29), then Enter")
     term.send("2p")
-    term.wait_for("'p' does nothing now: peg: seat 1, 2 points: Enter pegs them")
+    term.wait_for("'p' does nothing now: peg: seat 1 (Ann), 2 points: Enter pegs them")
     term.send("12")
-    term.wait_for("212 points cannot be pegged at once (1-29); peg: seat 1, 21 points")
+    term.wait_for("212 points cannot be pegged at once (1-29); peg: seat 1 (Ann), 21 points")
     term.send("\r")
     screen = term.wait_for("Ann 21  Bob 0")
     assert "212" not in screen.split(" · board mode")[0]
