@@ -1,6 +1,6 @@
-"""One Debian bookworm machine under systemd for the whole module: built (cached), booted on an
-overlay, the checkout put in ~/cribpi for the guide's user. Every test here is marked
-``systemd``; they run in file order against that one machine, as a maker's Pi would go."""
+"""One Debian bookworm machine under systemd for each module: built (cached), booted on an
+overlay, the checkout put in ~/cribpi. The service's tests are marked ``systemd``, the arm64
+ones ``arm64``; they run in file order against their one machine, as a maker's Pi would go."""
 
 from __future__ import annotations
 
@@ -18,8 +18,9 @@ from container import TIMES, Machine, check_host, rootfs  # noqa: E402  (tests/s
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     here = Path(__file__).parent
     for item in items:
-        if Path(str(item.fspath)).parent == here:
-            item.add_marker(pytest.mark.systemd)
+        path = Path(str(item.fspath))
+        if path.parent == here:
+            item.add_marker(pytest.mark.arm64 if path.name == "test_arm64.py" else pytest.mark.systemd)
 
 
 @pytest.fixture(scope="session")
@@ -38,6 +39,25 @@ def machine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Machine]:
         box.poweroff()
         box.unmount()
         TIMES["all the systemd tests"] = time.monotonic() - started
+
+
+@pytest.fixture(scope="module")
+def arm64(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Machine]:
+    """The arm64 root (a Pi's CPU, through qemu-user-static), booted; the checkout in /root/cribpi."""
+    check_host("arm64")
+    lower, built = rootfs("arm64")
+    TIMES["arm64 root file system build (0 when cached)"] = built
+    started = time.monotonic()
+    box = Machine(lower, tmp_path_factory.mktemp("nspawn-arm64"), arch="arm64")
+    box.mount()
+    try:
+        box.put_source(user="root")
+        TIMES["arm64 boot"] = box.boot(timeout=300)
+        yield box
+    finally:
+        box.poweroff()
+        box.unmount()
+        TIMES["all the arm64 tests"] = time.monotonic() - started
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -37,6 +37,11 @@ PACKAGES = ("systemd", "systemd-sysv", "dbus", "python3-venv", "sudo", "git", "i
 #: cribpi's dependencies for `pip install "$HOME/cribpi[pi]"`, and what building it needs.
 WHEELS = ("Pillow>=9.4", "gpiozero>=2.0", "luma.oled>=3.12", "pyserial>=3.5", "setuptools>=77", "wheel")
 RECIPE = hashlib.sha256(repr(("bookworm", "minbase", PACKAGES, WHEELS, 2)).encode()).hexdigest()[:12]
+#: A Pi's CPU: the arm64 root (tests/systemd/test_arm64.py), run through qemu-user-static. The
+#: tests' own dependencies come as aarch64 wheels too.
+ARM64_PACKAGES = ("systemd", "systemd-sysv", "dbus", "python3-venv", "ca-certificates", "procps", "sqlite3")
+ARM64_WHEELS = (*WHEELS, "pytest>=7", "hypothesis>=6")
+ARM64_RECIPE = hashlib.sha256(repr(("bookworm", "arm64", ARM64_PACKAGES, ARM64_WHEELS, 1)).encode()).hexdigest()[:12]
 MAKER = "maker"  # the guide's user, with sudo as on Raspberry Pi OS
 #: Seconds each stage took, printed at the end of the session (the figures asked for in CI).
 TIMES: dict[str, float] = {}
@@ -50,46 +55,64 @@ def require(ok: object, why: str) -> None:
         pytest.skip(why)
 
 
-def check_host() -> None:
+def check_host(arch: str = "amd64") -> None:
     require(sys.platform == "linux", "the systemd tests need Linux")
     require(os.geteuid() == 0, "the systemd tests boot a container: they need root")
     for tool in ("debootstrap", "systemd-nspawn", "nsenter"):
         require(shutil.which(tool), f"{tool} is not installed (apt install debootstrap systemd-container util-linux)")
     require(Path("/proc/filesystems").read_text().find("overlay") >= 0, "no overlayfs in this kernel")
+    if arch == "arm64":
+        require(os.uname().machine == "x86_64" or os.uname().machine == "aarch64", "arm64 runs on x86-64 through qemu")
+        if os.uname().machine == "x86_64":
+            require(shutil.which("qemu-aarch64-static") and shutil.which("update-binfmts"),
+                    "qemu-user-static and binfmt-support are not installed (apt install qemu-user-static binfmt-support)")
+            misc = Path("/proc/sys/fs/binfmt_misc")
+            if not (misc / "status").exists():
+                _run(["mount", "-t", "binfmt_misc", "binfmt_misc", str(misc)])
+            if not (misc / "qemu-aarch64").exists():
+                _run(["update-binfmts", "--enable", "qemu-aarch64"])
+            entry = misc / "qemu-aarch64"
+            require(entry.exists() and "enabled" in entry.read_text() and "F" in entry.read_text().split("flags:")[-1],
+                    "binfmt_misc has no qemu-aarch64 with the F flag (update-binfmts --enable qemu-aarch64)")
 
 
 def _run(argv: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
     return subprocess.run(argv, capture_output=True, text=True, **kwargs)  # type: ignore[call-overload, no-any-return]
 
 
-def rootfs() -> tuple[Path, float]:
-    """The cached root file system (built if missing) and the seconds spent building it."""
-    root = CACHE / f"bookworm-{RECIPE}"
+def rootfs(arch: str = "amd64") -> tuple[Path, float]:
+    """The cached root file system for ``arch`` (built if missing) and the seconds spent building it."""
+    arm = arch == "arm64"
+    recipe, packages = (ARM64_RECIPE, ARM64_PACKAGES) if arm else (RECIPE, PACKAGES)
+    root = CACHE / (f"bookworm-arm64-{recipe}" if arm else f"bookworm-{recipe}")
     if (root / ".cribpi-ready").exists():
         return root, 0.0
     started = time.monotonic()
     CACHE.mkdir(parents=True, exist_ok=True)
-    building = CACHE / f"building-{RECIPE}"
+    building = CACHE / f"building-{arch}-{recipe}"
     shutil.rmtree(building, ignore_errors=True)
-    done = _run(["debootstrap", "--variant=minbase", f"--include={','.join(PACKAGES)}", "bookworm", str(building),
-                 MIRROR], timeout=1200)
+    done = _run(["debootstrap", "--variant=minbase", f"--arch={arch}", f"--include={','.join(packages)}", "bookworm",
+                 str(building), MIRROR], timeout=1800)
     if done.returncode != 0:
         shutil.rmtree(building, ignore_errors=True)
-        pytest.fail(f"debootstrap failed: {(done.stdout + done.stderr)[-2000:]}")
-    # The guide's user: a home, sudo without a password (Raspberry Pi OS's first user has it).
-    chroot = ["chroot", str(building)]
-    for argv in (["useradd", "-m", "-s", "/bin/bash", MAKER], ["usermod", "-aG", "sudo", MAKER]):
-        subprocess.run(chroot + argv, check=True, capture_output=True)
-    (building / "etc/sudoers.d/maker").write_text(f"{MAKER} ALL=(ALL) NOPASSWD: ALL\n")
+        pytest.fail(f"debootstrap --arch={arch} failed: {(done.stdout + done.stderr)[-2000:]}")
+    if not arm:
+        # The guide's user: a home, sudo without a password (Raspberry Pi OS's first user has it).
+        chroot = ["chroot", str(building)]
+        for argv in (["useradd", "-m", "-s", "/bin/bash", MAKER], ["usermod", "-aG", "sudo", MAKER]):
+            subprocess.run(chroot + argv, check=True, capture_output=True)
+        (building / "etc/sudoers.d/maker").write_text(f"{MAKER} ALL=(ALL) NOPASSWD: ALL\n")
     (building / "etc/hostname").write_text("cribpi-test\n")
     (building / "etc/machine-id").write_text("")  # a fresh one at each boot
     shutil.rmtree(building / "var/cache/apt/archives", ignore_errors=True)
     (building / "var/cache/apt/archives/partial").mkdir(parents=True)
-    wheels = building.with_name(f"wheels-{RECIPE}")
+    wheels = wheelhouse(arch)
     if not (wheels / ".ready").exists():
+        platforms = ("manylinux2014_aarch64", "manylinux_2_28_aarch64") if arm else \
+            ("manylinux2014_x86_64", "manylinux_2_28_x86_64")
         got = _run([sys.executable, "-m", "pip", "download", "-q", "--only-binary=:all:", "--python-version", "3.11",
-                    "--platform", "manylinux2014_x86_64", "--platform", "manylinux_2_28_x86_64", "-d", str(wheels),
-                    *WHEELS], timeout=600)
+                    *(f"--platform={p}" for p in platforms), "-d", str(wheels), *(ARM64_WHEELS if arm else WHEELS)],
+                   timeout=600)
         if got.returncode != 0:
             pytest.fail(f"pip download of the wheelhouse failed: {got.stderr[-2000:]}")
         (wheels / ".ready").touch()
@@ -98,8 +121,8 @@ def rootfs() -> tuple[Path, float]:
     return root, time.monotonic() - started
 
 
-def wheelhouse() -> Path:
-    return CACHE / f"wheels-{RECIPE}"
+def wheelhouse(arch: str = "amd64") -> Path:
+    return CACHE / (f"wheels-arm64-{ARM64_RECIPE}" if arch == "arm64" else f"wheels-{RECIPE}")
 
 
 def source_files() -> list[str]:
@@ -113,8 +136,8 @@ def source_files() -> list[str]:
 class Machine:
     """One boot of the root on an overlay in ``work``: ``run`` commands inside, ``cut`` the power."""
 
-    def __init__(self, lower: Path, work: Path) -> None:
-        self.lower, self.work = lower, work
+    def __init__(self, lower: Path, work: Path, arch: str = "amd64") -> None:
+        self.lower, self.work, self.arch = lower, work, arch
         self.merged = work / "merged"
         self.upper = work / "upper"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -128,11 +151,17 @@ class Machine:
                         f"lowerdir={self.lower},upperdir={self.upper},workdir={self.work / 'overlay-work'}",
                         str(self.merged)], check=True, capture_output=True)
 
-    def put_source(self) -> None:
+    def put_source(self, user: str = MAKER) -> None:
         """The checkout in the guide's place, ~/cribpi, owned by the guide's user; the host
         name resolvable (sudo asks), as on a Pi."""
         hosts = self.merged / "etc/hosts"
         hosts.write_text("127.0.0.1 localhost\n127.0.1.1 cribpi-test\n::1 localhost\n")
+        if user == "root":
+            target = self.merged / "root" / "cribpi"
+            for name in source_files():
+                (target / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(ROOT / name, target / name, follow_symlinks=False)
+            return
         target = self.merged / "home" / MAKER / "cribpi"
         for name in source_files():
             dest = target / name
@@ -145,7 +174,7 @@ class Machine:
         """Boot (the overlay mounted already); the seconds until systemd says it is up."""
         started = time.monotonic()
         argv = ["systemd-nspawn", "-b", "--register=no", "--keep-unit", "--private-network", "-D", str(self.merged),
-                f"--bind-ro={wheelhouse()}:/wheels", "--machine=cribpi-test", "--console=pipe"]
+                f"--bind-ro={wheelhouse(self.arch)}:/wheels", "--machine=cribpi-test", "--console=pipe"]
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                                          start_new_session=True)
@@ -163,7 +192,8 @@ class Machine:
         raise AssertionError(f"the container never finished booting: {self.log.read_text(errors='replace')[-3000:]}")
 
     def _find_leader(self) -> int:
-        """The container's systemd: a process whose parent is nspawn, named systemd."""
+        """The container's systemd: a process whose parent is nspawn, named systemd (under
+        qemu-user its name is the emulator's, so any child of nspawn that is in a new PID namespace)."""
         assert self.proc is not None
         for entry in Path("/proc").iterdir():
             if not entry.name.isdigit():
@@ -174,7 +204,7 @@ class Machine:
                 continue
             comm = stat[stat.index("(") + 1:stat.rindex(")")]
             ppid = int(stat[stat.rindex(")") + 2:].split()[1])
-            if ppid == self.proc.pid and comm == "systemd":
+            if ppid == self.proc.pid and (comm == "systemd" or self._own_pid_namespace(int(entry.name))):
                 return int(entry.name)
         return 0
 
@@ -212,6 +242,12 @@ class Machine:
                     if len(pids) > 1 and pids[-1] == str(pid) and self._in_container(int(entry.name)):
                         return int(entry.name)
         raise AssertionError(f"no host PID for the container's {pid}")
+
+    def _own_pid_namespace(self, pid: int) -> bool:
+        try:
+            return os.readlink(f"/proc/{pid}/ns/pid") != os.readlink("/proc/self/ns/pid")
+        except OSError:
+            return False
 
     def _in_container(self, pid: int) -> bool:
         try:
