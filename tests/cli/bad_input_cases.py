@@ -150,6 +150,7 @@ LAYOUTS = [
     ("ctl-description", "description = \"a\\u202eb\"\ntracks = 2\n[[run]]\nleds = [\"1:1-121\", \"2:1-121\"]",
      r"description = 'a\\u202eb' is not valid: printable text"),
     ("ctl-entry", "tracks = 2\n[[run]]\nleds = [\"1:1-121\\u001b[2J\", \"2:1-121\"]", r"leds\[0\] = '1:1-121\\x1b\[2J' is not valid"),
+    ("ctl-key", "tracks = 2\n\"colour\\u001b[31m\" = 1", r"colour\\x1b\[31m = 1 is not valid: unknown key"),
     ("huge-entry", f"tracks = 2\n[[run]]\nleds = [\"{LONG}\"]", r"leds\[0\] = 'xxx.*' \(5000 characters\) is not valid"),
     ("huge-digits", f"tracks = 2\n[[run]]\nleds = [\"1:1-{BIG}\"]", r"leds\[0\] = '1:1-999.*' \(5004 characters\) is not valid"),
     ("missing", None, r"missing.toml: no such layout file"),
