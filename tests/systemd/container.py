@@ -15,6 +15,7 @@ machined over a system bus, which a CI container lacks); commands run inside thr
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import shlex
@@ -89,6 +90,16 @@ def rootfs(arch: str = "amd64") -> tuple[Path, float]:
         return root, 0.0
     started = time.monotonic()
     CACHE.mkdir(parents=True, exist_ok=True)
+    with (CACHE / f".lock-{arch}").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another run building the same root: wait for it, then use it
+        if (root / ".cribpi-ready").exists():
+            return root, time.monotonic() - started
+        _build(arch, recipe, packages, root)
+    return root, time.monotonic() - started
+
+
+def _build(arch: str, recipe: str, packages: tuple[str, ...], root: Path) -> None:
+    arm = arch == "arm64"
     building = CACHE / f"building-{arch}-{recipe}"
     shutil.rmtree(building, ignore_errors=True)
     done = _run(["debootstrap", "--variant=minbase", f"--arch={arch}", f"--include={','.join(packages)}", "bookworm",
@@ -118,7 +129,6 @@ def rootfs(arch: str = "amd64") -> tuple[Path, float]:
         (wheels / ".ready").touch()
     (building / ".cribpi-ready").touch()
     building.rename(root)
-    return root, time.monotonic() - started
 
 
 def wheelhouse(arch: str = "amd64") -> Path:
