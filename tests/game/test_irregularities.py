@@ -272,3 +272,33 @@ def test_a_renege_and_a_call_that_names_whose_claim_are_written_in_a_record_and_
     text = export_record(call.game.events)
     assert "Muggins Ann 1 on Bob" in text
     assert parse_record(text).events == list(call.game.events)
+
+
+def test_a_journal_written_before_editions_loads_and_replays_its_calls_as_played(tmp_path) -> None:
+    """A store's journal whose new_game row has no edition (as cribpi wrote them before) opens,
+    and its call with nothing open is the wrong call it was, not refused."""
+    import sqlite3
+
+    from cribpi.store import Store
+    from cribpi.store.schema import event_crc
+
+    old = event_from_dict({k: v for k, v in NewGame(("Pone", "Dealer"), MUGGINS, Mode.CLAIM,
+                                                    first_dealer=DEALER).to_dict().items() if k != "edition"})
+    events = [old, Starter(C("2S")), Muggins(PONE, 2)]
+    game = Game(events[:1])
+    path = tmp_path / "old.db"
+    with Store(path) as store:
+        game_id = store.new_game(old, table="main")
+        for event in events[1:]:
+            game.apply(event)
+            store.append(game_id, event, game)
+    data = json.dumps({k: v for k, v in old.to_dict().items() if k != "edition"})
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("UPDATE events SET data=?, crc=? WHERE game_id=? AND seq=1",
+                     (data, event_crc(game_id, 1, "new_game", data), game_id))
+        conn.execute("DELETE FROM snapshots")
+    conn.close()
+    with Store(path) as store:
+        restored = store.restore(game_id)
+    assert restored.state.edition == 1 and restored.state.scores == (0, 2)  # the wrong call's 2, as played
