@@ -27,6 +27,8 @@ const args = Object.fromEntries(
 const FS_OFFSET = Number(args['fs-offset'] ?? 0xa0000);
 const PULL_UPS = (args['pull-up'] ?? '').split(',').filter(Boolean).map(Number);
 const LED_PINS = (args['led-pins'] ?? '2,3,4,5').split(',').filter(Boolean).map(Number);
+const WAIT_TX_FIFO = 3; // rp2040js's WaitType: a pull, an out with autopull, on an empty TX FIFO
+const WAIT_OUT = 5;
 const WS2812_ONE_NS = 600; // a high pulse longer than this is a 1 (WS2812: T0H 0.4 us, T1H 0.8 us)
 const WS2812_LATCH_NS = 50_000; // low this long ends a frame
 
@@ -79,9 +81,9 @@ class Chip {
     if (resetReason) watchdog.reason = resetReason;
     // The state machines run in our loop, not on rp2040js's timers.
     for (const pio of mcu.pio) pio.run = () => {};
-    this.watchPio();
     this.machines = [];
     for (const pio of mcu.pio) for (const sm of pio.machines) { sm.nextNanos = startNanos; this.machines.push(sm); }
+    this.watchPio();
     // USB: a host that enumerates the CDC interface and opens it (DTR).
     this.connectUsb();
     // Pins: pull-ups on the key columns, the matrix, the LED decoders.
@@ -125,16 +127,26 @@ class Chip {
         next = Math.min(next, untilNanos);
         clock.tick(Math.max(next - clock.nanosCounter, cycleNanos));
       } else {
-        const cycles = core.executeInstruction();
-        clock.tick(cycles * cycleNanos);
+        // clock.tick(), without its call when no alarm is due
+        clock.nanosCounter += core.executeInstruction() * cycleNanos;
+        if (clock.nextAlarm && clock.nextAlarm.nanos <= clock.nanosCounter) clock.tick(0);
       }
-      if (active.length) this.stepMachines(active);
+      if (this.pioBusy) this.stepMachines(active);
     }
   }
 
   watchPio() {
     // A state machine started or stopped by the CPU joins or leaves the loop at once, on
-    // the present time.
+    // the present time; one waiting for its TX FIFO is left alone until the CPU fills it.
+    this.pioBusy = true;
+    for (const sm of this.machines) {
+      const writeFIFO = sm.writeFIFO.bind(sm);
+      sm.writeFIFO = (value) => {
+        if (this.idle(sm) && sm.nextNanos < this.mcu.clock.nanosCounter) sm.nextNanos = this.mcu.clock.nanosCounter;
+        writeFIFO(value);
+        this.pioBusy = true;
+      };
+    }
     for (const pio of this.mcu.pio) {
       const write = pio.writeUint32.bind(pio);
       pio.writeUint32 = (offset, value) => {
@@ -145,6 +157,7 @@ class Chip {
             sm.nextNanos = this.mcu.clock.nanosCounter;
             this.pioChanged = true;
           }
+          this.pioBusy = true;
         });
       };
     }
@@ -152,12 +165,13 @@ class Chip {
 
   idle(sm) {
     // A state machine waiting for the CPU to fill its TX FIFO runs again only when it does.
-    return sm.waiting && sm.txFIFO.empty && (sm.waitType === 4 || sm.waitType === 3);
+    return sm.waiting && sm.txFIFO.empty && (sm.waitType === WAIT_OUT || sm.waitType === WAIT_TX_FIFO);
   }
 
   stepMachines(active) {
     const now = this.mcu.clock.nanosCounter;
     const cycleNanos = 1e9 / this.mcu.clkSys;
+    let busy = false;
     for (const sm of active) {
       if (!sm.enabled) continue;
       if (this.idle(sm)) {
@@ -175,7 +189,9 @@ class Chip {
         if (this.idle(sm)) break;
       }
       this.edgeNanos = null;
+      if (!this.idle(sm)) busy = true;
     }
+    this.pioBusy = busy;
   }
 }
 
