@@ -6,8 +6,6 @@ and the USB cable pulled. Waits are in emulated time wherever the firmware's tim
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from cribpi.hal.actions import Action, ActionQueue
@@ -95,6 +93,7 @@ def test_pegs_drive_every_data_pin_as_the_host_renders_them(tmp_path, tracks):
     part = open_controller(pico.port, timing=TIMING, cap_ma=cap)
     try:
         board = BoardModel(TRACKS[:tracks], brightness=1.0, marks=mark_holes(121))
+        assert frames_for(layout, board, cap) != frames_for(layout, board, 4000)  # the cap is in play
         part.show(board)
         showing(pico, layout, board, cap)
         moved = BoardModel((TrackModel(17, 12, RED, 1),) + TRACKS[1:tracks], brightness=0.5, marks=mark_holes(121))
