@@ -49,6 +49,7 @@ class KeyMapper:
         self.notice = ""
         self.seats = 4  # at the table now (told with every key)
         self.names: tuple[str, ...] = ()  # the players' names, seat 1 first (told with every key), if known
+        self.context = ""  # whose claim a muggins call typed is on, as the table sees it (said in the prompt)
 
     def feed(self, key: str, *, seats: int = 4, menu_open: bool = False,
              names: tuple[str, ...] = ()) -> Action | None:
@@ -82,6 +83,9 @@ class KeyMapper:
             return f"peg: type the seat ({self._seat_list()}), then the points (Esc drops)"
         seat, points = self._seat_named(self.entry[1]), self.entry[2:]
         if self.entry[0] == "x":
+            if self.context:  # e.g. "on Bob's claim": what the call will be, short enough for one line
+                return f"muggins: seat {seat} calls {_points(points) if points else 'it'}, {self.context}: " + \
+                    ("Enter calls it" if points else f"type the points (1-{MAX_POINTS})")
             if not points:
                 return f"muggins: seat {seat} calls it, type the points called (1-{MAX_POINTS}), then Enter"
             return f"muggins: seat {seat} calls {_points(points)}: Enter calls it (Backspace, Esc drops)"

@@ -25,6 +25,7 @@ from cribpi.app.listeners import Update
 from cribpi.app.ui import PAGED
 from cribpi.exc import ConfigError
 from cribpi.game import Mode, Phase, State, describe_expected, expected
+from cribpi.game.queries import muggins_targets
 from cribpi.hal import Action, Kind, Parts
 from cribpi.hal.term import Line, Segment, xterm256
 from cribpi.sim.keys import BACKSPACE, ENTER, LEGEND, QUIT_KEYS, KeyMapper
@@ -70,6 +71,7 @@ class Terminal:
     def view(self) -> View:
         ui, state = self.app.ui, self.app.ui.state
         labels = tuple(track_label(state.team_name(t), s) for t, s in enumerate(state.scores))
+        self.mapper.context = _called_on(state, self.mapper.entry)
         prompt = self.mapper.notice or self.mapper.prompt or _waiting_for(self.app)
         return View(str(self.journal or ""), self.pegboard.frame if self.pegboard else None, labels,
                     self.display.image if self.display else None, status_line(state),
@@ -291,6 +293,22 @@ def status_line(state: State) -> str:
 def _word_pages(columns: int, lines: int, screen: ScreenModel) -> int:
     """The pages ``screen``'s words take, ``lines`` a page, wrapped to ``columns``."""
     return max(1, -(-len(wrapped_words(screen_text(screen).split("\n"), columns)) // lines))
+
+
+def _called_on(state: State, entry: str | None) -> str:
+    """Whose claim a muggins call being typed is on, as the table will take it (``x`` and a
+    seat typed): the one claim open, or that there is none, or that MENU will ask whose."""
+    if not entry or entry[0] != "x" or len(entry) < 2 or not entry[1].isdigit():
+        return ""
+    caller = int(entry[1]) - 1
+    if not 0 <= caller < state.seats or state.mode is not Mode.CLAIM or not state.rules.muggins.moments:
+        return ""
+    targets = muggins_targets(state, caller)
+    if not targets:
+        return "nothing is open to muggins"
+    if len(targets) == 1:
+        return f"on {state.names[targets[0]]}'s claim"
+    return f"on {' or '.join(state.names[t] for t in targets)}, MENU asks"
 
 
 def _waiting_for(app: TableApp) -> str:

@@ -307,7 +307,7 @@ def test_muggins_switched_on_from_the_menu_in_the_default_preset(claim_sim):
         tmux.send("Enter")
         tmux.wait_change(screen)
     tmux.send("x", "1", "1")  # Ann calls muggins for the 1 point Bob missed
-    tmux.wait_for("muggins: seat 1 (Ann) calls 1 point: Enter calls it")
+    tmux.wait_for("muggins: seat 1 (Ann) calls 1 point, on Bob's claim: Enter calls it")  # whom, before the call
     tmux.send("Enter")
     screen = tmux.wait_for("muggins for 1")
     assert "Ann 1" in screen and "Ann 1  Bob 1 · claim mode, muggins · ACC rules · play" in screen
@@ -409,14 +409,18 @@ def test_three_players_muggins_said_on_whom_a_renege_taken_back_and_a_false_clai
     tmux.wait_for("count 25")
     tmux.send("p", "2", "2", "Enter")
     tmux.wait_for("Ann 101  Bob 112  Cat 112")
-    tmux.send("x", "3", "1", "Enter")  # Cat calls: both claims are open, so it must say whose
+    tmux.send("x", "3", "1")  # Cat calls: both claims are open, so it must say whose
+    tmux.wait_for("muggins: seat 3 (Cat) calls 1 point, on Bob or Ann, MENU asks: Enter calls it")
+    tmux.send("Enter")
     screen = tmux.wait_for("Not allowed")
     assert "open to muggins" in tmux.screen(joined=True) and "MENU says whose" in tmux.screen(joined=True)
     tmux.send("m")
     tmux.wait_for("> Cat: muggins Bob 1")
     choose(tmux, "Cat: muggins Ann 1")
     tmux.wait_for("Ann 101  Bob 112  Cat 113")  # Cat takes the point Ann missed
-    tmux.send("x", "3", "2", "Enter")  # Bob's claim alone is open now, and it was right
+    tmux.send("x", "3", "2")  # Bob's claim alone is open now, and it was right
+    tmux.wait_for("muggins: seat 3 (Cat) calls 2 points, on Bob's claim: Enter calls it")
+    tmux.send("Enter")
     screen = tmux.wait_for("Wrong muggins")
     assert "Cat called muggins wrongly on Bob's play: Bob pegs 2" in tmux.screen(joined=True)
     tmux.wait_for("Ann 101  Bob 114  Cat 113")
