@@ -101,6 +101,17 @@ def init(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serving(event: str, host: str, port: int, broker: str, subscribed: bool) -> str:
+    """What ``serve`` says once it starts: where its pages are, and what it follows."""
+    everywhere = host in ("0.0.0.0", "::")
+    shown = f"[{host}]" if ":" in host and not everywhere else ("HOST" if everywhere else host)
+    lines = [f"event {event}: the pages at http://{shown}:{port}/ (the wall; /leaderboard, /bracket, /admin)"]
+    if everywhere:
+        lines.append(f"  on every interface: HOST is this machine's address in the room; here http://127.0.0.1:{port}/")
+    lines.append(f"  following the broker {broker}" + ("" if subscribed else " (not subscribed yet: it keeps trying)"))
+    return "\n".join(lines)
+
+
 def _readable(option: str, path: Path, what: str) -> None:
     """``path`` is a PEM file this user can read, or one line naming ``option``."""
     try:
@@ -166,6 +177,7 @@ def serve(args: argparse.Namespace) -> int:
     director.connect(parse_broker(args.broker, username=DIRECTOR, password=creds[DIRECTOR], ca=broker.ca))
     if not director.subscribed.wait(SUBSCRIBE_WAIT_S):  # pages first; the session follows when it can
         log.warning("the broker at %s has not taken the director's subscription yet", args.broker)
+    print(_serving(director.event, args.host, args.http_port, args.broker, director.subscribed.is_set()), flush=True)
     try:
         uvicorn.run(create_app(director), host=args.host, port=args.http_port, log_level="warning")
     finally:

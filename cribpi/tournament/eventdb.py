@@ -41,6 +41,8 @@ CREATE TABLE IF NOT EXISTS results (
 CREATE TABLE IF NOT EXISTS corrections (
     id INTEGER PRIMARY KEY, result INTEGER NOT NULL, at REAL NOT NULL, by TEXT NOT NULL, why TEXT NOT NULL,
     before TEXT NOT NULL, after TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS admin_sessions (  -- the admin's logins: a digest of the cookie, never the cookie
+    cookie TEXT PRIMARY KEY, expires REAL NOT NULL, csrf TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS waiting (  -- results of players not registered yet, as they came
     table_id TEXT NOT NULL, msg_id INTEGER NOT NULL, topic TEXT NOT NULL, payload BLOB NOT NULL,
     PRIMARY KEY (table_id, msg_id));
@@ -63,6 +65,10 @@ def check_password(password: str, stored: str) -> bool:
     except ValueError:
         return False
     return hmac.compare_digest(mine.hex(), digest)
+
+
+def _digest(cookie: str) -> str:
+    return hashlib.sha256(cookie.encode()).hexdigest()
 
 
 def _private(path: Path, *, create: bool) -> None:
@@ -157,6 +163,25 @@ class EventDB:
     def put(self, key: str, value: str) -> None:
         with self.lock:
             self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    # -- the admin's sessions ------------------------------------------------------------------
+
+    def add_session(self, cookie: str, expires: float, csrf: str) -> None:
+        """Keep a login (by a digest of its cookie) till ``expires``; expired ones go."""
+        with self.lock:
+            self.db.execute("DELETE FROM admin_sessions WHERE expires < ?", (time.time(),))
+            self.db.execute("INSERT OR REPLACE INTO admin_sessions VALUES (?, ?, ?)", (_digest(cookie), expires, csrf))
+
+    def admin_session(self, cookie: str) -> tuple[float, str] | None:
+        """(expiry, CSRF token) of the login whose cookie is ``cookie``, or None."""
+        with self.lock:
+            row = self.db.execute("SELECT expires, csrf FROM admin_sessions WHERE cookie = ?",
+                                  (_digest(cookie),)).fetchone()
+        return (float(row[0]), str(row[1])) if row else None
+
+    def drop_session(self, cookie: str) -> None:
+        with self.lock:
+            self.db.execute("DELETE FROM admin_sessions WHERE cookie = ?", (_digest(cookie),))
 
     # -- players, tables, rounds ------------------------------------------------------------
 

@@ -37,7 +37,9 @@ __all__ = ["create_app", "Hub", "LoginGate", "BodyLimit", "MAX_BODY"]
 
 STATIC = Path(__file__).parent / "static"
 PAGES = {"/": "wall.html", "/leaderboard": "leaderboard.html", "/feature/{table}": "feature.html",
-         "/bracket": "bracket.html", "/player/{name}": "player.html", "/admin": "admin.html"}
+         "/bracket": "bracket.html", "/player": "player.html", "/player/{name}": "player.html", "/admin": "admin.html"}
+NOT_ADMIN = "log in as the director first"
+NO_CSRF = "the CSRF token (X-CSRF-Token header) is missing or wrong: reload /admin"
 ASSETS = ("style.css", "live.js", "admin.js")
 SESSION_SECONDS = 12 * 3600
 COOKIE = "cribpi_admin"
@@ -182,7 +184,6 @@ def create_app(director: Director, *, rng: random.Random | None = None, gate: Lo
     hub = Hub()
     gate = gate or LoginGate()
     director.listeners.append(hub)
-    sessions: dict[str, tuple[float, str]] = {}  # cookie -> (expiry, CSRF token)
     rng = rng or random.Random()
 
     def page(name: str) -> Any:
@@ -213,8 +214,13 @@ def create_app(director: Director, *, rng: random.Random | None = None, gate: Lo
         return JSONResponse(director.bracket())
 
     async def player(request: Request) -> Response:
-        found = director.player(request.path_params["name"])
-        return JSONResponse(found) if found else _error(404, "no such player")
+        """A player by name: ``/api/player?name=...`` (any name, "A/B" or ".." too), or
+        ``/api/players/<name>``. Public: only the results that count."""
+        name = request.query_params.get("name") if "name" not in request.path_params else request.path_params["name"]
+        found = director.player(name) if name else None
+        if not found:
+            return _error(404, "no such player")
+        return JSONResponse({**found, "results": [r for r in found["results"] if r["status"] == "confirmed"]})
 
     async def health(request: Request) -> Response:
         return JSONResponse(director.health())
@@ -227,12 +233,22 @@ def create_app(director: Director, *, rng: random.Random | None = None, gate: Lo
 
     def admin(request: Request, *, csrf: bool = True) -> str | None:
         """The session's CSRF token if the request is logged in (and, for a change, carries it)."""
-        found = sessions.get(request.cookies.get(COOKIE, ""))
-        if found is None or found[0] < time.time():
-            return None
-        if csrf and not secrets.compare_digest(request.headers.get("x-csrf-token", ""), found[1]):
-            return None
-        return found[1]
+        return None if refusal(request, csrf=csrf) else _found(request)
+
+    def _found(request: Request) -> str | None:
+        cookie = request.cookies.get(COOKIE, "")
+        found = director.db.admin_session(cookie) if cookie else None
+        return found[1] if found is not None and found[0] >= time.time() else None
+
+    def refusal(request: Request, *, csrf: bool = True) -> Response | None:
+        """Why the request may not change anything (403, saying which: no login, or a login
+        without its CSRF token), or None."""
+        token = _found(request)
+        if token is None:
+            return _error(403, NOT_ADMIN)
+        if csrf and not secrets.compare_digest(request.headers.get("x-csrf-token", ""), token):
+            return _error(403, NO_CSRF)
+        return None
 
     async def body(request: Request) -> dict[str, Any]:
         try:
@@ -262,7 +278,7 @@ def create_app(director: Director, *, rng: random.Random | None = None, gate: Lo
         finally:
             gate.done(client, ok)
         cookie, token = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
-        sessions[cookie] = (time.time() + SESSION_SECONDS, token)
+        director.db.add_session(cookie, time.time() + SESSION_SECONDS, token)  # kept across a restart
         response = JSONResponse({"csrf": token})
         response.set_cookie(COOKIE, cookie, max_age=SESSION_SECONDS, httponly=True, samesite="strict")
         return response
@@ -271,9 +287,18 @@ def create_app(director: Director, *, rng: random.Random | None = None, gate: Lo
         token = admin(request, csrf=False)
         return JSONResponse({"csrf": token}) if token else _error(403, "not logged in")
 
+    async def logout(request: Request) -> Response:
+        refused = refusal(request)
+        if refused:
+            return refused
+        director.db.drop_session(request.cookies.get(COOKIE, ""))
+        response = JSONResponse({"ok": True})
+        response.delete_cookie(COOKIE, httponly=True, samesite="strict")
+        return response
+
     async def register(request: Request) -> Response:
-        if admin(request) is None:
-            return _error(403, "log in as the director first")
+        if refused := refusal(request):
+            return refused
         name = (await body(request)).get("name")
         if not isinstance(name, str) or not 0 < len(name.strip()) <= NAME_MAX \
                 or any(not c.isprintable() for c in name.strip()):
@@ -284,8 +309,8 @@ def create_app(director: Director, *, rng: random.Random | None = None, gate: Lo
         return JSONResponse({"added": True})
 
     async def seat(request: Request) -> Response:
-        if admin(request) is None:
-            return _error(403, "log in as the director first")
+        if refused := refusal(request):
+            return refused
         data = await body(request)
         games = data.get("games")
         if games is not None and not _is_int(games):
@@ -294,8 +319,8 @@ def create_app(director: Director, *, rng: random.Random | None = None, gate: Lo
         return JSONResponse({"round": number, "seating": seating})
 
     async def correct(request: Request) -> Response:
-        if admin(request) is None:
-            return _error(403, "log in as the director first")
+        if refused := refusal(request):
+            return refused
         data = await body(request)
         problem = _correction_problem(data)
         if problem:
@@ -317,9 +342,11 @@ def create_app(director: Director, *, rng: random.Random | None = None, gate: Lo
     routes += [Route(f"/static/{name}", asset(name)) for name in ASSETS]
     routes += [
         Route("/api/standings", standings), Route("/api/tables", tables), Route("/api/tables/{table}", one_table),
-        Route("/api/bracket", bracket), Route("/api/players/{name}", player), Route("/api/health", health),
+        Route("/api/bracket", bracket), Route("/api/player", player), Route("/api/players/{name}", player),
+        Route("/api/health", health),
         Route("/events", events),
         Route("/admin/login", login, methods=["POST"]), Route("/admin/session", session),
+        Route("/admin/logout", logout, methods=["POST"]),
         Route("/admin/players", register, methods=["POST"]), Route("/admin/rounds", seat, methods=["POST"]),
         Route("/admin/results", results), Route("/admin/results/{id:int}", correct, methods=["POST"]),
     ]

@@ -142,3 +142,34 @@ def test_the_bracket_and_a_players_page(tmp_path: Path, browser: Any, shots: Pat
         assert page.locator("tr").count() == 4  # a header and three games (one a semi-final)
     finally:
         server.stop()
+
+
+def test_any_name_has_a_page_that_says_how_each_game_went(tmp_path: Path, browser: Any) -> None:
+    from tests.tournament.test_standings import PLAYERS, ROUND_1, Room
+
+    room = Room(tmp_path)
+    for name in (*PLAYERS, "A/B", ".."):
+        room.director.register(name)
+    room.play_round(ROUND_1)  # P01 beat P16 by a skunk (121-80), P02 beat P15 (121-100)
+    assert not room.send("t2", "result", room.result("t2", "P01", "P02", 100, game=7))  # not seated: not listed
+    server = Server(room.director)
+    try:
+        page = browser.new_page()
+        page.goto(server.url("/leaderboard"))
+        page.wait_for_selector("#conn.live")
+        page.click("a:text-is('A/B')")  # its link goes to its page, "/" and all
+        page.wait_for_selector("h2")
+        assert page.inner_text("h2").startswith("A/B: #")
+        page.goto(server.url("/player?name=.."))
+        page.wait_for_selector("h2")
+        assert page.inner_text("h2").startswith("..: #") and page.url.endswith("/player?name=..")
+        for name, said in (("P01", "won by a skunk"), ("P16", "lost, skunked"), ("P02", "won"), ("P15", "lost")):
+            page.goto(server.url(f"/player?name={name}"))
+            page.wait_for_selector("td")
+            assert page.locator("tr").count() == 2  # a header and the game that counts
+            assert page.locator("tr").nth(1).locator("td").last.inner_text() == said
+        page.goto(server.url("/admin"))
+        page.wait_for_selector("form")
+        assert page.inner_text("#conn") == "not logged in"  # not "connecting…" for ever
+    finally:
+        server.stop()

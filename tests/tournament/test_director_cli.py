@@ -58,12 +58,13 @@ def test_init_writes_the_event_and_the_room(tmp_path: Path, capsys: pytest.Captu
     (["loadgen", "--broker", "mqtt://x", "--event", "e", "--first-table", "1990", "--tables", "20"],
      "--first-table 1990 with --tables 20 ends at t2009: tables go up to t2000"),
     (["loadgen", "--broker", "http://x", "--event", "e"], "broker 'http://x' is not valid"),
-    (["loadgen", "--broker", "mqtt://x", "--event", "e", "--pace", "-1"], "--pace -1.0 is not valid"),
+    (["loadgen", "--broker", "mqtt://x", "--event", "e", "--pace", "-1"], "--pace: '-1' is not valid"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                           monkeypatch: pytest.MonkeyPatch, argv: list[str], says: str) -> None:
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(SystemExit) if "--tables:" in says else contextlib.nullcontext():  # argparse exits 2 itself
+    with pytest.raises(SystemExit) if "--tables:" in says or "--pace:" in says \
+            else contextlib.nullcontext():  # argparse exits 2 itself
         assert main(argv) == 2
     err = capsys.readouterr().err
     assert says in err and len(err.strip().splitlines()) == 1
@@ -188,6 +189,9 @@ def test_serve_makes_a_fresh_database_for_a_room_without_one(tmp_path: Path, cap
         broker.stop()
     out = capsys.readouterr().out
     assert "a fresh event.db" in out and "for the room's 2 tables" in out and len(served) == 1
+    # where its pages are, and what it follows (it used to print nothing)
+    assert "event ev: the pages at http://HOST:8080/" in out and "here http://127.0.0.1:8080/" in out
+    assert f"following the broker mqtt://127.0.0.1:{port}" in out
     password = out.split("admin password (pages /admin): ")[1].split()[0]
     db = EventDB(folder / "event.db")
     assert db.get("event") == "ev" and db.tables() == ["t1", "t2"] and check_password(password, db.get("admin"))

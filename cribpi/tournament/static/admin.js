@@ -3,11 +3,21 @@
 "use strict";
 let csrf = null;
 
+function status(text, live) {
+  const conn = document.getElementById("conn");
+  conn.textContent = text;
+  conn.className = live ? "live" : "";
+}
+
 async function post(path, data) {
   const r = await fetch(path, { method: "POST", headers: { "content-type": "application/json", "x-csrf-token": csrf || "" },
     body: JSON.stringify(data) });
   const body = await r.json();
   document.getElementById("said").textContent = r.ok ? "done: " + JSON.stringify(body) : "refused: " + body.error;
+  if (r.status === 403 && csrf && body.error.startsWith("log in")) {  // the login expired, or was logged out
+    csrf = null;
+    status("logged out", false);
+  }
   return r.ok ? body : null;
 }
 
@@ -30,20 +40,28 @@ async function results() {
 }
 
 async function adminPage() {
-  main.replaceChildren(el("p", { id: "said" }),
+  status("logged in", true);
+  const out = el("button", { type: "button" }, "Log out");
+  out.onclick = async () => { if (await post("/admin/logout", {})) { csrf = null; status("logged out", false); loginPage(); } };
+  main.replaceChildren(el("p", { id: "said" }), out,
     form("Register", [["name", "text"]], (d) => post("/admin/players", d)),
-    form("Seat a round", [["method", "select", ["swiss", "random", "bracket"]]],
-      (d) => post("/admin/rounds", d)),
+    form("Seat a round", [["method", "select", ["swiss", "random", "bracket"]], ["games", "number"]],
+      (d) => post("/admin/rounds", d.games ? { method: d.method, games: +d.games } : { method: d.method })),
     form("Correct", [["id", "number"], ["scores", "text"], ["winner", "number"], ["kind", "select", ["win", "skunk", "double_skunk"]], ["margin", "number"], ["why", "text"]],
       (d) => post("/admin/results/" + d.id, { scores: d.scores.split(/[ ,–-]+/).map(Number), winner: +d.winner, kind: d.kind, margin: +d.margin, why: d.why })),
     await results());
 }
 
-(async () => {
-  const r = await fetch("/admin/session");
-  if (r.ok) { csrf = (await r.json()).csrf; return adminPage(); }
+function loginPage() {
+  status("not logged in", false);
   main.replaceChildren(el("p", { id: "said" }), form("Log in", [["password", "password"]], async (d) => {
     const body = await post("/admin/login", d);
     if (body) { csrf = body.csrf; adminPage(); }
   }));
+}
+
+(async () => {
+  const r = await fetch("/admin/session");
+  if (r.ok) { csrf = (await r.json()).csrf; return adminPage(); }
+  loginPage();
 })();

@@ -14,6 +14,19 @@ async function api(path) {
   return r.ok ? r.json() : null;
 }
 
+// A player's page by query, so any name works: "A/B" would not match a path segment, and a
+// browser resolves ".." in a path before asking.
+function playerLink(name) {
+  return "/player?name=" + encodeURIComponent(name);
+}
+
+// How a finished game went for one side, in words: "won", "won by a skunk", "lost, skunked".
+function outcome(won, kind) {
+  const how = { win: "", skunk: "skunk", double_skunk: "double skunk", lurch: "lurch" }[kind] ?? kind;
+  if (won) return how ? `won by a ${how}` : "won";
+  return how ? `lost, ${how}ed` : "lost";
+}
+
 function follow(refresh, onEvent) {
   const conn = document.getElementById("conn");
   const es = new EventSource("/events");
@@ -46,7 +59,7 @@ function board(live, length) {
 function standingsTable(rows, cut) {
   const t = el("table", {}, el("tr", {}, ...["#", "Player", "Games", "Won", "Points", "Spread"].map((h) => el("th", {}, h))));
   rows.forEach((r, i) => {
-    const name = el("a", { href: "/player/" + encodeURIComponent(r.name) }, r.name);
+    const name = el("a", { href: playerLink(r.name) }, r.name);
     t.append(el("tr", { class: i + 1 === cut ? "cut" : "" }, el("td", {}, String(r.rank)), el("td", {}, name),
       el("td", {}, String(r.games)), el("td", {}, String(r.won)), el("td", {}, String(r.points)),
       el("td", {}, (r.spread > 0 ? "+" : "") + r.spread)));

@@ -1,0 +1,69 @@
+"""The admin's session and the public player pages: log out, a login that outlives a restart,
+a refusal that says what is missing; any name has a page, and a page lists only what counts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from starlette.testclient import TestClient
+
+from cribpi.tournament.director import Director
+from cribpi.tournament.web import NO_CSRF, NOT_ADMIN, create_app
+from tests.tournament.test_standings import Room
+from tests.tournament.test_web import PASSWORD, admin_room
+
+
+def logged_in(room: Room) -> tuple[TestClient, dict[str, str]]:
+    client = TestClient(create_app(room.director))
+    token = client.post("/admin/login", json={"password": PASSWORD}).json()["csrf"]
+    return client, {"x-csrf-token": token}
+
+
+def test_a_change_without_the_csrf_token_says_so_and_logging_out_ends_the_session(tmp_path: Path) -> None:
+    room = admin_room(tmp_path)
+    client, ok = logged_in(room)
+    refused = client.post("/admin/players", json={"name": "Zed"})
+    assert refused.status_code == 403 and refused.json() == {"error": NO_CSRF}  # logged in: the token is missing
+    assert client.post("/admin/players", json={"name": "Zed"}, headers={"x-csrf-token": "x"}).json()["error"] == NO_CSRF
+    assert client.post("/admin/logout", json={}).json() == {"error": NO_CSRF}  # a page elsewhere cannot log you out
+    assert client.post("/admin/logout", json={}, headers=ok).json() == {"ok": True}
+    assert client.get("/admin/session").status_code == 403
+    assert client.post("/admin/players", json={"name": "Zed"}, headers=ok).json() == {"error": NOT_ADMIN}
+    assert "Zed" not in room.director.db.players()
+
+
+def test_a_login_outlives_a_restart_of_the_director(tmp_path: Path) -> None:
+    room = admin_room(tmp_path)
+    client, ok = logged_in(room)
+    cookies = dict(client.cookies)
+    again = TestClient(create_app(Director(room.director.db)))  # a new process on the same database
+    again.cookies.update(cookies)
+    assert again.get("/admin/session").json() == {"csrf": ok["x-csrf-token"]}
+    assert again.post("/admin/players", json={"name": "Zed"}, headers=ok).json() == {"added": True}
+    cookie = next(iter(cookies.values()))
+    assert cookie not in str(room.director.db.db.execute("SELECT * FROM admin_sessions").fetchall())  # a digest only
+
+
+def test_any_name_has_a_player_page(tmp_path: Path) -> None:
+    room = admin_room(tmp_path)
+    client, ok = logged_in(room)
+    for name in ("A/B", "..", "Ann & Cy", "?x=1#y"):
+        assert client.post("/admin/players", json={"name": name}, headers=ok).json() == {"added": True}
+        found = client.get("/api/player", params={"name": name})
+        assert found.status_code == 200 and found.json()["name"] == name
+        page = client.get("/player", params={"name": name})
+        assert page.status_code == 200 and "No such player" in page.text and "/api/player?name=" in page.text
+    assert client.get("/api/player", params={"name": "Nobody"}).status_code == 404
+    assert client.get("/api/player").status_code == 404
+    assert client.get("/api/players/P01").json()["name"] == "P01"  # the old address still answers
+
+
+def test_a_player_page_lists_only_the_results_that_count(tmp_path: Path) -> None:
+    room = admin_room(tmp_path)  # round 1 seated P01 v P16 at t1, and played
+    assert not room.send("t2", "result", room.result("t2", "P01", "P02", 100, game=7))  # not seated: kept, uncounted
+    assert not room.send("t1", "result", room.result("t1", "P01", "P16", 100, game=8))  # one more: too many
+    statuses = sorted(r["status"] for r in room.director.db.results() if "P01" in r["players"])
+    assert statuses == ["confirmed", "not_seated", "too_many"]
+    client = TestClient(create_app(room.director))
+    p01 = client.get("/api/player", params={"name": "P01"}).json()
+    assert [r["status"] for r in p01["results"]] == ["confirmed"] and p01["games"] == 1
