@@ -5,7 +5,7 @@ emulated RP2040 (tests/firmware/pico), all figures in emulated time at the chip'
 
 - boot to HELLO: power-up to the HELLO reply (the host's HELLO waits in the USB buffer from
   the moment the device enumerates);
-- a peg command's last byte to its ACK;
+- a peg command's last byte to its ACK (and a PING's, for the link's own share);
 - a peg command to the last bit of the frame on the data pins, for a busy frame (every track
   pegged, the marks on, a ten-hole flash on the track that moves), split into drawing in
   MicroPython (the command to the frame's first bit) and the wire (first bit to last; a
@@ -170,7 +170,12 @@ def main(argv: list[str] | None = None) -> int:
             state = board_commands(board, CAP_MA)
             for body in changed_commands(None, state):
                 host.command(body)
-            pico.sleep(300)
+            pico.sleep(1500)  # the board's flash has run its steps: nothing is being drawn
+            pings = []
+            for _ in range(5):
+                sent, acked = host.command("PING")
+                pings.append(acked - sent)
+                pico.sleep(37)
             acks, totals, draws, wires, computes = [], [], [], [], []
             leds = 0
             for n in range(args.pegs):
@@ -183,14 +188,22 @@ def main(argv: list[str] | None = None) -> int:
                 acks.append(acked - sent)
 
                 def peg_frames() -> list[dict] | None:
-                    got = []
-                    for strip in range(len(wanted[0])):
-                        frames = pico.request("history", pin=pico.led_pins[strip], since_us=sent)["frames"]
-                        match = [f for f in frames if any([tuple(p) for p in f["pixels"]] == w[strip] for w in wanted)]
-                        if not match:
-                            return None
-                        got.append(match[0])
-                    return got
+                    """The frames of the first redraw after the command that shows the new
+                    board on every strip (one frame a strip, written one after the other)."""
+                    strips = len(wanted[0])
+                    history = [pico.request("history", pin=pico.led_pins[k], since_us=sent)["frames"]
+                               for k in range(strips)]
+                    for first in history[0]:
+                        group = [first]
+                        for k in range(1, strips):
+                            later = [f for f in history[k] if f["start_us"] >= group[-1]["start_us"]]
+                            if not later:
+                                return None
+                            group.append(later[0])
+                        shown = [[tuple(p) for p in f["pixels"]] for f in group]
+                        if any(shown == [w[k] for k in range(strips)] for w in wanted):
+                            return group
+                    return None
 
                 got = pico.wait_for(peg_frames, what="the peg's frame on every data pin")
                 first = min(f["start_us"] for f in got)
@@ -213,7 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"emulated RP2040 at {clk / 1e6:.0f} MHz, MicroPython v1.28.0 (rp2, RPI_PICO), layout {args.layout} "
           f"({tracks} tracks, {leds} LEDs on {len(layout.place(render_board(board, settings, 0)))} strips)")
     print(f"boot to HELLO:                     {hello_us / 1000:.1f} ms")
-    print(f"peg command's last byte to ACK:    {ms(acks)}")
+    print(f"PING's last byte to ACK:           {ms(pings)} (nothing drawing: the USB both ways and the read loop)")
+    print(f"peg command's last byte to ACK:    {ms(acks)} (longer when it lands during a draw)")
     print(f"peg command to the frame's last bit: {ms(totals)} (target {TARGET_MS:.0f} ms)")
     print(f"  drawing in MicroPython:          {ms(draws)}")
     print(f"    of which draw() computing the frame: {ms(computes)}; the rest is the wait for the show loop's"
