@@ -358,7 +358,10 @@ class Director:
         qualifying match (default: the event's ``round_games``); a playoff match has its
         bracket's best-of."""
         tables = self.db.tables()
+        if method in ("random", "swiss") and self.db.get("seeds"):
+            raise ConfigError("qualifying is closed (the playoffs' seeds are recorded): seat the bracket")
         if method == "bracket":
+            self.close_qualifying()
             waiting = [[m["a"], m["b"]] for r in self.bracket()["rounds"] for m in r
                        if m["a"] and m["b"] and m["winner"] is None]
             if not waiting:
@@ -383,13 +386,40 @@ class Director:
         with self.lock:
             return [{"rank": n, **line.as_dict()} for n, line in enumerate(self.standings.ranked(), 1)]
 
-    def bracket(self) -> dict[str, Any]:
+    def close_qualifying(self) -> list[str]:
+        """Take the cut: the qualifiers, best first, as the standings have them now, recorded
+        (and synced) once; from then on the bracket is seeded from them whatever happens to the
+        qualifying standings (a correction, a late registration), and no qualifying round is
+        seated. Seating the bracket the first time closes qualifying. The seeds."""
         with self.lock:
+            recorded = self.db.get("seeds")
+            if recorded:
+                return list(json.loads(recorded))
             ranked = [line.name for line in self.standings.ranked()]
-            qualifiers = cut(len(ranked))
-            rounds = bracket(ranked[:qualifiers], self.playoff_games, best_of=int(self.db.get("best_of", "3")),
+            seeds = ranked[:cut(len(ranked))]
+            if len(seeds) < 2:
+                raise ConfigError(f"{len(ranked)} entrants: the playoffs need at least 5 (a cut of 2)")
+            self.db.put("seeds", json.dumps(seeds))
+            self.db.put("qualifying_closed", str(time.time()))
+            self.db.sync()
+        log.info("qualifying closed: the playoffs' seeds are %s", ", ".join(seeds))
+        self._notify("standings", {})
+        return seeds
+
+    def bracket(self) -> dict[str, Any]:
+        """The playoff bracket: from the recorded seeds once qualifying is closed, until then
+        from the standings as they are (a preview that moves with them)."""
+        with self.lock:
+            recorded = self.db.get("seeds")
+            if recorded:
+                seeds = list(json.loads(recorded))
+            else:
+                ranked = [line.name for line in self.standings.ranked()]
+                seeds = ranked[:cut(len(ranked))]
+            rounds = bracket(seeds, self.playoff_games, best_of=int(self.db.get("best_of", "3")),
                              final_best_of=int(self.db.get("final_best_of", "5")))
-        return {"qualifiers": qualifiers, "rounds": [[m.as_dict() for m in r] for r in rounds]}
+        return {"qualifiers": len(seeds), "closed": bool(recorded), "seeds": seeds,
+                "rounds": [[m.as_dict() for m in r] for r in rounds]}
 
     def player(self, name: str) -> dict[str, Any] | None:
         with self.lock:

@@ -318,6 +318,11 @@ def create_app(director: Director, *, rng: random.Random | None = None, gate: Lo
         number, seating = director.seat_round(str(data.get("method")), rng, games)
         return JSONResponse({"round": number, "seating": seating})
 
+    async def close_qualifying(request: Request) -> Response:
+        if refused := refusal(request):
+            return refused
+        return JSONResponse({"seeds": director.close_qualifying()})
+
     async def correct(request: Request) -> Response:
         if refused := refusal(request):
             return refused
@@ -347,6 +352,7 @@ def create_app(director: Director, *, rng: random.Random | None = None, gate: Lo
         Route("/events", events),
         Route("/admin/login", login, methods=["POST"]), Route("/admin/session", session),
         Route("/admin/logout", logout, methods=["POST"]),
+        Route("/admin/qualifying/close", close_qualifying, methods=["POST"]),
         Route("/admin/players", register, methods=["POST"]), Route("/admin/rounds", seat, methods=["POST"]),
         Route("/admin/results", results), Route("/admin/results/{id:int}", correct, methods=["POST"]),
     ]

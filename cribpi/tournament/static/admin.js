@@ -45,6 +45,7 @@ async function adminPage() {
   out.onclick = async () => { if (await post("/admin/logout", {})) { csrf = null; status("logged out", false); loginPage(); } };
   main.replaceChildren(el("p", { id: "said" }), out,
     form("Register", [["name", "text"]], (d) => post("/admin/players", d)),
+    form("Close qualifying", [], () => post("/admin/qualifying/close", {})),
     form("Seat a round", [["method", "select", ["swiss", "random", "bracket"]], ["games", "number"]],
       (d) => post("/admin/rounds", d.games ? { method: d.method, games: +d.games } : { method: d.method })),
     form("Correct", [["id", "number"], ["scores", "text"], ["winner", "number"], ["kind", "select", ["win", "skunk", "double_skunk"]], ["margin", "number"], ["why", "text"]],

@@ -1,0 +1,54 @@
+"""Once the playoffs are seated the bracket is fixed: the cut is taken when qualifying closes,
+recorded, and neither a correction nor a late registration moves it."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from cribpi.exc import ConfigError
+from cribpi.tournament.director import Director
+from cribpi.tournament.web import create_app
+from tests.tournament.test_standings import PLAYERS, ROUND_1, ROUND_2, Room
+from tests.tournament.test_web import PASSWORD, admin_room
+
+
+def pairs(d: Director) -> list[tuple[str | None, str | None]]:
+    return [(m["a"], m["b"]) for m in d.bracket()["rounds"][0]]
+
+
+def test_a_seated_bracket_is_not_reshuffled_by_a_correction_or_late_players(tmp_path: Path) -> None:
+    room = Room(tmp_path)
+    for name in PLAYERS:
+        room.director.register(name)
+    room.play_round(ROUND_1)
+    room.play_round(ROUND_2, game=2)
+    d = room.director
+    before = pairs(d)
+    assert before == [("P04", "P07"), ("P06", "P01")] and not d.bracket()["closed"]
+    number, seating = d.seat_round("bracket", random.Random(1))  # closes qualifying: the cut is recorded
+    assert d.bracket()["closed"] and d.bracket()["seeds"] == ["P04", "P06", "P01", "P07"]
+    p07 = next(r for r in d.db.results() if r["players"] == ["P07", "P10"])  # P07 beat P10 121-90 in round 1
+    d.correct(p07["id"], [90, 121], 1, "skunk", 31, by="admin", why="the card says P10 won")
+    assert "P07" not in [x["name"] for x in d.ranked()[:4]]  # the standings moved...
+    assert pairs(d) == before  # ...the seated bracket did not
+    for n in range(17, 24):  # 23 entrants would make a cut of 6
+        d.register(f"P{n:02}")
+    assert d.bracket()["qualifiers"] == 4 and pairs(d) == before
+    with pytest.raises(ConfigError, match="qualifying is closed"):
+        d.seat_round("swiss", random.Random(1))
+    assert Director(d.db).bracket()["seeds"] == ["P04", "P06", "P01", "P07"]  # recorded: a restart keeps it
+
+
+def test_the_admin_closes_qualifying(tmp_path: Path) -> None:
+    room = admin_room(tmp_path)
+    client = TestClient(create_app(room.director))
+    ok = {"x-csrf-token": client.post("/admin/login", json={"password": PASSWORD}).json()["csrf"]}
+    assert client.post("/admin/qualifying/close", json={}).status_code == 403
+    seeds = client.post("/admin/qualifying/close", json={}, headers=ok).json()["seeds"]
+    assert seeds == [x["name"] for x in room.director.ranked()[:4]]
+    assert client.get("/api/bracket").json()["seeds"] == seeds
+    assert client.post("/admin/rounds", json={"method": "random"}, headers=ok).status_code == 400
