@@ -246,6 +246,7 @@ export class Bootrom {
       this.emu.log(`bkpt #${n} outside the ROM's functions at ${(core.PC - 2).toString(16)}`);
       return;
     }
+    this.emu.calls.set(entry.name, (this.emu.calls.get(entry.name) ?? 0) + 1);
     const regs = core.registers;
     const result = entry.handler([regs[0], regs[1], regs[2], regs[3]]);
     if (result[result.length - 1] === 'hang') {

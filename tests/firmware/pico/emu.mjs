@@ -254,10 +254,12 @@ class Emulator {
     this.usbConnected = false;
     this.resets = 0;
     this.pendingReset = null;
+    this.lookups = new Map();
+    this.calls = new Map();
     this.rowPinList = (args['row-pins'] ?? '').split(',').filter(Boolean).map(Number);
     this.chip = new Chip(this, null, 0, 0);
     this.updateColumns();
-    this.lookups = new Map();
+
   }
 
   micros() {
@@ -352,7 +354,8 @@ class Emulator {
                  scheduled: wd.alarm.clockAlarm.scheduled, at_us: wd.alarm.clockAlarm.nanos / 1000, now_us: this.micros() };
       }
       case 'lookups':
-        return { lookups: Object.fromEntries(this.lookups) };
+        // What the firmware took from the ROM: lookups by code, calls by function.
+        return { lookups: Object.fromEntries(this.lookups), calls: Object.fromEntries(this.calls) };
       case 'quit':
         process.exit(0);
       default:
