@@ -57,6 +57,7 @@ log = logging.getLogger(__name__)
 Notify = Callable[[str, dict[str, Any]], None]  # (what changed: "table" or "standings", its data)
 WAITING_PER_TABLE = 200  # results a table may have waiting for their players to be registered
 NAME_MAX = 64  # a player's name, in characters
+SEAT_COLOURS = ("Red", "Blue", "Green", "Yellow")  # seat 1, 2, 3, 4: the pages' colours of each side
 
 
 class NoSuchResult(ConfigError, LookupError):
@@ -380,7 +381,20 @@ class Director:
         with self.lock:
             number = self.db.add_round(kind, seating, games)
             self.db.sync()
+        self._notify("seating", {"round": number})
         return number, seating
+
+    def seating(self) -> dict[str, Any]:
+        """The round seated last, for the room: its number, kind and games a match, and at each
+        table its players in seat order with their seat colours (the board's tracks)."""
+        with self.lock:
+            number, kind = self.db.current_round()
+            seats = self.db.seating(number) if number else {}
+            games = self.db.round_games(number) or int(self.db.get("round_games", "1")) if number else 0
+        order = {t: n for n, t in enumerate(self.db.tables())}
+        tables = [{"table": t, "players": names, "colours": [SEAT_COLOURS[n % len(SEAT_COLOURS)] for n in range(len(names))]}
+                  for t, names in sorted(seats.items(), key=lambda item: order.get(item[0], len(order)))]
+        return {"round": number, "kind": kind, "games": games if kind == "qualifying" else None, "tables": tables}
 
     def ranked(self) -> list[dict[str, Any]]:
         with self.lock:

@@ -222,7 +222,8 @@ class EventDB:
     def seating(self, number: int) -> dict[str, list[str]]:
         seats: dict[str, list[str]] = {}
         with self.lock:
-            for table, player in self.db.execute("SELECT table_id, player FROM seats WHERE round = ?", (number,)):
+            for table, player in self.db.execute("SELECT table_id, player FROM seats WHERE round = ? ORDER BY rowid",
+                                                 (number,)):  # in seat order, as seated
                 seats.setdefault(table, []).append(player)
         return seats
 

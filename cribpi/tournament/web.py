@@ -37,7 +37,7 @@ __all__ = ["create_app", "Hub", "LoginGate", "BodyLimit", "MAX_BODY"]
 
 STATIC = Path(__file__).parent / "static"
 PAGES = {"/": "wall.html", "/leaderboard": "leaderboard.html", "/feature/{table}": "feature.html",
-         "/bracket": "bracket.html", "/player": "player.html", "/player/{name}": "player.html", "/admin": "admin.html"}
+         "/bracket": "bracket.html", "/seating": "seating.html", "/player": "player.html", "/player/{name}": "player.html", "/admin": "admin.html"}
 NOT_ADMIN = "log in as the director first"
 NO_CSRF = "the CSRF token (X-CSRF-Token header) is missing or wrong: reload /admin"
 ASSETS = ("style.css", "live.js", "admin.js")
@@ -213,6 +213,9 @@ def create_app(director: Director, *, rng: random.Random | None = None, gate: Lo
     async def bracket(request: Request) -> Response:
         return JSONResponse(director.bracket())
 
+    async def seating(request: Request) -> Response:
+        return JSONResponse(director.seating())
+
     async def player(request: Request) -> Response:
         """A player by name: ``/api/player?name=...`` (any name, "A/B" or ".." too), or
         ``/api/players/<name>``. Public: only the results that count."""
@@ -347,7 +350,7 @@ def create_app(director: Director, *, rng: random.Random | None = None, gate: Lo
     routes += [Route(f"/static/{name}", asset(name)) for name in ASSETS]
     routes += [
         Route("/api/standings", standings), Route("/api/tables", tables), Route("/api/tables/{table}", one_table),
-        Route("/api/bracket", bracket), Route("/api/player", player), Route("/api/players/{name}", player),
+        Route("/api/bracket", bracket), Route("/api/seating", seating), Route("/api/player", player), Route("/api/players/{name}", player),
         Route("/api/health", health),
         Route("/events", events),
         Route("/admin/login", login, methods=["POST"]), Route("/admin/session", session),

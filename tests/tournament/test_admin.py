@@ -67,3 +67,16 @@ def test_a_player_page_lists_only_the_results_that_count(tmp_path: Path) -> None
     client = TestClient(create_app(room.director))
     p01 = client.get("/api/player", params={"name": "P01"}).json()
     assert [r["status"] for r in p01["results"]] == ["confirmed"] and p01["games"] == 1
+
+
+def test_the_seating_of_the_round_is_public_with_each_seats_colour(tmp_path: Path) -> None:
+    room = admin_room(tmp_path)  # round 1 seated P01 v P16 at t1, P02 v P15 at t2, ...
+    client = TestClient(create_app(room.director))
+    seating = client.get("/api/seating").json()
+    assert seating["round"] == 1 and seating["kind"] == "qualifying" and seating["games"] == 1
+    assert seating["tables"][0] == {"table": "t1", "players": ["P01", "P16"], "colours": ["Red", "Blue"]}
+    assert [t["table"] for t in seating["tables"]] == [f"t{n}" for n in range(1, 9)]
+    room.director.db.add_round("qualifying", {"t2": ["P01", "P02", "P03", "P04"]}, 3)  # a four-handed table
+    assert client.get("/api/seating").json() == {"round": 2, "kind": "qualifying", "games": 3, "tables": [
+        {"table": "t2", "players": ["P01", "P02", "P03", "P04"], "colours": ["Red", "Blue", "Green", "Yellow"]}]}
+    assert "Find your name" in client.get("/seating").text

@@ -173,3 +173,38 @@ def test_any_name_has_a_page_that_says_how_each_game_went(tmp_path: Path, browse
         assert page.inner_text("#conn") == "not logged in"  # not "connecting…" for ever
     finally:
         server.stop()
+
+
+def test_the_seating_page_on_a_phone_and_on_the_wall(tmp_path: Path, browser: Any, shots: Path) -> None:
+    import random
+
+    from tests.tournament.test_standings import PLAYERS, Room
+
+    room = Room(tmp_path)
+    for name in PLAYERS:
+        room.director.register(name)
+    server = Server(room.director)
+    try:
+        page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone
+        page.goto(server.url("/seating"))
+        page.wait_for_selector("#conn.live")
+        page.wait_for_selector("h2")
+        assert page.inner_text("h2") == "No round is seated yet."
+        _, seating = room.director.seat_round("random", random.Random(5))
+        page.wait_for_selector("tr[data-players]")  # live: the page follows the seating
+        assert page.inner_text("h2") == "Round 1 · 1 game a match" and page.locator("tr[data-players]").count() == 8
+        table, (red, blue) = next(iter(seating.items()))
+        page.fill("input", red)  # "where do I sit?"
+        shown = page.locator("tr[data-players]:not(.hidden)")
+        assert shown.count() == 1 and shown.inner_text().split() == [table, "●", red, "(Red)", "v", "●", blue, "(Blue)"]
+        assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")  # nothing off the side
+        page.screenshot(path=str(shots / "tournament-seating-phone.png"))
+        wall = browser.new_page(viewport={"width": 1920, "height": 1080})
+        wall.goto(server.url("/seating"))
+        wall.wait_for_selector("tr[data-players]")
+        size = wall.evaluate("parseFloat(getComputedStyle(document.querySelector('tr[data-players] td')).fontSize)")
+        assert size >= 1080 / 40  # readable across a room (2.2 vw at 1920 px wide: 42 px)
+        assert wall.evaluate("document.scrollingElement.scrollHeight <= innerHeight")  # 8 tables, no scrolling
+        wall.screenshot(path=str(shots / "tournament-seating.png"))
+    finally:
+        server.stop()

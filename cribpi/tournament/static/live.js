@@ -33,6 +33,7 @@ function follow(refresh, onEvent) {
   es.addEventListener("hello", () => { conn.textContent = "live"; conn.className = "live"; refresh(); });
   es.addEventListener("table", (e) => onEvent("table", JSON.parse(e.data)));
   es.addEventListener("standings", () => onEvent("standings", null));
+  es.addEventListener("seating", () => onEvent("seating", null));
   es.onerror = () => { conn.textContent = "reconnecting…"; conn.className = ""; };
   refresh();
 }
