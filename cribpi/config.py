@@ -44,7 +44,7 @@ from cribpi.hal.controller.link import LinkTiming
 from cribpi.hal.layout import Layout, load_layout, read_toml
 from cribpi.hal.speaker import SPEAKER_BACKENDS, SPEED, VOLUME
 from cribpi.hal.speaker.settings import SPEECH_SAY, SpeechConfig, speech_config
-from cribpi.inputs import bounded_int, bounded_number, escaped, read_user_bytes, read_user_text, shown, unprintable_in, user_path
+from cribpi.inputs import bounded_int, bounded_number, broker_url, escaped, read_user_bytes, read_user_text, shown, unprintable_in, user_path
 from cribpi.views.leds import LedSettings
 
 __all__ = ["Config", "SpeechConfig", "SPEECH_SAY", "TournamentConfig", "OledConfig", "DisplayConfig", "PartsConfig", "load_config", "DEFAULT_PINS",
@@ -362,8 +362,7 @@ def _tournament(reader: _Reader, table: Mapping[str, Any]) -> TournamentConfig:
     broker = table.get("broker")
     if broker is None:
         return TournamentConfig()
-    url = re.fullmatch(r"mqtts?://[^/\s:]+(?::([0-9]{1,5}))?/?", broker)
-    if url is None or (url.group(1) is not None and not 0 < int(url.group(1)) < 65536):
+    if not broker_url(broker):
         raise reader.fail("tournament.broker", broker, "mqtt://host[:port] or mqtts://host[:port], a port 1-65535")
     for key in ("event", "table"):
         if not _NAME.fullmatch(str(table.get(key, ""))):

@@ -38,7 +38,7 @@ from cribpi.exc import ConfigError, CribpiError
 
 __all__ = ["MAX_FILE_BYTES", "MAX_PATH_CHARS", "bounded_int", "bounded_number", "read_user_bytes",
            "read_user_text", "shown", "escaped", "unprintable", "unprintable_in", "one_line_message", "parse_int", "parse_number",
-           "user_text", "user_path", "int_option", "number_option", "path_option"]
+           "user_text", "user_path", "int_option", "number_option", "path_option", "broker_url", "broker_option"]
 
 #: No configuration, layout or record of a real table comes near this (a long match is ~50 kB).
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -298,6 +298,23 @@ def number_option(low: float, high: float) -> Callable[[str], float]:
         return number
 
     return parse
+
+
+_BROKER = re.compile(r"mqtts?://[^/\s:]+(?::([0-9]{1,5}))?/?")
+
+
+def broker_url(text: str) -> bool:
+    """Whether ``text`` is ``mqtt://host[:port]`` or ``mqtts://host[:port]``, printable, its port
+    1-65535 in ASCII digits (the tournament's broker parser reads the port with ``int()``)."""
+    url = _BROKER.fullmatch(text)
+    return url is not None and unprintable(text) is None and (url.group(1) is None or 0 < int(url.group(1)) < 65536)
+
+
+def broker_option(text: str) -> str:
+    """An argparse ``type=`` for a broker's URL (:func:`broker_url`)."""
+    if not broker_url(text):
+        raise argparse.ArgumentTypeError(f"broker {shown(text)} is not valid: mqtt://host[:port] or mqtts://host[:port], a port 1-65535")
+    return text
 
 
 def path_option(what: str, *, folder: bool = False) -> Callable[[str], Path]:

@@ -11,12 +11,23 @@ import secrets
 from pathlib import Path
 
 from cribpi.exc import ConfigError
-from cribpi.inputs import int_option, path_option, read_user_bytes, read_user_text
+from cribpi.inputs import broker_option, int_option, path_option, read_user_bytes, read_user_text, shown
 
 CREDENTIALS = "credentials.json"  # as cribpi.tournament.room.CREDENTIALS (not imported before it runs)
 SUBSCRIBE_WAIT_S = 10
 
 log = logging.getLogger(__name__)
+
+
+def _host(text: str) -> str:
+    """``serve --host``: an IP address or a host name, as ``init --bind`` takes (ASCII digits)."""
+    from cribpi.tournament.room import check_bind
+
+    try:
+        return check_bind(text)
+    except ConfigError:
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not valid: an IP address (0.0.0.0, 192.168.1.5, ::) "
+                                         "or a host name") from None
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -44,9 +55,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     init.add_argument("--qr", action="store_true", help="print each table's [tournament] section as a QR code")
     serve = steps.add_parser("serve", help="follow the event on the broker and serve its pages")
     serve.add_argument("--dir", type=path_option("event folder"), default=Path("."), help="the event's folder")
-    serve.add_argument("--broker", default="mqtt://127.0.0.1:1883", help="mqtt://host[:port] or mqtts://host[:port]")
+    serve.add_argument("--broker", default="mqtt://127.0.0.1:1883", type=broker_option, help="mqtt://host[:port] or mqtts://host[:port]")
     serve.add_argument("--ca", type=path_option("CA certificate"), help="the CA of an mqtts:// broker")
-    serve.add_argument("--host", default="0.0.0.0", help="the pages' address (default: every interface)")
+    serve.add_argument("--host", default="0.0.0.0", type=_host, help="the pages' address (default: every interface)")
     serve.add_argument("--http-port", type=int_option(1, 65535), default=8080, help="the pages' port (default 8080)")
     serve.add_argument("--admin-password-file", type=path_option("password file"),
                        help="the pages' admin password when serve makes a fresh event.db for the room"

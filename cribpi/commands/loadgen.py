@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from cribpi.exc import ConfigError, CribpiError
-from cribpi.inputs import int_option, number_option, path_option
+from cribpi.inputs import broker_option, int_option, number_option, path_option
 
 #: The most tables a room has (``cribpi director init --tables``): t1 .. t2000.
 MAX_TABLES = 2000
@@ -35,7 +35,7 @@ class BrokerUnreachable(CribpiError):
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("loadgen", help="simulated tables publishing random games to a broker", description=__doc__)
-    p.add_argument("--broker", required=True, help="mqtt://host[:port] or mqtts://host[:port]")
+    p.add_argument("--broker", required=True, type=broker_option, help="mqtt://host[:port] or mqtts://host[:port]")
     p.add_argument("--event", required=True, help="the event's id")
     p.add_argument("--tables", type=int_option(1, MAX_TABLES), default=4,
                    help=f"how many tables, 1-{MAX_TABLES} (default 4)")

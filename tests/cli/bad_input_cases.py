@@ -387,6 +387,13 @@ def cases() -> list[tuple[list[str], str]]:
         ([*LOADGEN, "--pace", "nan"], "--pace", "nan", "a number 0-60"),
         ([*LOADGEN, "--pace", "1_0"], "--pace", "1_0", "a number 0-60"),
     ]]
+    out += [(["director", "serve", "--dir", "{folder}", "--broker", f"mqtt://127.0.0.1:{arabic('1883')}"],
+             r"--broker: broker 'mqtt://127.0.0.1:١٨٨٣' is not valid: mqtt://host\[:port\] .*a port 1-65535"),
+            (["loadgen", "--broker", f"mqtt://127.0.0.1:{arabic('1883')}", "--event", "e"], r"--broker: broker 'mqtt://127.0.0.1:١٨٨٣' is not valid"),
+            (["loadgen", "--broker", f"mqtt://127.0.0.1:{FULLWIDTH}", "--event", "e"], r"--broker: broker 'mqtt://127.0.0.1:１２' is not valid"),
+            (["director", "serve", "--dir", "{folder}", "--host", ".".join(arabic(d) for d in "1234")],
+             r"--host: '١.٢.٣.٤' is not valid: an IP address"),
+            (["director", "init", "ev", "--dir", "{newdir}", "--bind", ".".join(arabic(d) for d in "1234")], r"--bind '١.٢.٣.٤' is not valid")]
     out += [(["score", f"{ARABIC['5']}H", "5C", "5S", "JD", "5D"], r"'٥H' is not a card"),
             (["score", "5H", "5C", "5S", "JD", f"{FULLWIDTH[0]}0D"], r"'１0D' is not a card"),
             (["peg", ARABIC["5"]], r"'٥' is neither a rank"), (["peg", f"{FULLWIDTH[0]}0"], r"'１0' is neither a rank")]
@@ -401,6 +408,9 @@ def cases() -> list[tuple[list[str], str]]:
             (["run", "--backend", CLEAR], r"--backend: backend '\\x1b\[2J'"),
             (["director", "init", f"ev{CLEAR}", "--dir", "{newdir}"], r"event 'ev\\x1b\[2J' is not valid"),
             ([*LOADGEN[:3], "--event", f"e{RED}"], r"--event 'e\\x1b\[31m' is not valid"),
+            (["loadgen", "--broker", f"mqtt://x{CLEAR}:1", "--event", "e"], r"--broker: broker 'mqtt://x\\x1b\[2J:1' is not valid"),
+            (["director", "serve", "--dir", "{folder}", "--broker", f"mqtt://x{TITLE}"], r"--broker: broker 'mqtt://x\\x1b\]0;pwned\\x07' is not valid"),
+            (["director", "serve", "--dir", "{folder}", "--host", f"h{CLEAR}"], r"--host: 'h\\x1b\[2J' is not valid"),
             (["stats", f"extra{CLEAR}"], r"unrecognized arguments: extra\\x1b\[2J")]
     out += [(argv, r"nofile\\x1b\[2J\\x1b\]0;pwned\\x07\.\w+: no such|'nofile\\x1b\[2J\\x1b\]0;pwned\\x07\.\w+'")
             for argv in (["replay", ESCAPED_PATH], ["config", "--check", ESCAPED_PATH], ["run", "--config", ESCAPED_PATH],
