@@ -16,7 +16,7 @@ from tests.firmware.pico.emulated import EmulatedPico
 
 #: The host's patience with a controller that runs at a fraction of real time: an ACK takes
 #: a few milliseconds on the Pico, but tens to hundreds of wall-clock ones here.
-TIMING = LinkTiming(ack_timeout_s=1.5, retries=3, ping_s=1.0, backoff_s=0.1, backoff_max_s=0.5)
+TIMING = LinkTiming(ack_timeout_s=3.0, retries=3, ping_s=1.0, backoff_s=0.1, backoff_max_s=0.5)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
