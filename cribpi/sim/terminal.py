@@ -40,6 +40,7 @@ __all__ = ["Terminal", "Palette", "status_line", "rules_words", "PHASE_WORDS", "
 ESCAPE_DELAY_MS = 25  # curses waits this long after Esc for the rest of an arrow key's sequence
 _SPECIAL_KEYS = {curses.KEY_ENTER: ENTER, curses.KEY_BACKSPACE: BACKSPACE, curses.KEY_DC: BACKSPACE}
 _MENU_ARROWS = {curses.KEY_UP: "u", curses.KEY_DOWN: "g"}
+STATUS_COLUMNS = 80  # the smallest terminal the simulator plays in
 
 
 class Terminal:
@@ -68,13 +69,14 @@ class Terminal:
 
     # -- what is shown --------------------------------------------------------------------
 
-    def view(self) -> View:
+    def view(self, columns: int = STATUS_COLUMNS) -> View:
+        """What one frame shows, its status line fitted to ``columns``."""
         ui, state = self.app.ui, self.app.ui.state
         labels = tuple(track_label(state.team_name(t), s) for t, s in enumerate(state.scores))
         self.mapper.context = _called_on(state, self.mapper.entry)
         prompt = self.mapper.notice or self.mapper.prompt or _waiting_for(self.app)
         return View(str(self.journal or ""), self.pegboard.frame if self.pegboard else None, labels,
-                    self.display.image if self.display else None, status_line(state),
+                    self.display.image if self.display else None, status_line(state, columns),
                     tuple(screen_text(ui.screen()).split("\n")), prompt, LEGEND)
 
     def draw(self) -> None:
@@ -83,7 +85,7 @@ class Terminal:
             return
         size = self._size()
         rows, columns = size
-        view = self.paged(self.view(), columns, rows)
+        view = self.paged(self.view(columns), columns, rows)
         lines = fit(view, columns, rows) or [(Segment(too_small(view, columns, rows)),)]
         if size != self._shown_size:
             self.screen.erase()
@@ -270,24 +272,34 @@ def rules_words(name: str) -> str:
     return " ".join([*(said.get(word, word) for word in name.split("-")), "rules"])
 
 
-def status_line(state: State) -> str:
-    """The scores, how the game is set, its phase and who deals, in the players' words (short
-    enough for three players' two-digit scores on 80 columns).
+def status_line(state: State, columns: int = STATUS_COLUMNS) -> str:
+    """The scores, how the game is set, its phase and who deals, in the players' words, in the
+    fullest form that fits ``columns``: the set-up is said shorter ("claim, muggins", "ACC
+    tournament"), then left out (the rules, then the mode, then the phase) before a score or
+    the dealer is ever cut (four players on three-digit scores fit 80 columns).
 
     >>> from cribpi.game import Game, NewGame
     >>> from cribpi.rules import ACC
     >>> status_line(Game([NewGame(("Ann", "Bob"), ACC)]).state)
     'Ann 0  Bob 0 · count mode · ACC rules · cut for deal'
+    >>> status_line(Game([NewGame(("Ann", "Bob"), ACC)]).state, 40)
+    'Ann 0 Bob 0 · count · ACC · cut for deal'
     """
-    scores = "  ".join(f"{state.team_name(t)} {s}" for t, s in enumerate(state.scores))
+    names = [state.team_name(t) for t in range(len(state.scores))]
     # muggins is said where it is played (claim mode): without it on the line, only an export showed it
     muggins = ", muggins" if state.mode is Mode.CLAIM and state.rules.muggins.moments else ""
-    line = (f"{scores} · {state.mode.value} mode{muggins} · {rules_words(state.rules.name)} · "
-            f"{PHASE_WORDS[state.phase]}")
+    mode, short_mode = f"{state.mode.value} mode{muggins}", f"{state.mode.value}{muggins}"
+    rules = rules_words(state.rules.name)
+    short_rules = rules.removesuffix(" rules")
+    phase = PHASE_WORDS[state.phase]
     deal = state.deal
-    if deal and state.names:  # the count is not repeated: the words under it show it all through the play
-        line += f" · {state.names[deal.dealer]} deals"
-    return line
+    # the count is not repeated: the words under it show it all through the play
+    dealer = [f"{state.names[deal.dealer]} deals"] if deal and state.names else []
+    sides = [f"{name} {score}" for name, score in zip(names, state.scores)]
+    forms: tuple[list[str], ...] = ([mode, rules, phase], [short_mode, short_rules, phase], [short_mode, phase], [phase], [])
+    lines = [" · ".join([gap.join(sides), *form, *dealer]) for form in forms for gap in ("  ", " ")]
+    fitting = next((line for line in lines if len(line) <= columns), None)
+    return fitting if fitting is not None else lines[-1][:max(columns - 1, 0)] + "…"
 
 
 def _word_pages(columns: int, lines: int, screen: ScreenModel) -> int:

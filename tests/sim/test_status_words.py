@@ -49,3 +49,54 @@ def test_a_claim_waited_for_is_said_with_the_seat_and_the_keys_that_make_it():
     assert game.state.deal.pending is not None and game.state.deal.pending.seat == 0
     said = _waiting_for(SimpleNamespace(ui=SimpleNamespace(menu=None, state=game.state)))
     assert said == "waiting for a claim from Ann (seat 1): p 1 N Enter claims N"
+
+
+def _worst_cases():
+    """Every table the status line can be asked for, at its longest: each player count (four
+    in partnerships too), mode, preset and phase, every side on three digits, each dealer."""
+    from cribpi.app.settings import DEFAULT_NAMES
+    from cribpi.game import Mode
+    from cribpi.rules import MugginsScope
+
+    for players, partnerships in ((2, False), (3, False), (4, False), (4, True)):
+        for preset in sorted(PRESETS):
+            for mode in Mode:
+                if get_rules(preset).five_card and players > 2:
+                    continue  # five-card cribbage is for two
+                rules = get_rules(preset).replace(players=players, partnerships=partnerships,
+                                                  muggins=MugginsScope.ACC)
+                state = Game([NewGame(DEFAULT_NAMES[:players], rules, mode, first_dealer=0)]).state
+                for phase in Phase:
+                    for dealer in range(players):
+                        deal = dataclasses.replace(state.deal, dealer=dealer) if state.deal else None
+                        yield dataclasses.replace(state, phase=phase, deal=deal,
+                                                  scores=tuple(121 - t for t in range(len(state.scores))))
+
+
+def test_every_table_fits_80_columns_with_every_score_and_the_dealer():
+    """Three players on three-digit scores cut the dealer off ("... · Green dea…"): the line
+    says the set-up shorter, or leaves it out, before a score or the dealer is cut."""
+    checked = 0
+    for state in _worst_cases():
+        line = status_line(state)
+        assert len(line) <= 80 and "…" not in line, line
+        for team, score in enumerate(state.scores):
+            assert f"{state.team_name(team)} {score}" in line, line
+        if state.deal is not None:
+            assert line.endswith(f" · {state.names[state.deal.dealer]} deals"), line
+        checked += state.deal is not None
+    assert checked > 500
+
+
+def test_a_wide_terminal_gets_the_whole_line():
+    from cribpi.app.settings import DEFAULT_NAMES
+    from cribpi.game import Mode
+    from cribpi.rules import MugginsScope
+
+    rules = get_rules("acc-tournament").replace(players=3, muggins=MugginsScope.ACC)
+    state = Game([NewGame(DEFAULT_NAMES[:3], rules, Mode.CLAIM, first_dealer=2)]).state
+    state = dataclasses.replace(state, scores=(118, 120, 121), phase=Phase.DONE)
+    wide = status_line(state, 132)
+    assert wide == ("Red 118  Blue 120  Green 121 · claim mode, muggins · ACC tournament rules · deal counted"
+                    f" · {state.names[state.deal.dealer]} deals")
+    assert len(status_line(state)) <= 80 < len(wide)
