@@ -15,8 +15,9 @@ emulated RP2040 (tests/firmware/pico), all figures in emulated time at the chip'
   watchdog's scratch registers 0-2, which the SDK leaves to the program: the harness sets
   scratch 1, the wrapper writes gc.mem_free() as it stands to scratch 2, collects, writes it
   again to scratch 0 and clears scratch 1. It looks every 20 ms and costs the loop nothing else.
-  The wrapper also leaves the time of the firmware's last draw() (computing the frame, before
-  the words go to the state machines) in scratch 3, to split the drawing figure further.
+  The wrapper also times the parts of a redraw (colours(), power(), place() and the words into
+  the state machines) into an array whose address it leaves in scratch 3; the harness reads it
+  from the emulated memory, so the drawing figure splits further.
 
 Needs what the pico tests need (README: the emulated Pico).
 """
@@ -43,27 +44,57 @@ from tests.firmware.pico import emulated  # noqa: E402
 TARGET_MS = 20.0
 CAP_MA = 4000
 COLOURS = ((255, 0, 0), (0, 64, 255), (0, 255, 0), (255, 160, 0))
-PROBE = '''"""The benchmark's wrapper: the firmware's main (firmware_main.py) and a probe of the heap."""
+PROBE = '''"""The benchmark's wrapper: the firmware's main (firmware_main.py), a probe of the heap, and
+the time of each part of a redraw."""
 import asyncio
 import gc
 import machine
 import micropython
 import time
+import uctypes
+from array import array
 
+import draw
 import firmware_main
+import leds
 
 SCRATCH = 0x4005800C  # WATCHDOG_BASE + SCRATCH0
-_draw = firmware_main.draw
+#: The last 16 drawn redraws, five words each: the redraw's start (ticks_us), then the
+#: microseconds of colours(), power(), place() and Strips.write() (the words into the state
+#: machines' FIFOs); the last word counts the redraws that drew.
+PHASES = array("I", [0] * 81)
+machine.mem32[SCRATCH + 12] = uctypes.addressof(PHASES)
+started = 0
 
 
-def timed_draw(*args):
-    """The firmware's draw(), its time in microseconds left in scratch 3."""
-    start = time.ticks_us()
-    _draw(*args)
-    machine.mem32[SCRATCH + 12] = time.ticks_diff(time.ticks_us(), start)
+def timed(function, slot):
+    def run(*args):
+        start = time.ticks_us()
+        result = function(*args)
+        at = (PHASES[80] % 16) * 5
+        if slot == 1:
+            PHASES[at] = started
+        PHASES[at + slot] = time.ticks_diff(time.ticks_us(), start)
+        if slot == 4:
+            PHASES[80] += 1
+        return result
+    return run
 
 
-firmware_main.draw = timed_draw
+draw.colours = timed(draw.colours, 1)  # draw() finds them in its module when it runs
+draw.power = timed(draw.power, 2)
+draw.place = timed(draw.place, 3)
+leds.Strips.write = timed(leds.Strips.write, 4)
+_redraw = firmware_main.Firmware.redraw
+
+
+def redraw(self):
+    global started
+    started = time.ticks_us() & 0x3FFFFFFF
+    _redraw(self)
+
+
+firmware_main.Firmware.redraw = redraw
 
 
 async def probe():
@@ -126,6 +157,15 @@ class Host:
         seq, sent = self.send(body)
         return sent, self.reply(seq, "HELLO" if body.startswith("HELLO") else "ACK")
 
+    def phases(self, since_us: float) -> list[int] | None:
+        """The first redraw that began after ``since_us``, from the probe's ring: [its start
+        (µs since power-up), colours, power, place, write (µs each)]."""
+        address = self.pico.request("scratch", index=3)["value"]
+        data = bytes.fromhex(self.pico.request("peek", address=address, length=81 * 4)["data"])
+        words = [int.from_bytes(data[i:i + 4], "little") for i in range(0, 81 * 4, 4)]
+        ring = sorted((words[k * 5:k * 5 + 5] for k in range(min(16, words[80]))), key=lambda e: e[0])
+        return next((entry for entry in ring if entry[0] >= since_us), None)
+
     def mem_free(self) -> tuple[int, int]:
         """(gc.mem_free() as it stood, after gc.collect())."""
         self.pico.request("scratch", index=1, value=1)
@@ -176,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
                 sent, acked = host.command("PING")
                 pings.append(acked - sent)
                 pico.sleep(37)
-            acks, totals, draws, wires, computes = [], [], [], [], []
+            acks, totals, draws, wires = [], [], [], []
+            parts: dict[str, list[float]] = {name: [] for name in ("wait", "colours", "power", "place", "write")}
             leds = 0
             for n in range(args.pegs):
                 new = board_at(40 + 10 * n, tracks)
@@ -212,7 +253,11 @@ def main(argv: list[str] | None = None) -> int:
                 totals.append(last - sent)
                 draws.append(first - sent)
                 wires.append(last - first)
-                computes.append(float(pico.request("scratch", index=3)["value"]))
+                phases = host.phases(sent)
+                if phases is not None:
+                    parts["wait"].append(phases[0] - sent)
+                    for name, value in zip(("colours", "power", "place", "write"), phases[1:]):
+                        parts[name].append(float(value))
                 state = new_state
                 pico.sleep(250)
             busy_free = host.mem_free()
@@ -230,8 +275,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"peg command's last byte to ACK:    {ms(acks)} (longer when it lands during a draw)")
     print(f"peg command to the frame's last bit: {ms(totals)} (target {TARGET_MS:.0f} ms)")
     print(f"  drawing in MicroPython:          {ms(draws)}")
-    print(f"    of which draw() computing the frame: {ms(computes)}; the rest is the wait for the show loop's"
-          " next turn (every STEP_MS / 4) and the first words' way to the pin")
+    for name, what in (("wait", "the show loop's turn (command to redraw)"), ("colours", "colours()"),
+                       ("power", "power() (brightness, cap)"), ("place", "place() (into the strips' words)"),
+                       ("write", "Strips.write() (words to the FIFOs, both strips)")):
+        if parts[name]:
+            print(f"    {what + ':':48} {ms(parts[name])}")
     print(f"  the wire:                        {ms(wires)} ({statistics.median(wires) / leds:.1f} us an LED)")
     print(f"gc.mem_free() after boot:          {boot_free[0]} bytes ({boot_free[1]} after gc.collect())")
     print(f"gc.mem_free() after a busy frame:  {busy_free[0]} bytes ({busy_free[1]} after gc.collect())")

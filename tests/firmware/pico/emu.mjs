@@ -313,6 +313,12 @@ class Emulator {
         decoder.settle(chip.mcu.clock.nanosCounter);
         return { frames: decoder.history.filter((f) => f.start_us >= (request.since_us ?? 0)) };
       }
+      case 'peek': {
+        // Bytes of the emulated memory (a probe's own buffer, found through a scratch register).
+        const bytes = [];
+        for (let i = 0; i < Math.min(request.length ?? 4, 4096); i++) bytes.push(chip.mcu.readUint8(request.address + i));
+        return { data: Buffer.from(bytes).toString('hex') };
+      }
       case 'scratch': {
         // The watchdog's scratch registers 0-3 (the SDK leaves them to the program): a
         // protocol-neutral way for a test's own code on the Pico to report to the harness.
