@@ -211,10 +211,24 @@ class Terminal:
         self.draw()  # in the arrangement the new size holds
 
     def farewell(self) -> str:
-        """The quit message: where the game is kept and how to go on with it."""
+        """The quit message: where the game is kept and how to go on with it (a finished one:
+        how to play the next). The command has a line of its own, so a terminal that wraps it
+        never breaks it among other words, and it is copied whole.
+
+        The words for a game being played::
+
+            cribpi: the game is kept in /home/ann/games.db
+            To go on with it, run:
+            CRIBPI_DB=/home/ann/games.db bash .ci/play
+        """
+        phase = self.app.ui.state.phase
+        what = "the finished game" if phase in (Phase.GAME_OVER, Phase.MATCH_OVER) else "the game"
         where = f" in {self.journal}" if self.journal else ""
-        how = f"run `{self.resume}`" if self.resume else "run the same command again"
-        return f"cribpi: the game is kept{where}; {how} to go on with it."
+        then = {Phase.GAME_OVER: "To play the next game of the match", Phase.MATCH_OVER: "To play a new game"}
+        how = then.get(phase, "To go on with it")
+        if not self.resume:
+            return f"cribpi: {what} is kept{where}.\n{how}, run the same command again."
+        return f"cribpi: {what} is kept{where}\n{how}, run:\n{self.resume}"
 
 
 class Palette:

@@ -268,7 +268,9 @@ def test_a_first_time_player_plays_a_three_player_game_at_80x24(first_time):
     first_time.wait_for("the game is kept in")
     quit_message = first_time.screen(joined=True)
     # the command names the journal it was given: without CRIBPI_DB, .ci/play opens the checkout's
-    assert "play.db; run `CRIBPI_DB=" in quit_message and "play.db bash .ci/play` to go on with it." in quit_message
+    lines = quit_message.splitlines()
+    command = lines[lines.index("To go on with it, run:") + 1]  # on its own line: copied whole
+    assert command.startswith("CRIBPI_DB=") and command.endswith("play.db bash .ci/play"), quit_message
     assert "cribpi INFO" not in quit_message  # the service's log lines stay out of the player's terminal
 
 

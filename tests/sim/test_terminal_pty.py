@@ -210,7 +210,10 @@ def test_quit_names_the_journal_and_frames_are_drawn_once(tmp_path):
         term.process.wait(5)
         term.pump(0.3)
         screen = term.text()
-        assert f"the game is kept in {db}; run `bash .ci/play` to go on with it." in screen.replace("\n", "")
+        rows = [row.rstrip() for row in screen.splitlines()]
+        at = rows.index("To go on with it, run:")
+        assert rows[at + 1] == "bash .ci/play"  # the command on its own line
+        assert "".join(rows[:at]).endswith(f"cribpi: the game is kept in {db}")  # the terminal wraps the path
         assert "frames 2" in screen  # the first screen, then the hint: once each
     finally:
         term.close()
