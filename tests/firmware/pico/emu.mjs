@@ -1,11 +1,15 @@
 // An emulated Raspberry Pi Pico for the pico tests: rp2040js (npm) runs the stock MicroPython
 // UF2 with the firmware's files on its littlefs, behind a bootrom of our own (bootrom.mjs).
 //
-//   node emu.mjs --uf2 FILE --fs IMAGE [--fs-offset 0xA0000] [--pull-up 10,11,...]
+//   node emu.mjs --uf2 FILE --fs IMAGE [--fs-offset 0xA0000] [--led-pins 2,3,4,5]
+//                [--row-pins 6,7,8,9] [--pull-up 10,11,12,13,14,15]
 //
-// stdin and stdout carry JSON lines. In: {"id": n, "op": ...} requests (see handle()); out:
-// replies {"id": n, ...} and events {"ev": "serial", "data": base64} (the USB CDC bytes the
-// firmware wrote), {"ev": "reset", ...}, {"ev": "usb", "state": "connected"}.
+// stdin and stdout carry JSON lines. In: {"id": n, "op": ...} requests, answered by
+// {"id": n, ...} (see handle()): serial (bytes from the host), press (keys held, as [row pin,
+// column pin] pairs), pixels and history (the frames decoded on a pin), time (emulated µs),
+// hang, unplug, plug, watchdog, scratch, peek, lookups, quit. Out, besides the answers:
+// {"ev": "serial", "data": base64, "us": t} (the USB CDC bytes the firmware wrote),
+// {"ev": "reset", "reason": ..., "us": t}, {"ev": "usb", "state": "connected"}, {"ev": "log"}.
 //
 // Things this harness does that rp2040js does not do by itself:
 // - the state machines are stepped inside the CPU loop, in time: each instruction takes its
@@ -259,7 +263,6 @@ class Emulator {
     this.rowPinList = (args['row-pins'] ?? '').split(',').filter(Boolean).map(Number);
     this.chip = new Chip(this, null, 0, 0);
     this.updateColumns();
-
   }
 
   micros() {
