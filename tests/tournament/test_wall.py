@@ -1,0 +1,124 @@
+"""The room's pages as a room reads them (issue 21, item 14), measured in Debian's headless
+Chromium: at 1920x1080 the wall shows up to 24 tables without scrolling, each score at least
+1/30 of the screen's height (36 px: readable from 5 m), fills the screen at 8 tables and pages
+through more than fit; boards of 3 and 4 sides have a colour for every side; the leaderboard
+uses the width; a 64-character name pushes nothing off the screen. Screenshots of each go to
+docs/img/ with CRIBPI_SCREENSHOTS=1."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.tournament.test_browser import Server, browser, shots  # noqa: F401 - fixtures
+from tests.tournament.test_standings import Room
+
+pytestmark = [pytest.mark.browser]
+WALL = {"width": 1920, "height": 1080}
+PHONE = {"width": 390, "height": 844}
+LONG = "Maximilian-Alexander Bartholomew Fitzgerald-Worthington of Kent 1"  # 64 characters
+NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lee", "Max", "Ned", "Ola",
+         "Pat", "Quin", "Rae", "Sam", "Tom", "Una", "Vic", "Wes", "Xia", "Yul", "Zoe"]
+
+
+def a_room(tmp_path: Path, tables: int, sides: int = 2, long_name: bool = False) -> Room:
+    """``tables`` boards, each part-way through a game of ``sides`` players."""
+    room = Room(tmp_path, tables)
+    d = room.director
+    for n in range(1, tables + 1):
+        players = [NAMES[(n + k * 7) % len(NAMES)] for k in range(sides)]
+        if long_name and n == 1:
+            players[0] = LONG
+        scores = [(n * 13 + k * 41) % 122 for k in range(sides)]
+        d.live[f"t{n}"] = {"table": f"t{n}", "online": True, "state": {
+            "game": 1, "players": players, "scores": scores, "rear": [0] * sides, "dealer": n % sides,
+            "game_number": 1, "match_games": 1, "games_won": [0] * sides, "phase": "play", "status": "playing",
+            "last": {"seat": 0, "points": 2, "reason": "fifteen", "text": "fifteen two"}, "at": 1.0}}
+    return room
+
+
+def open_wall(server: Server, browser: Any, viewport: dict[str, int], query: str = "") -> Any:  # noqa: F811
+    page = browser.new_page(viewport=viewport)
+    page.goto(server.url("/" + query))
+    page.wait_for_selector("#conn.live")
+    page.wait_for_selector(".board .score")
+    return page
+
+
+MEASURE = """() => {
+  const scores = [...document.querySelectorAll('.wall .score')];
+  const boards = [...document.querySelectorAll('.wall .board')];
+  const wall = document.querySelector('.wall').getBoundingClientRect();
+  const inside = (r) => r.left >= 0 && r.top >= 0 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5;
+  return {
+    boards: boards.map((b) => b.id.slice(6)),
+    scoreSizes: scores.map((s) => parseFloat(getComputedStyle(s).fontSize)),
+    scoreHeights: scores.map((s) => s.getBoundingClientRect().height),
+    allInside: [...scores, ...boards].every((e) => inside(e.getBoundingClientRect())),
+    scrolls: document.scrollingElement.scrollHeight > document.scrollingElement.clientHeight
+      || document.scrollingElement.scrollWidth > document.scrollingElement.clientWidth,
+    covered: boards.reduce((sum, b) => { const r = b.getBoundingClientRect(); return sum + r.width * r.height; }, 0)
+      / ((innerHeight - wall.top) * innerWidth),
+    pager: document.getElementById('pager') ? document.getElementById('pager').textContent : '',
+  };
+}"""
+
+
+@pytest.mark.parametrize("tables", [8, 24])
+def test_the_wall_shows_every_table_readable_from_five_metres(tmp_path: Path, browser: Any, shots: Path,  # noqa: F811
+                                                              tables: int) -> None:
+    room = a_room(tmp_path, tables)
+    server = Server(room.director)
+    try:
+        page = open_wall(server, browser, WALL)
+        m = page.evaluate(MEASURE)
+        assert m["boards"] == [f"t{n}" for n in range(1, tables + 1)] and m["pager"] == ""
+        assert not m["scrolls"] and m["allInside"], m
+        assert min(m["scoreSizes"]) >= 1080 / 30, m["scoreSizes"]  # 36 px
+        assert m["covered"] >= 0.6, m["covered"]  # the boards fill the screen, not a strip of it
+        print(tables, "tables:", min(m["scoreSizes"]), "px scores, covered", round(m["covered"], 2))
+        page.screenshot(path=str(shots / f"tournament-wall-{tables}.png"))
+    finally:
+        server.stop()
+
+
+def test_the_wall_pages_through_more_tables_than_fit(tmp_path: Path, browser: Any, shots: Path) -> None:  # noqa: F811
+    room = a_room(tmp_path, 40)
+    server = Server(room.director)
+    try:
+        page = open_wall(server, browser, WALL, "?seconds=1")
+        seen: list[str] = []
+        for n in (1, 2):
+            page.wait_for_function(f"document.getElementById('pager').textContent.startsWith('page {n}/2')")
+            m = page.evaluate(MEASURE)
+            assert not m["scrolls"] and m["allInside"] and min(m["scoreSizes"]) >= 36, m
+            assert len(m["boards"]) == 20, m["boards"]  # two even pages of 20, not 24 and 16
+            seen += m["boards"]
+            if n == 1:
+                print("40 tables, a page:", min(m["scoreSizes"]), "px scores")
+                page.screenshot(path=str(shots / "tournament-wall-40.png"))
+        assert seen == [f"t{n}" for n in range(1, 41)]  # every table, each once
+        assert page.inner_text("#pager") == "page 2/2 · tables 21–40 of 40"
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("sides", [3, 4])
+def test_a_board_of_three_or_four_sides_has_a_colour_for_each(tmp_path: Path, browser: Any, shots: Path,  # noqa: F811
+                                                              sides: int) -> None:
+    room = a_room(tmp_path, 12, sides)
+    server = Server(room.director)
+    try:
+        page = open_wall(server, browser, WALL)
+        colours = page.evaluate("[...document.querySelectorAll('#table-t1 .track i')]"
+                                ".map((i) => getComputedStyle(i).backgroundColor)")
+        assert len(colours) == sides and len(set(colours)) == sides, colours  # one each, all different
+        assert all(c not in ("rgba(0, 0, 0, 0)", "transparent") for c in colours), colours
+        m = page.evaluate(MEASURE)
+        assert not m["scrolls"] and m["allInside"] and min(m["scoreSizes"]) >= 36, m
+        print(sides, "sides, 12 tables:", min(m["scoreSizes"]), "px scores", m["pager"])
+        page.screenshot(path=str(shots / f"tournament-wall-{sides}-sides.png"))
+    finally:
+        server.stop()
