@@ -14,6 +14,7 @@ import json
 import sys
 from typing import Any
 
+from cribpi.commands.wrapping import output_columns, wrap
 from cribpi.game.engine import INITIAL, apply
 from cribpi.game.events import Event, Misdeal, NewGame, NextGame, Setup
 from cribpi.game.legal import describe_expected
@@ -44,13 +45,14 @@ def read_record(path: str) -> Record:
 
 def run(args: argparse.Namespace) -> int:
     record = read_record(args.file)
-    rows, lines, state = replay_rows(record)
+    rows, lines, state = replay_rows(record, None if args.json else output_columns())
     if args.json:
         print(json.dumps(replay_json(record, rows, state), ensure_ascii=False))
         return 0
-    print(_title(record))
+    columns = output_columns()
+    print("\n".join(wrap(_title(record), columns)))
     print("\n".join(lines))
-    print(_summary(record, state))
+    print("\n".join(wrap(_summary(record, state), columns)))
     return 0
 
 
@@ -64,8 +66,9 @@ def replay_json(record: Record, rows: list[dict[str, Any]], state: State) -> dic
             "match": _standing(state, state.match_summary())}
 
 
-def replay_rows(record: Record) -> tuple[list[dict[str, Any]], list[str], State]:
-    """Replay a parsed record: scoring rows (for JSON), printed lines, and the final state."""
+def replay_rows(record: Record, columns: int | None = None) -> tuple[list[dict[str, Any]], list[str], State]:
+    """Replay a parsed record: scoring rows (for JSON), printed lines (fitted to ``columns``,
+    None: a line a row), and the final state."""
     rows: list[dict[str, Any]] = []
     out: list[str] = []
     state = INITIAL
@@ -82,7 +85,7 @@ def replay_rows(record: Record) -> tuple[list[dict[str, Any]], list[str], State]
                 shown = (row["game"], row["deal"])
                 out.append(_heading(row["game"], row["deal"]))
             rows.append(row)
-            out.append(_text(row))
+            out.extend(_text(row, columns))
     return rows, out, state
 
 
@@ -134,15 +137,33 @@ def _standing(state: State, summary: dict[str, Any]) -> dict[str, Any]:
     return {key: _by_team(state, values) for key, values in summary.items()}
 
 
-def _text(row: dict[str, Any]) -> str:
+SAID = 48  # a score's words are padded to this, so the running scores after them line up
+
+
+def _text(row: dict[str, Any], columns: int | None = None) -> list[str]:
+    """A row's printed lines: one where it fits ``columns`` (None: always), else wrapped at
+    spaces, the lines after the first under its words; a score's running scores then have a
+    line of their own."""
     head = f"line {row['line']:>4}  "
     if row["type"] == "score":
         scores = ", ".join(f"{name} {score}" for name, score in row["scores"].items())
         said = f"{row['reason']}: {row['explain']}" if row["explain"] else row["reason"]
-        return f"{head}{row['name']:<10} {row['points']:>+4}  {said:<48}  {scores}"
-    if row["type"] == "alert":
-        return f"{head}! {row['kind']}: {row['text']}"
-    return f"{head}= {row['text']}"
+        who = f"{head}{row['name']:<10} {row['points']:>+4}  "
+        line = f"{who}{said:<{SAID}}  {scores}"
+        if columns is None or len(line) <= columns:
+            return [line]
+        indent = " " * (len(who) if len(who) <= columns // 2 else 4)
+        lines = wrap(said, columns, first=who, rest=indent)
+        gap = columns - len(lines[-1]) - len(scores)
+        if gap >= 2:  # the scores end at the right edge, as a narrower table's last column
+            return [*lines[:-1], lines[-1] + " " * gap + scores]
+        if len(indent) + len(scores) <= columns:  # at the right edge, on a line of their own
+            return [*lines, f"{scores:>{columns}}"]
+        return [*lines, *wrap(scores, columns, first=indent, rest=indent)]
+    text = f"{head}! {row['kind']}: {row['text']}" if row["type"] == "alert" else f"{head}= {row['text']}"
+    if columns is None or len(text) <= columns:
+        return [text]
+    return wrap(text, columns, rest=" " * (len(head) + 2 if len(head) + 2 <= columns // 2 else 4))
 
 
 def _title(record: Record) -> str:

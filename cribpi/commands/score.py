@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from cribpi.commands.wrapping import output_columns, wrap
 from cribpi.exc import RulesError
 from cribpi.rules import get_rules, parse_cards, score_hand
 
@@ -33,6 +34,6 @@ def run(args: argparse.Namespace) -> int:
     for item in score.items:
         cards_text = " ".join(c.pretty for c in item.cards)
         print(f"  {item.kind:<18} {cards_text:<20} {item.points:>3}")
-    print(f"  {score.explain()}")
+    print("\n".join(wrap(score.explain(), output_columns(), first="  ", rest="    ")))
     print(f"Total: {score.total}")
     return 0

@@ -6,7 +6,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from collections.abc import Callable
 
+from cribpi.commands.wrapping import output_columns, wrap
 from cribpi.exc import StoreError
 from cribpi.inputs import path_option
 from cribpi.store import PlayerStats, Store, stats
@@ -35,18 +37,42 @@ def run(args: argparse.Namespace) -> int:
     if not players:
         print("No finished games yet.")
         return 0
-    print(f"{'Player':<12} {'Games':>5} {'Won':>4} {'Matches':>7} {'Won':>4} {'Skunks +/-':>10}"
-          f" {'Hand':>5} {'Crib':>5} {'Peg/deal':>8} {'Discard loss':>12}")
-    for player in players.values():
-        print(_row(player))
+    print("\n".join(stats_lines(list(players.values()), output_columns())))
     return 0
 
 
-def _row(p: PlayerStats) -> str:
-    skunks = f"{p.skunks_given}/{p.skunks_received}"
-    return (f"{p.name:<12} {p.games_played:>5} {p.games_won:>4} {p.matches_played:>7} {p.matches_won:>4}"
-            f" {skunks:>10} {_avg(p.average_hand):>5} {_avg(p.average_crib):>5} {_avg(p.pegging_per_deal):>8}"
-            f" {_avg(p.average_discard_loss, 2):>12}")
+#: The table's columns after the player's name: heading, and what each row shows in it.
+COLUMNS: tuple[tuple[str, Callable[[PlayerStats], str]], ...] = (
+    ("Games", lambda p: str(p.games_played)),
+    ("Won", lambda p: str(p.games_won)),
+    ("Matches", lambda p: str(p.matches_played)),
+    ("Won", lambda p: str(p.matches_won)),
+    ("Skunks +/-", lambda p: f"{p.skunks_given}/{p.skunks_received}"),
+    ("Hand", lambda p: _avg(p.average_hand)),
+    ("Crib", lambda p: _avg(p.average_crib)),
+    ("Peg/deal", lambda p: _avg(p.pegging_per_deal)),
+    ("Discard loss", lambda p: _avg(p.average_discard_loss, 2)),
+)
+#: The same figures said one player at a time, where the table is wider than the terminal.
+WORDS = ("games", "won", "matches", "won", "skunks given/taken", "hand", "crib", "pegged a deal",
+         "discard loss")
+
+
+def stats_lines(players: list[PlayerStats], columns: int) -> list[str]:
+    """A table, a row a player, its name column as wide as the longest name; where that is
+    wider than ``columns``, each player's figures under his name instead, wrapped."""
+    name = max([len("Player"), *(len(p.name) for p in players)])
+    widths = [max(len(head), *(len(show(p)) for p in players)) for head, show in COLUMNS]
+    table = [" ".join([f"{'Player':<{name}}", *(f"{head:>{w}}" for (head, _), w in zip(COLUMNS, widths))])]
+    table += [" ".join([f"{p.name:<{name}}", *(f"{show(p):>{w}}" for (_, show), w in zip(COLUMNS, widths))])
+              for p in players]
+    if max(map(len, table)) <= columns:
+        return table
+    lines: list[str] = []
+    for p in players:
+        figures = ", ".join(f"{word} {show(p)}" for word, (_, show) in zip(WORDS, COLUMNS))
+        lines += [p.name, *wrap(figures, columns, first="  ", rest="  ")]
+    return lines
 
 
 def _avg(value: float | None, places: int = 1) -> str:

@@ -43,16 +43,23 @@ def test_json_holds_every_row_the_text_prints(tmp_path: Path, capsys: pytest.Cap
     for path in records(tmp_path):
         text = replay(path, capsys).splitlines()
         data = json.loads(replay(path, capsys, "--json"))
-        printed = [line for line in text if line.startswith("line ")]
+        printed: list[str] = []  # a row a line: one longer than 80 columns is wrapped, continued indented
+        for line in text:
+            if line.startswith("line "):
+                printed.append(line)
+            elif line.startswith(" ") and printed:
+                printed[-1] += line
+        printed = [" ".join(line.split()) for line in printed]
         assert len(printed) == len(data["rows"]), path.name
         for line, row in zip(printed, data["rows"]):
             assert int(line.split()[1]) == row["line"]
-            assert row.get("text", row.get("explain", "")) in line
+            assert " ".join(row.get("text", row.get("explain", "")).split()) in line
             if row["type"] == "score":
                 assert f"{row['reason']}" in line and f"{row['points']:+d}" in line
             kinds_seen.add(row.get("kind", row["type"]))
         scores = ", ".join(f"{name} {score}" for name, score in data["scores"].items())
-        assert text[-1] == f"valid record: {data['events']} events; {scores}; {data['end']}"
+        summary = " ".join(" ".join(text[next(n for n, line in enumerate(text) if line.startswith("valid record: ")):]).split())
+        assert summary == f"valid record: {data['events']} events; {scores}; {data['end']}"
     assert {"score", "result", "match", "muggins", "overclaim"} <= kinds_seen
 
 
