@@ -22,20 +22,33 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(run=run)
 
 
+#: Where the games a checkout's ``bash .ci/play`` plays are, said when the user's journal has none.
+CHECKOUT = ("games played with `bash .ci/play` are kept in that checkout's .cribpi/cribpi.db: "
+            "`bash .ci/play stats` reads them")
+
+
 def run(args: argparse.Namespace) -> int:
+    users = args.db is None and not os.environ.get("CRIBPI_DB")  # the user's or the service's journal
     if args.db is None:
         from cribpi.config import default_db_path
 
         args.db = str(default_db_path())
     if not os.path.isfile(args.db) or os.path.getsize(args.db) == 0:  # opening would create a journal
-        raise StoreError(f"there is no game journal at {args.db}: give the file `cribpi run` writes")
+        raise StoreError(f"there is no game journal at {args.db}: give the file `cribpi run` writes"
+                         + (f" ({CHECKOUT})" if users else ""))
     with Store(args.db, read_only=True) as store:  # never locks nor writes: works while a table runs
         players = stats(store)
     if args.json:
         print(json.dumps({name: s.as_dict() for name, s in players.items()}, ensure_ascii=False))
         return 0
     if not players:
-        print("No finished games yet.")
+        said = [f"No finished games yet in {args.db}."]
+        if users:  # the command on a line of its own, never broken
+            said.append("Games played with `bash .ci/play` are kept in that checkout's .cribpi/cribpi.db; "
+                        "in the checkout, this reads them:")
+        print("\n".join(line for text in said for line in wrap(text, output_columns(), rest="")))
+        if users:
+            print("bash .ci/play stats")
         return 0
     print("\n".join(stats_lines(list(players.values()), output_columns())))
     return 0
