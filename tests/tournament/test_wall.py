@@ -18,7 +18,8 @@ from tests.tournament.test_standings import Room
 pytestmark = [pytest.mark.browser]
 WALL = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
-LONG = "Maximilian-Alexander Bartholomew Fitzgerald-Worthington of Kent 1"  # 64 characters
+LONG = "Maximilian-Alexander Bartholomew Fitzgerald-Worthington of Kent"  # 63 characters
+LONG += "!"  # 64: the longest a name may be (NAME_MAX)
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lee", "Max", "Ned", "Ola",
          "Pat", "Quin", "Rae", "Sam", "Tom", "Una", "Vic", "Wes", "Xia", "Yul", "Zoe"]
 
@@ -120,5 +121,73 @@ def test_a_board_of_three_or_four_sides_has_a_colour_for_each(tmp_path: Path, br
         assert not m["scrolls"] and m["allInside"] and min(m["scoreSizes"]) >= 36, m
         print(sides, "sides, 12 tables:", min(m["scoreSizes"]), "px scores", m["pager"])
         page.screenshot(path=str(shots / f"tournament-wall-{sides}-sides.png"))
+    finally:
+        server.stop()
+
+
+def long_name_room(tmp_path: Path, players: int) -> Room:
+    """``players`` registered (the first with a 64-character name), a round seated and played."""
+    room = a_room(tmp_path, players // 2, long_name=True)
+    names = [LONG] + [f"{NAMES[n % len(NAMES)]} {n:02}" for n in range(1, players)]
+    for name in names:
+        assert room.director.register(name)
+    games = [(names[n], names[n + 1], 60 + n) for n in range(0, players, 2)]
+    room.play_round(games)
+    return room
+
+
+NO_OVERFLOW = """(selector) => {
+  const s = document.scrollingElement;
+  const out = [...document.querySelectorAll(selector)].filter((e) => {
+    const r = e.getBoundingClientRect(); return r.right > innerWidth + 0.5 || r.left < -0.5; });
+  return { sideways: s.scrollWidth > s.clientWidth, off: out.map((e) => e.textContent.slice(0, 20)) };
+}"""
+
+
+def test_a_64_character_name_pushes_nothing_off_the_screen(tmp_path: Path, browser: Any, shots: Path) -> None:  # noqa: F811
+    room = long_name_room(tmp_path, 16)
+    server = Server(room.director)
+    pages = {"/": ".score, .board", "/leaderboard": "td, th", "/seating": "td, .seat", "/player?name=" + LONG: "td, th, h2"}
+    try:
+        for viewport in (WALL, PHONE):
+            page = browser.new_page(viewport=viewport)
+            for path, selector in pages.items():
+                page.goto(server.url(path))
+                page.wait_for_selector("#conn.live")
+                page.wait_for_selector(selector.split(",")[0])
+                assert page.evaluate(NO_OVERFLOW, selector) == {"sideways": False, "off": []}, (path, viewport)
+            page.goto(server.url("/leaderboard"))
+            page.wait_for_selector("td.name")
+            cut = page.evaluate("(() => { const a = document.querySelector('td.name');"
+                                " return a.scrollWidth > a.clientWidth && a.textContent.length === 64; })()")
+            assert page.evaluate("document.querySelector('td.name').clientWidth") >= viewport["width"] / 4
+            # on a phone the name is shortened with an ellipsis, its numbers kept in their columns;
+            # a wall has the room to show it whole
+            assert cut == (viewport is PHONE)
+            if viewport is PHONE:
+                page.screenshot(path=str(shots / "tournament-leaderboard-phone.png"))
+            page.close()
+    finally:
+        server.stop()
+
+
+def test_the_leaderboard_uses_the_width_of_a_wall(tmp_path: Path, browser: Any, shots: Path) -> None:  # noqa: F811
+    room = long_name_room(tmp_path, 48)
+    server = Server(room.director)
+    try:
+        page = browser.new_page(viewport=WALL)
+        page.goto(server.url("/leaderboard"))
+        page.wait_for_selector("#conn.live")
+        page.wait_for_selector("td.name")
+        m = page.evaluate("""(() => {
+          const tables = [...document.querySelectorAll('main table')].map((t) => t.getBoundingClientRect());
+          return { used: (Math.max(...tables.map((r) => r.right)) - Math.min(...tables.map((r) => r.left))) / innerWidth,
+                   columns: tables.length, rows: document.querySelectorAll('main td.name').length,
+                   size: parseFloat(getComputedStyle(document.querySelector('main td')).fontSize) };
+        })()""")
+        print("leaderboard:", m)
+        assert m["used"] >= 0.9 and m["columns"] == 2 and m["rows"] == 48, m  # side by side, every player
+        assert m["size"] >= 24, m  # 1.25 vw: readable across the room
+        page.screenshot(path=str(shots / "tournament-leaderboard-wall.png"))
     finally:
         server.stop()

@@ -57,11 +57,14 @@ function board(live, length) {
   return box;
 }
 
-function standingsTable(rows, cut) {
-  const t = el("table", {}, el("tr", {}, ...["#", "Player", "Games", "Won", "Points", "Spread"].map((h) => el("th", {}, h))));
+// The standings from the row after ``offset`` (a leaderboard split in columns): a long name is
+// cut short with an ellipsis (its whole name on hover), never pushing the numbers off the screen.
+function standingsTable(rows, cut, offset = 0) {
+  const heads = ["#", "Player", "Games", "Won", "Points", "Spread"];
+  const t = el("table", { class: "standings" }, el("tr", {}, ...heads.map((h, i) => el("th", { class: i === 1 ? "name" : "" }, h))));
   rows.forEach((r, i) => {
-    const name = el("a", { href: playerLink(r.name) }, r.name);
-    t.append(el("tr", { class: i + 1 === cut ? "cut" : "" }, el("td", {}, String(r.rank)), el("td", {}, name),
+    const name = el("a", { href: playerLink(r.name), title: r.name }, r.name);
+    t.append(el("tr", { class: offset + i + 1 === cut ? "cut" : "" }, el("td", {}, String(r.rank)), el("td", { class: "name" }, name),
       el("td", {}, String(r.games)), el("td", {}, String(r.won)), el("td", {}, String(r.points)),
       el("td", {}, (r.spread > 0 ? "+" : "") + r.spread)));
   });
