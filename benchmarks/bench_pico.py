@@ -268,8 +268,9 @@ def main(argv: list[str] | None = None) -> int:
     def ms(values: list[float]) -> str:
         return f"median {statistics.median(values) / 1000:.2f} ms, max {max(values) / 1000:.2f} ms"
 
+    strips = len(layout.place(render_board(board, settings, 0)))
     print(f"emulated RP2040 at {clk / 1e6:.0f} MHz, MicroPython v1.28.0 (rp2, RPI_PICO), layout {args.layout} "
-          f"({tracks} tracks, {leds} LEDs on {len(layout.place(render_board(board, settings, 0)))} strips)")
+          f"({tracks} tracks, {leds} LEDs on {strips} strip{'s' if strips != 1 else ''})")
     print(f"boot to HELLO:                     {hello_us / 1000:.1f} ms")
     print(f"PING's last byte to ACK:           {ms(pings)} (nothing drawing: the USB both ways and the read loop)")
     print(f"peg command's last byte to ACK:    {ms(acks)} (longer when it lands during a draw)")
@@ -277,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  drawing in MicroPython:          {ms(draws)}")
     for name, what in (("wait", "the show loop's turn (command to redraw)"), ("colours", "colours()"),
                        ("power", "power() (brightness, cap)"), ("place", "place() (into the strips' words)"),
-                       ("write", "Strips.write() (words to the FIFOs, both strips)")):
+                       ("write", "Strips.write() (words to the FIFOs, every strip)")):
         if parts[name]:
             print(f"    {what + ':':48} {ms(parts[name])}")
     print(f"  the wire:                        {ms(wires)} ({statistics.median(wires) / leds:.1f} us an LED)")
