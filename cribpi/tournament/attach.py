@@ -18,9 +18,11 @@ def attach(app: TableApp, config: Config) -> Callable[[], None]:
     if not config.tournament.enabled:
         return lambda: None
     from cribpi.tournament.publisher import TablePublisher
+    from cribpi.tournament.seatcast import listen, show_on
 
     app.set_mark("offline")  # until the broker has the table
     publisher = TablePublisher.from_config(config, online=lambda on: (app.clear_mark if on else app.set_mark)("offline"))
+    listen(publisher, show_on(app))  # each round the director seats, on the OLED
     app.subscribe(publisher)
     publisher.start()
     return publisher.stop

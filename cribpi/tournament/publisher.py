@@ -100,6 +100,7 @@ class TablePublisher:
         self.announced = 0  # the director's announcements received (twice a connection: it subscribes twice)
         self.replays = 0  # replays started (each sends the event's outbox again)
         self.sender = threading.Thread(target=self._send, name=f"cribpi-publish-{table}", daemon=True)
+        self.follows: list[str] = []  # more topics read on every connection (:meth:`follow`)
 
     @classmethod
     def from_config(cls, config: Config, *, online: Callable[[bool], None] = lambda on: None) -> TablePublisher:
@@ -113,6 +114,12 @@ class TablePublisher:
 
     def topic(self, kind: str) -> str:
         return topic(self.event, self.table, kind)
+
+    def follow(self, topic: str, callback: Callable[[mqtt.Client, Any, mqtt.MQTTMessage], None]) -> None:
+        """Also read ``topic``, subscribed on every connection; its messages go to ``callback``
+        on paho's thread (the round's seating: :mod:`cribpi.tournament.seatcast`). Before ``start``."""
+        self.follows.append(topic)
+        self.client.message_callback_add(topic, callback)
 
     def start(self) -> None:
         self.sender.start()
@@ -174,6 +181,8 @@ class TablePublisher:
         # The broker sends the retained announcement just after a subscription's SUBACK, so the
         # second SUBACK comes after the first one's announcement: no row goes before it, or a
         # table's first rows for a new director would go twice (once more in the replay).
+        for extra in self.follows:
+            client.subscribe(extra, qos=1)
         client.subscribe(acks_topic(self.event, self.table), qos=1)
         client.subscribe(director_topic(self.event), qos=1)
         _, settle = client.subscribe(director_topic(self.event), qos=1)

@@ -163,12 +163,13 @@ def write_room(folder: Path, event: str, tables: int, *, port: int = 1883, bind:
     subprocess.run([tool, "-U", str(passwd)], check=True, capture_output=True)  # hash in place
     (broker / "acl").write_text(
         f"# each table writes only under its own id and reads the director's announcement and its\n"
-        f"# own acknowledgements; the director reads the whole event and alone writes those\n"
+        f"# own acknowledgements and seating; the director reads the whole event and alone writes those\n"
         f"pattern write cribpi/{event}/tables/%u/#\n"
         f"pattern read cribpi/{event}/director\n"
-        f"pattern read cribpi/{event}/acks/%u\n\n"
+        f"pattern read cribpi/{event}/acks/%u\n"
+        f"pattern read cribpi/{event}/seats/%u\n\n"
         f"user {DIRECTOR}\ntopic read cribpi/{event}/#\ntopic write cribpi/{event}/director\n"
-        f"topic write cribpi/{event}/acks/#\n", encoding="utf-8")
+        f"topic write cribpi/{event}/acks/#\ntopic write cribpi/{event}/seats/#\n", encoding="utf-8")
     data = broker / "data"
     data.mkdir(mode=0o700, exist_ok=True)
     (broker / "mosquitto.conf").write_text(
