@@ -112,13 +112,48 @@ def init(args: argparse.Namespace) -> int:
     return 0
 
 
-def _serving(event: str, host: str, port: int, broker: str, subscribed: bool) -> str:
-    """What ``serve`` says once it starts: where its pages are, and what it follows."""
+PAGES = (("the wall", "/"), ("seating", "/seating"), ("leaderboard", "/leaderboard"), ("bracket", "/bracket"),
+         ("admin", "/admin"))  # what serve says it serves, in this order
+
+
+def _local_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback, one per interface that has one (Linux:
+    SIOCGIFADDR; nothing is sent). Empty where that cannot be asked."""
+    import fcntl
+    import socket
+    import struct
+
+    found: list[str] = []
+    try:
+        interfaces = socket.if_nameindex()
+    except OSError:
+        return found
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        for _, name in interfaces:
+            try:
+                packed = fcntl.ioctl(s.fileno(), 0x8915, struct.pack("256s", name.encode()[:15]))  # SIOCGIFADDR
+            except OSError:  # no IPv4 address on it
+                continue
+            address = socket.inet_ntoa(packed[20:24])
+            if not address.startswith("127.") and address not in found:
+                found.append(address)
+    return found
+
+
+def _serving(event: str, host: str, port: int, broker: str, subscribed: bool,
+             addresses: list[str] | None = None) -> str:
+    """What ``serve`` says once it starts: the address of each of its pages, and what it follows.
+    On every interface (0.0.0.0, ::) the pages are named at this machine's first address in the
+    room (``addresses``: its own by default), the others listed after."""
     everywhere = host in ("0.0.0.0", "::")
-    shown = f"[{host}]" if ":" in host and not everywhere else ("HOST" if everywhere else host)
-    lines = [f"event {event}: the pages at http://{shown}:{port}/ (the wall; /leaderboard, /bracket, /admin)"]
+    hosts = (_local_addresses() if addresses is None else addresses) if everywhere else [host]
+    name = hosts[0] if hosts else "HOST"
+    base = f"http://{f'[{name}]' if ':' in name else name}:{port}"
+    lines = [f"event {event}: its pages"] + [f"  {what:<12} {base}{path}" for what, path in PAGES]
     if everywhere:
-        lines.append(f"  on every interface: HOST is this machine's address in the room; here http://127.0.0.1:{port}/")
+        also = [f"http://{h}:{port}/" for h in hosts[1:]] + [f"http://127.0.0.1:{port}/ (this machine)"]
+        lines.append("  on every interface" + (": HOST is this machine's address in the room" if not hosts else "")
+                     + "; also " + ", ".join(also))
     lines.append(f"  following the broker {broker}" + ("" if subscribed else " (not subscribed yet: it keeps trying)"))
     return "\n".join(lines)
 
@@ -157,6 +192,7 @@ def serve(args: argparse.Namespace) -> int:
     from cribpi.tournament.broker import parse_broker
     from cribpi.tournament.director import Director
     from cribpi.tournament.eventdb import EventDB
+    from cribpi.tournament.seatcast import follow
     from cribpi.tournament.room import (DIRECTOR, EVENT_DB, ROOM_FILES, fresh_event_db, read_credentials,
                                         room_files)
     from cribpi.tournament.web import create_app
@@ -186,6 +222,7 @@ def serve(args: argparse.Namespace) -> int:
             print(f"admin password (pages /admin): {password}")
     director = Director(EventDB(args.dir / EVENT_DB))
     director.connect(parse_broker(args.broker, username=DIRECTOR, password=creds[DIRECTOR], ca=broker.ca))
+    follow(director)  # each round seated goes to its tables' OLEDs; the current one now
     if not director.subscribed.wait(SUBSCRIBE_WAIT_S):  # pages first; the session follows when it can
         log.warning("the broker at %s has not taken the director's subscription yet", args.broker)
     print(_serving(director.event, args.host, args.http_port, args.broker, director.subscribed.is_set()), flush=True)

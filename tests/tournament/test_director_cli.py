@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import stat
 from pathlib import Path
 
@@ -190,7 +191,10 @@ def test_serve_makes_a_fresh_database_for_a_room_without_one(tmp_path: Path, cap
     out = capsys.readouterr().out
     assert "a fresh event.db" in out and "for the room's 2 tables" in out and len(served) == 1
     # where its pages are, and what it follows (it used to print nothing)
-    assert "event ev: the pages at http://HOST:8080/" in out and "here http://127.0.0.1:8080/" in out
+    assert "event ev: its pages" in out and "also http://127.0.0.1:8080/ (this machine)" in out
+    for page in ("the wall", "seating", "leaderboard", "bracket", "admin"):  # each page's address
+        line = next(x for x in out.splitlines() if x.startswith(f"  {page} "))
+        assert re.fullmatch(rf"  {page} +http://\S+:8080/{'' if page == 'the wall' else page}", line), line
     assert f"following the broker mqtt://127.0.0.1:{port}" in out
     password = out.split("admin password (pages /admin): ")[1].split()[0]
     db = EventDB(folder / "event.db")
