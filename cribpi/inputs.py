@@ -37,7 +37,7 @@ from pathlib import Path
 from cribpi.exc import ConfigError, CribpiError
 
 __all__ = ["MAX_FILE_BYTES", "MAX_PATH_CHARS", "bounded_int", "bounded_number", "read_user_bytes",
-           "read_user_text", "shown", "escaped", "unprintable", "unprintable_in", "one_line_message", "parse_int", "parse_number",
+           "read_user_text", "shown", "escaped", "WHOLE", "unprintable", "unprintable_in", "one_line_message", "parse_int", "parse_number",
            "user_text", "user_path", "int_option", "number_option", "path_option", "broker_url", "broker_option"]
 
 #: No configuration, layout or record of a real table comes near this (a long match is ~50 kB).
@@ -145,6 +145,10 @@ def shown(value: object, limit: int = SHOWN_CHARS) -> str:
     size = f" ({len(value)} characters)" if isinstance(value, str) else ""
     cut = text[:limit - 5] + "..."
     return cut + cut[0] + size if text[0] in "'\"" else cut + size
+
+
+#: ``escaped(path, WHOLE)``: a path said in full (a success line), only its escapes written out.
+WHOLE = 8 * MAX_PATH_CHARS
 
 
 def escaped(text: object, limit: int = 2 * SHOWN_CHARS) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from cribpi.inputs import int_option, path_option
+from cribpi.inputs import WHOLE, escaped, int_option, path_option
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,5 +27,5 @@ def run(args: argparse.Namespace) -> int:
 
     db = args.db or find_config(args.config).db
     copy = backup(db, args.to or db.parent / "backups", keep=args.keep)
-    print(copy)
+    print(escaped(copy, WHOLE))
     return 0

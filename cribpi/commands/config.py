@@ -20,12 +20,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     from cribpi.config import load_config
+    from cribpi.inputs import WHOLE, escaped
     from cribpi.service.unit import service_for
 
     service = service_for(args.check)  # the service's own file: its journal as the service opens it
     config = service.load(args.check) if service else load_config(args.check)
-    layout = f", layout {config.layout}" if config.layout else ""
+    layout = f", layout {escaped(config.layout, WHOLE)}" if config.layout else ""
     whose = " (the service's)" if service else ""
-    print(f"{config.path}: valid (backend {config.backend or 'by machine'}, {len(config.pins)} buttons, "
-          f"journal {config.db}{whose}{layout})")
+    print(f"{escaped(config.path, WHOLE)}: valid (backend {config.backend or 'by machine'}, {len(config.pins)} buttons, "
+          f"journal {escaped(config.db, WHOLE)}{whose}{layout})")
     return 0

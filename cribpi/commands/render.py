@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from cribpi.exc import RecordError
-from cribpi.inputs import int_option, path_option, read_user_text
+from cribpi.inputs import WHOLE, escaped, int_option, path_option, read_user_text
 
 TYPE_CHECKING = False  # the game and the views are imported when the command runs, not with the parser
 if TYPE_CHECKING:
@@ -77,5 +77,5 @@ def run(args: argparse.Namespace) -> int:
         written = render_record(text, args.out, args.scale)
     except RecordError as exc:
         raise RecordError(f"{args.record}: {exc}") from None
-    print(f"wrote {len(written)} pictures to {args.out}")
+    print(f"wrote {len(written)} pictures to {escaped(args.out, WHOLE)}")
     return 0

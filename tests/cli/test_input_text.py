@@ -91,3 +91,18 @@ def test_one_line_message_cuts_a_long_quoted_value_and_keeps_short_ones() -> Non
     assert line.startswith("argument --mode: invalid choice: 'xxx") and "...' (5000 characters)" in line
     assert line.endswith("(choose from 'board', 'count')")
     assert one_line_message("the deal's number 'ok' is") == "the deal's number 'ok' is"
+
+
+def test_a_path_said_back_on_success_is_escaped_in_full(tmp_path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from cribpi.cli import main
+
+    monkeypatch.delenv("CRIBPI_CONFIG", raising=False)
+    folder = tmp_path / ("x" * 150 + "\x1b[2J")
+    folder.mkdir()
+    config = folder / "table\x1b]0;pwned\x07.toml"
+    config.write_text('backend = "sim"\ndb = "games.db"\n')
+    assert main(["config", "--check", str(config)]) == 0
+    out = capsys.readouterr().out
+    assert out[:-1].isprintable() and out.count("\n") == 1
+    assert f"{tmp_path}/{'x' * 150}\\x1b[2J/table\\x1b]0;pwned\\x07.toml: valid" in out  # not cut
+    assert f"journal {tmp_path}/{'x' * 150}\\x1b[2J/games.db" in out
