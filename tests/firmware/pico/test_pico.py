@@ -193,3 +193,18 @@ def test_unplug_and_replug_of_the_usb(pico, part):
     pico.wait_for(lambda: pico.state()["usb"], what="the new enumeration")
     showing(pico, TWO, later)
     assert part.problem is None and part.link.connections == 2 and not pico.resets()
+
+
+def test_ctrl_c_and_garbage_on_the_real_usb_are_data(pico, part):
+    # On the rp2 port the USB CDC driver itself watches for the interrupt character; the
+    # firmware turns that off (micropython.kbd_intr(-1)), and this is where it shows.
+    board = BoardModel(TRACKS[:2], brightness=1.0)
+    part.show(board)
+    showing(pico, TWO, board)
+    pico.write(b"\x03\x03\r\n\x00\xff\xfe garbage \x03\n" + b"z" * 500 + b"\n\x04\x1a\n")
+    pico.sleep(200)
+    moved = BoardModel((TrackModel(20, 12, RED, 1), TRACKS[1]), brightness=1.0)
+    part.show(moved)
+    showing(pico, TWO, moved)
+    assert b"Traceback" not in pico.serial_out and b">>>" not in pico.serial_out
+    assert part.problem is None and not pico.resets()
