@@ -1,6 +1,9 @@
 """``cribpi loadgen``: N simulated tables playing random complete games through the real engine
 and publisher, one event per table every ``--pace`` seconds (for rehearsing a room and the
-benchmarks). Table ``tK`` seats players ``P(2K-1)`` and ``P(2K)``. Past 100 tables it runs
+benchmarks). Table ``tK`` seats players ``P001``, ``P002`` (``P{2K-1:03}`` and ``P{2K:03}``);
+with ``--director URL`` the tables play the director's seating instead, round after round, for
+``--rounds`` rounds. Game ids start at the run's start time in milliseconds, so a second run
+is not taken for a replay of the first. Past 100 tables it runs
 worker processes of at most 100 tables each, stops them all on Ctrl-C, and names the tables of
 any that failed."""
 
@@ -46,6 +49,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--games", type=int_option(1, 1000), default=1, help="games per table (default 1)")
     p.add_argument("--seed", type=int_option(0, 2**32), default=0, help="the random seed (default 0)")
     p.add_argument("--pace", type=number_option(0, 60), default=1.0, help="seconds between a table's events (default 1)")
+    p.add_argument("--director", help="the director's pages (http://HOST:8080): play its seating, round after round")
+    p.add_argument("--rounds", type=int_option(1, 1000), default=1,
+                   help="with --director: how many rounds to follow (default 1)")
+    p.add_argument("--first-game", type=int_option(1, 2**52), default=None,
+                   help="the first game id (default: the time in milliseconds, new for each run)")
     p.add_argument("--credentials", type=path_option("credentials file"),
                    help="the credentials.json `cribpi director init` wrote (default: no login)")
     p.add_argument("--outbox-dir", type=path_option("outbox folder", folder=True), default=None,
@@ -70,6 +78,12 @@ def run(args: argparse.Namespace) -> int:
 
     if not NAME.fullmatch(args.event):
         raise ConfigError(f"--event {args.event[:40]!r} is not valid: the event's id, 1-32 letters, digits, - or _")
+    if args.director is not None and not args.director.startswith(("http://", "https://")):
+        raise ConfigError(f"--director {args.director[:60]!r} is not valid: the director's pages, http://HOST:PORT")
+    if args.first_game is None:
+        from cribpi.tournament.loadgen import first_game_id
+
+        args.first_game = first_game_id()
     creds = _credentials(args.credentials, args.first_table, last) if args.credentials else {}
     if not args.worker:  # the loadgen that starts the workers has asked already
         _probe(args, creds)
@@ -127,7 +141,7 @@ def _probe(args: argparse.Namespace, creds: dict[str, str]) -> None:
 def play(args: argparse.Namespace, creds: dict[str, str]) -> tuple[int, int, int]:
     """Play this process's tables to the end; (tables, games, events)."""
     from cribpi.tournament.broker import parse_broker
-    from cribpi.tournament.loadgen import player_names, table_games
+    from cribpi.tournament.loadgen import WAITING, Seating, player_names, seated_games, table_games
     from cribpi.tournament.outbox import Outbox
     from cribpi.tournament.publisher import TablePublisher
 
@@ -141,25 +155,32 @@ def play(args: argparse.Namespace, creds: dict[str, str]) -> tuple[int, int, int
             pub.start()
             tables.append(pub)
         # Each table's games from the seed and its number alone: the same whatever the split.
-        games = [table_games(player_names(n), random.Random(f"{args.seed}:{n}"), pub, args.games)
-                 for n, pub in zip(numbers, tables)]
-        events = 0
+        if args.director:  # the director's seating, round after round
+            seating = Seating(args.director)
+            games = [seated_games(f"t{n}", seating, random.Random(f"{args.seed}:{n}"), pub, args.first_game,
+                                  args.rounds) for n, pub in zip(numbers, tables)]
+        else:
+            games = [table_games(player_names(n), random.Random(f"{args.seed}:{n}"), pub, args.games, args.first_game)
+                     for n, pub in zip(numbers, tables)]
+        events, before = 0, sum(pub.outbox.count("result") for pub in tables)
         while games:
             if args.worker and os.getppid() != parent:  # the loadgen that started it is gone
                 raise KeyboardInterrupt
-            tick = time.monotonic()
+            tick, moved = time.monotonic(), False
             for game in list(games):
-                if next(game, None) is None:
+                step = next(game, None)
+                if step is None:
                     games.remove(game)
-                else:
-                    events += 1
-            time.sleep(max(0.0, args.pace - (time.monotonic() - tick)))
+                elif step is not WAITING:
+                    events, moved = events + 1, True
+            time.sleep(max(0.0 if moved else 0.05, args.pace - (time.monotonic() - tick)))  # waiting: no busy loop
         while any(pub.outbox.unsent() for pub in tables):
             time.sleep(0.1)
+        played = sum(pub.outbox.count("result") for pub in tables) - before
     finally:
         for pub in tables:
             pub.stop()
-    return len(tables), len(tables) * args.games, events
+    return len(tables), played, events
 
 
 def supervise(args: argparse.Namespace) -> tuple[tuple[int, int, int], list[str]]:
@@ -193,7 +214,9 @@ def _interrupt(signum: int, frame: Any) -> None:
 def _worker_argv(args: argparse.Namespace, share: range) -> list[str]:
     argv = [sys.executable, "-m", "cribpi", "loadgen", "--worker", "--broker", args.broker, "--event", args.event,
             "--first-table", str(share.start), "--tables", str(len(share)), "--games", str(args.games),
-            "--seed", str(args.seed), "--pace", str(args.pace), "--outbox-dir", str(args.outbox_dir)]
+            "--seed", str(args.seed), "--pace", str(args.pace), "--outbox-dir", str(args.outbox_dir),
+            "--first-game", str(args.first_game), "--rounds", str(args.rounds)]
+    argv += ["--director", args.director] if args.director else []
     return argv + (["--credentials", str(args.credentials)] if args.credentials else [])
 
 

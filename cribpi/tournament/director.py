@@ -392,7 +392,10 @@ class Director:
             seats = self.db.seating(number) if number else {}
             games = self.db.round_games(number) or int(self.db.get("round_games", "1")) if number else 0
         order = {t: n for n, t in enumerate(self.db.tables())}
-        tables = [{"table": t, "players": names, "colours": [SEAT_COLOURS[n % len(SEAT_COLOURS)] for n in range(len(names))]}
+        best_of = {frozenset((m["a"], m["b"])): m["best_of"] for r in self.bracket()["rounds"] for m in r} \
+            if kind == "playoff" else {}
+        tables = [{"table": t, "players": names, "colours": [SEAT_COLOURS[n % len(SEAT_COLOURS)] for n in range(len(names))],
+                   "games": best_of.get(frozenset(names), int(self.db.get("best_of", "3"))) if kind == "playoff" else games}
                   for t, names in sorted(seats.items(), key=lambda item: order.get(item[0], len(order)))]
         return {"round": number, "kind": kind, "games": games if kind == "qualifying" else None, "tables": tables}
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 from cribpi.views.table import board_model, scores_screen
 
 __all__ = ["update_for", "play_match", "start_next", "table_games", "player_names", "table_groups",
-           "PER_PROCESS", "probe"]
+           "PER_PROCESS", "probe", "Seating", "seated_games", "WAITING", "first_game_id"]
 
 OVER = (Phase.GAME_OVER, Phase.MATCH_OVER)
 #: Tables one process plays. paho's network loop uses select(), which stops at file descriptor
@@ -68,11 +69,79 @@ def player_names(table: int) -> tuple[str, str]:
     return f"P{2 * table - 1:03}", f"P{2 * table:03}"
 
 
-def table_games(names: Sequence[str], rng: random.Random, listener: Listener, games: int) -> Iterator[State]:
-    """``games`` one-game matches at a table, each result confirmed, then the next one started."""
-    for game in range(1, games + 1):
+def table_games(names: Sequence[str], rng: random.Random, listener: Listener, games: int,
+                first_game: int = 1) -> Iterator[State]:
+    """``games`` one-game matches at a table (game ids from ``first_game``), each result
+    confirmed, then the next one started."""
+    for game in range(first_game, first_game + games):
         yield from play_match(names, rng, listener, game)
-    start_next(names, listener, games + 1)
+    start_next(names, listener, first_game + games)
+
+
+def first_game_id(now: float | None = None) -> int:
+    """A run's first game id: the time in milliseconds, so a second run (or a second loadgen
+    in the room) never reuses the game ids of the first (the director would take its results
+    for replays)."""
+    return int((time.time() if now is None else now) * 1000)
+
+
+class _Waiting(State):
+    """What a table following the seating yields while no round is seated for it."""
+
+
+WAITING = _Waiting()
+
+
+class Seating:
+    """The director's seating (``/api/seating`` at ``url``), asked at most once every
+    ``every`` seconds however many tables follow it; the last answer while it is unreachable."""
+
+    def __init__(self, url: str, every: float = 1.0) -> None:
+        self.url, self.every = url.rstrip("/") + "/api/seating", every
+        self.asked: float = -every
+        self.last: dict[str, Any] | None = None
+
+    def now(self) -> dict[str, Any] | None:
+        import json
+        import urllib.request
+
+        if time.monotonic() - self.asked >= self.every:
+            self.asked = time.monotonic()
+            try:
+                with urllib.request.urlopen(self.url, timeout=5) as response:  # noqa: S310 (the director's own URL)
+                    self.last = json.loads(response.read())
+            except (OSError, ValueError):
+                pass
+        return self.last
+
+
+def seated_games(table: str, seating: Seating, rng: random.Random, listener: Listener, first_game: int,
+                 rounds: int) -> Iterator[State]:
+    """Follow the director's seating for ``rounds`` rounds (counted from the first one seen
+    after starting): in each round that seats ``table``, play its match with the players it
+    seats there (a qualifying match as its games, one result each; a playoff match as a best-of
+    match, over when a side has won it), then wait for the next round (yielding ``WAITING``)."""
+    game, done = first_game, 0
+    seen: int | None = None
+    while done < rounds:
+        now = seating.now()
+        number = now.get("round") if now else None
+        if not isinstance(number, int) or number < 1 or number == seen:
+            yield WAITING
+            continue
+        seen, done = number, done + 1
+        seat = next((t for t in now.get("tables", ()) if t.get("table") == table), None) if now else None
+        if seat is None:
+            continue  # sits out this round
+        names, games = seat["players"], int(seat.get("games") or 1)
+        if now and now.get("kind") == "playoff":
+            yield from play_match(names, rng, listener, game, match_games=games)
+            game += 1
+        else:
+            for _ in range(games):
+                yield from play_match(names, rng, listener, game)
+                game += 1
+        start_next(names, listener, game)
 
 
 def table_groups(first: int, count: int, per_process: int = PER_PROCESS) -> list[range]:

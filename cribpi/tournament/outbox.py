@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +65,13 @@ class Outbox:
         if "done" not in {row[1] for row in self.db.execute("PRAGMA table_info(tournament_outbox)")}:
             self.db.execute("ALTER TABLE tournament_outbox ADD COLUMN done TEXT")
         self.db.execute(_UNSENT_INDEX)
+        # A new outbox numbers its rows from the time it was made, in milliseconds: the director
+        # knows a table's messages by (table, id), so a table whose outbox is new (a replaced
+        # card, a load generator's second run) must not start again at 1, where every message
+        # would be taken for a replay of the old outbox's.
+        self.db.execute("INSERT INTO sqlite_sequence (name, seq) SELECT 'tournament_outbox', ? WHERE NOT EXISTS"
+                        " (SELECT 1 FROM sqlite_sequence WHERE name = 'tournament_outbox')"
+                        " AND NOT EXISTS (SELECT 1 FROM tournament_outbox)", (int(time.time() * 1000),))
         self.event = ""
 
     def use_event(self, event: str) -> None:
@@ -180,6 +188,12 @@ class Outbox:
             return int(self.db.execute(
                 "SELECT count(*) FROM tournament_outbox WHERE held = 0 AND event = ? AND (done IS NULL OR done != ?)",
                 (self.event, session or "")).fetchone()[0])
+
+    def count(self, kind: str) -> int:
+        """The event's rows of ``kind`` (``result``: the games it finished)."""
+        with self.lock:
+            return int(self.db.execute("SELECT count(*) FROM tournament_outbox WHERE kind = ? AND event = ?",
+                                       (kind, self.event)).fetchone()[0])
 
     def unsent(self) -> int:
         with self.lock:
