@@ -112,7 +112,7 @@ class KeyMapper:
             self.notice = "entry dropped"
         elif key in (BACKSPACE, "\b"):
             self.entry = entry[:-1] or None
-        elif key.isdigit() and len(key) == 1:
+        elif len(key) == 1 and key in "0123456789":  # str.isdigit() is true of '٢' and '２' too
             return self._digit(entry, key, seats)
         elif key in (ENTER, "\n", " ") and len(entry) > 2:
             self.entry = None

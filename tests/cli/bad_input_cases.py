@@ -436,7 +436,8 @@ def cases() -> list[tuple[list[str], str]]:
         ["director", "init", "ev", "--dir", ""], ["director", "init", "ev", "--dir", "{newdir}", "--tls-cert", "", "--tls-key", "{file}"],
         ["director", "init", "ev", "--dir", "{newdir}", "--admin-password-file", ""], ["director", "serve", "--dir", ""],
         ["director", "serve", "--dir", "{folder}", "--ca", ""], ["director", "serve", "--dir", "{folder}", "--admin-password-file", ""],
-        ["flash", "--layout", ""], ["flash", "--layout", "{record}", "--firmware", ""], [*LOADGEN, "--credentials", ""],
+        ["flash", "--layout", ""], ["flash", "--layout", "{record}", "--firmware", ""], ["flash", "--layout", "{record}", "--port", ""],
+        [*LOADGEN, "--credentials", ""],
         [*LOADGEN, "--outbox-dir", ""], ["install", "--root", ""], ["uninstall", "--root", ""],
     )]
     return out

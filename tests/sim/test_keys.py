@@ -101,3 +101,12 @@ def test_a_seat_asked_for_is_shown_with_the_players_names() -> None:
     keys.feed("3", seats=3, names=names)
     keys.feed("2", seats=3, names=names)
     assert keys.prompt == "muggins: seat 3 (Cat) calls 2 points: Enter calls it (Backspace, Esc drops)"
+
+
+@pytest.mark.parametrize("digit", ["\u0662", "\uff12", "\u00b2"])  # Arabic-Indic 2, fullwidth 2, superscript 2
+def test_a_digit_other_than_ascii_is_not_a_seat_or_points(digit):
+    """str.isdigit() is true of these and int() reads two of them: the entry takes 0-9 only."""
+    keys = KeyMapper()
+    assert typed(keys, "p" + digit) == []
+    assert keys.entry == "p" and "does nothing now" in keys.notice
+    assert typed(keys, "1" + digit + "3" + ENTER) == [Action.peg(0, 3)]

@@ -92,7 +92,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``python -m cribpi.hal.controller.flash`` (and of a ``cribpi flash``)."""
     from cribpi.inputs import path_option
 
-    parser.add_argument("--port", help="the Pico's port (default: find it by USB id)")
+    parser.add_argument("--port", type=lambda text: str(path_option("serial port")(text)),
+                        help="the Pico's port (default: find it by USB id)")
     parser.add_argument("--layout", required=True, type=path_option("layout file"),
                         help="the board's layout file (hardware/layouts/*.toml)")
     parser.add_argument("--firmware", type=path_option("firmware folder", folder=True), default=FIRMWARE,
