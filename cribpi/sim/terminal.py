@@ -289,8 +289,9 @@ def rules_words(name: str) -> str:
 def status_line(state: State, columns: int = STATUS_COLUMNS) -> str:
     """The scores, how the game is set, its phase and who deals, in the players' words, in the
     fullest form that fits ``columns``: the set-up is said shorter ("claim, muggins", "ACC
-    tournament"), then left out (the rules, then the mode, then the phase) before a score or
-    the dealer is ever cut (four players on three-digit scores fit 80 columns).
+    tournament"), then the phase is left out (the prompt line says what the table waits for),
+    then the rules, then the mode, before a score or the dealer is ever cut (four players on
+    three-digit scores fit 80 columns).
 
     >>> from cribpi.game import Game, NewGame
     >>> from cribpi.rules import ACC
@@ -310,7 +311,9 @@ def status_line(state: State, columns: int = STATUS_COLUMNS) -> str:
     # the count is not repeated: the words under it show it all through the play
     dealer = [f"{state.names[deal.dealer]} deals"] if deal and state.names else []
     sides = [f"{name} {score}" for name, score in zip(names, state.scores)]
-    forms: tuple[list[str], ...] = ([mode, rules, phase], [short_mode, short_rules, phase], [short_mode, phase], [phase], [])
+    # the phase goes first: the line under the words says what the table waits for
+    forms: tuple[list[str], ...] = ([mode, rules, phase], [short_mode, short_rules, phase], [short_mode, short_rules],
+                                    [short_mode], [])
     lines = [" · ".join([gap.join(sides), *form, *dealer]) for form in forms for gap in ("  ", " ")]
     fitting = next((line for line in lines if len(line) <= columns), None)
     return fitting if fitting is not None else lines[-1][:max(columns - 1, 0)] + "…"

@@ -207,10 +207,25 @@ def play_game(tmux: Tmux, players: int, seed: int) -> dict[str, int]:
             tmux.send(*keys_for(event))
             screen = tmux.wait_for(expected)
         _, effects = apply(previous, event)
-        if state.winner is None:
-            figures["scores"] += check_scores(screen, state, effects)
-        else:  # the winning score gives way to who won
-            assert f"{DEFAULT_NAMES[state.winner]} wins" in screen, screen
+        # the status line can be the one before the keys (a lay that scores nothing changes
+        # none of it), or drawn before the rest of its frame: the checks are retried on whole
+        # frames until they pass or time runs out
+        deadline = time.monotonic() + 10
+        while True:
+            screen = tmux.stable()
+            try:
+                assert expected in screen, screen
+                if state.winner is None:
+                    scored = check_scores(screen, state, effects)
+                else:  # the winning score gives way to who won
+                    assert f"{DEFAULT_NAMES[state.winner]} wins" in screen, screen
+                    scored = 0
+                break
+            except AssertionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        figures["scores"] += scored
         figures["events"] += 1
         assert len(tmux.screen(joined=True).splitlines()) == len(tmux.screen().splitlines())  # nothing wrapped
         assert screen.splitlines()[0].startswith("cribpi sim   journal: ")  # nothing scrolled
@@ -265,11 +280,12 @@ def test_a_first_time_player_plays_a_three_player_game_at_80x24(first_time):
     figures = play_game(first_time, 3, seed=5)
     assert figures["scores"] > 5 and figures["deals"] >= 3
     first_time.send("C-c")
-    first_time.wait_for("the game is kept in")
+    first_time.wait_for("game is kept in")
     quit_message = first_time.screen(joined=True)
     # the command names the journal it was given: without CRIBPI_DB, .ci/play opens the checkout's
     lines = quit_message.splitlines()
-    command = lines[lines.index("To go on with it, run:") + 1]  # on its own line: copied whole
+    assert "go on with it" not in quit_message  # the game was played to its end
+    command = lines[lines.index("To play a new game, run:") + 1]  # on its own line: copied whole
     assert command.startswith("CRIBPI_DB=") and command.endswith("play.db bash .ci/play"), quit_message
     assert "cribpi INFO" not in quit_message  # the service's log lines stay out of the player's terminal
 
@@ -398,7 +414,8 @@ def three_from_a_position(tmp_path) -> Iterator[Tmux]:
 
 def test_three_players_muggins_said_on_whom_a_renege_taken_back_and_a_false_claim_of_game(three_from_a_position):
     tmux = three_from_a_position
-    tmux.wait_for("Ann 100  Bob 110  Cat 112 · claim mode, muggins · ACC tournament")
+    # three-digit scores: the set-up said shorter, and the dealer not cut off ("… · Bob dea…")
+    tmux.wait_for("Ann 100  Bob 110  Cat 112 · claim, muggins · ACC tournament · Bob deals")
     before = tmux.stable()
     tmux.send("Enter")  # past "Resumed"
     tmux.wait_change(before)
