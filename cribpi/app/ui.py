@@ -33,7 +33,8 @@ from cribpi.views.board import BoardModel
 from cribpi.views.model import AlertScreen, MessageScreen, ScoreLine, ScoreScreen, ScreenModel, ShowScreen
 from cribpi.views.oled import DEFAULT_SIZE, Size, pages
 from cribpi.views.table import (
-    ALERT_TITLES, board_model, cut_screen, deal_last_score, effect_screens, flash_from, last_score_after, phase_screen,
+    ALERT_TITLES, board_model, cut_screen, deal_last_score, effect_screens, flash_from, in_play, last_score_after,
+    phase_screen,
 )
 
 __all__ = ["TableUI", "describe_event", "ok_event", "page_through", "refusal", "is_refusal", "REFUSED",
@@ -208,7 +209,7 @@ class TableUI:
     def _dispatch(self, action: Action) -> tuple[Effect, ...]:
         kind = action.kind
         if kind is Kind.REJECTED:  # device noise: shown first, and nothing else changes
-            self.screens.insert(0, refusal(action.text or "unreadable input"))
+            self.screens.insert(0, in_play(self.state, refusal(action.text or "unreadable input")))
         elif kind is Kind.MENU or self.menus.current is not None:
             self.menus.press(kind)
         elif not page_through(self.screens, kind, self.pages):
@@ -295,7 +296,7 @@ class TableUI:
             raise RulesError("nothing to undo: this is the start of the game")
         undone = events[-1]
         effects = self.apply(Undo(1))
-        self.screens = [MessageScreen((f"took back: {describe_event(self.state, undone)}",), "Undone")]
+        self.screens = [in_play(self.state, MessageScreen((f"took back: {describe_event(self.state, undone)}",), "Undone"))]
         return effects
 
     def _refusing(self, act: Callable[[T], tuple[Effect, ...]], arg: T) -> tuple[Effect, ...]:
@@ -304,7 +305,7 @@ class TableUI:
             return act(arg)
         except CribpiError as exc:
             self.entry.rank = None  # a refused card is keyed afresh, rank first
-            self.screens = [refusal(str(exc)), *unread_alerts(self.screens)]
+            self.screens = [in_play(self.state, refusal(str(exc))), *unread_alerts(self.screens)]
             return ()
 
 

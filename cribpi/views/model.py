@@ -10,7 +10,7 @@ from cribpi.rules import Card, ScoreItem
 
 __all__ = [
     "ScreenModel", "ScoreLine", "PlayScreen", "ScoreScreen", "ShowScreen",
-    "ScoreRow", "ScoresScreen", "AlertScreen", "MenuScreen", "MessageScreen", "PromptScreen",
+    "ScoreRow", "ScoresScreen", "AlertScreen", "MenuScreen", "MessageScreen", "PromptScreen", "play_footer",
 ]
 
 
@@ -59,8 +59,14 @@ class ScoreScreen:
     @property
     def footer(self) -> str:
         """``count 15, Blue next`` (empty outside the play)."""
-        parts = ([f"count {self.count}"] if self.count is not None else []) + ([f"{self.turn} next"] if self.turn else [])
-        return ", ".join(parts)
+        return play_footer(self.count, self.turn)
+
+
+def play_footer(count: int | None, turn: str) -> str:
+    """``count 15, Blue next``: what a screen that covers the play's says of it (empty outside
+    the play)."""
+    parts = ([f"count {count}"] if count is not None else []) + ([f"{turn} next"] if turn else [])
+    return ", ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -98,6 +104,13 @@ class AlertScreen:
     title: str
     lines: tuple[str, ...] = ()
     page: int = 0
+    count: int | None = None  # in the play: the running count (it covers the play's screen)
+    turn: str = ""  # and whose turn it is
+
+    @property
+    def footer(self) -> str:
+        """``count 15, Blue next`` (empty outside the play)."""
+        return play_footer(self.count, self.turn)
 
 
 @dataclass(frozen=True)
@@ -116,6 +129,13 @@ class MessageScreen:
     lines: tuple[str, ...]
     title: str = ""
     page: int = 0
+    count: int | None = None  # in the play: the running count (it covers the play's screen)
+    turn: str = ""  # and whose turn it is
+
+    @property
+    def footer(self) -> str:
+        """``count 15, Blue next`` (empty outside the play)."""
+        return play_footer(self.count, self.turn)
 
 
 @dataclass(frozen=True)

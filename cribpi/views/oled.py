@@ -147,27 +147,50 @@ def _score(screen: ScoreScreen, c: Canvas) -> None:
         c.centre(c.height - SMALL.height, screen.footer)
 
 
-def _alert_top(c: Canvas) -> int:
-    return 18 if c.tall else 9
+def _text_rows(screen: AlertScreen | MessageScreen, c: Canvas, top: int) -> int:
+    """The rows for an alert's or a message's lines from ``top``: in the play, the last row of
+    a tall display keeps the count (the screen covers the play's, so it says it too)."""
+    return max(1, c.rows(top, c.height - LINE if screen.footer and c.tall else None))
+
+
+def _footer(screen: AlertScreen | MessageScreen, c: Canvas) -> None:
+    if screen.footer and c.tall:
+        c.centre(c.height - SMALL.height, screen.footer)
+
+
+def _title(screen: AlertScreen | MessageScreen, c: Canvas) -> str:
+    """The title; on a compact display, in the play, with the count after it (no row to spare
+    for it below): ``Renege  count 25``."""
+    return f"{screen.title}  count {screen.count}" if screen.count is not None and not c.tall else screen.title
+
+
+def _alert_top(screen: AlertScreen, c: Canvas) -> int:
+    """Under the title's bar; a little closer in the play, so the count below takes no row
+    from the lines on a 64-row display."""
+    if not c.tall:
+        return 9
+    return 16 if screen.footer else 18
 
 
 def _alert_pages(screen: AlertScreen, c: Canvas) -> list[list[str]]:
-    return paginate(wrap(screen.lines, c.columns), c.rows(_alert_top(c)))
+    return paginate(wrap(screen.lines, c.columns), _text_rows(screen, c, _alert_top(screen, c)))
 
 
 def _alert(screen: AlertScreen, c: Canvas) -> None:
-    """The title inverted in a bar (BOLD on tall displays), the lines centred below."""
+    """The title inverted in a bar (BOLD on tall displays), the lines centred below, and in
+    the play the count at the foot."""
     pages = _alert_pages(screen, c)
     check_page("alert", screen.page, len(pages))
-    top = _alert_top(c)
+    top = _alert_top(screen, c)
     if c.tall:
         c.draw.rectangle([(0, 0), (c.width - 1, 14)], fill=1)
         c.centre(1, screen.title, BOLD, fill=0)
     else:
         c.draw.rectangle([(0, 0), (c.width - 1, 7)], fill=1)
-        c.centre(0, screen.title, fill=0)
+        c.centre(0, _title(screen, c), fill=0)
     c.lines(pages[screen.page], top, len(pages[screen.page]), centre=True)
-    c.pager(top + LINE * (c.rows(top) - 1), screen.page, len(pages))
+    c.pager(top + LINE * (_text_rows(screen, c, top) - 1), screen.page, len(pages))
+    _footer(screen, c)
 
 
 def _message_top(screen: MessageScreen) -> int:
@@ -175,7 +198,7 @@ def _message_top(screen: MessageScreen) -> int:
 
 
 def _message_pages(screen: MessageScreen, c: Canvas) -> list[list[str]]:
-    return paginate(wrap(screen.lines, c.columns), c.rows(_message_top(screen)))
+    return paginate(wrap(screen.lines, c.columns), _text_rows(screen, c, _message_top(screen)))
 
 
 def _message(screen: MessageScreen, c: Canvas) -> None:
@@ -183,9 +206,10 @@ def _message(screen: MessageScreen, c: Canvas) -> None:
     check_page("message", screen.page, len(pages))
     top = _message_top(screen)
     if screen.title:
-        c.centre(0, screen.title, BOLD)
+        c.centre(0, _title(screen, c), BOLD)
     c.lines(pages[screen.page], top, len(pages[screen.page]))
-    c.pager(top + LINE * (c.rows(top) - 1), screen.page, len(pages))
+    c.pager(top + LINE * (_text_rows(screen, c, top) - 1), screen.page, len(pages))
+    _footer(screen, c)
 
 
 def _show_layout(c: Canvas) -> tuple[int, int]:

@@ -5,7 +5,9 @@ Pure: reads :mod:`cribpi.game` state and effects, returns :mod:`cribpi.views.mod
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Sequence
+from typing import TypeVar
 
 from cribpi.game import (
     Alert, AlertKind, Effect, Event, GameOver, MatchOver, Mode, MoveCard, Pegged, Phase, Reason, State, Undo, Where,
@@ -22,7 +24,7 @@ from cribpi.views.model import (
 
 __all__ = [
     "board_model", "flash_from", "last_score_line", "last_score_after", "deal_last_score", "phase_screen", "effect_screens",
-    "scores_screen", "seat_label", "alert_lines", "game_over_screen", "cut_screen",
+    "scores_screen", "seat_label", "alert_lines", "game_over_screen", "cut_screen", "in_play",
 ]
 
 #: A claim waited for: PEG presses (``p SEAT N`` in the simulator) and OK claim them; OK alone
@@ -189,9 +191,23 @@ def effect_screens(state: State, effects: Iterable[Effect],
                 screens.extend(_zero_shows_until(state, counted, effect))
             screens.append(_pegged_screen(state, effect))
         elif isinstance(effect, Alert) and effect.kind is not AlertKind.CUT:  # the cut shows as the starter prompt
-            screens.append(AlertScreen(ALERT_TITLES[effect.kind], alert_lines(state, effect)))
+            screens.append(in_play(state, AlertScreen(ALERT_TITLES[effect.kind], alert_lines(state, effect))))
     screens.extend(_zero_shows_until(state, counted, None))
     return screens
+
+
+Covering = TypeVar("Covering", AlertScreen, MessageScreen, ScoreScreen)
+
+
+def in_play(state: State, screen: Covering) -> Covering:
+    """``screen`` with the play's running count and whose turn it is, when it covers the
+    play's screen (an alert, an undo, a muggins award...): every screen of the play shows the
+    count. A play score keeps the count it was made at; outside the play, as it is."""
+    deal = state.deal
+    if state.phase is not Phase.PLAY or deal is None or screen.count is not None:
+        return screen
+    turn = seat_label(state, deal.turn) if deal.turn is not None else ""
+    return dataclasses.replace(screen, count=count_total(deal.count), turn=turn)
 
 
 Counted = tuple[int, Reason, int]  # a hand or the crib counted: (seat, hand or crib, total)
@@ -242,11 +258,13 @@ def _pegged_screen(state: State, effect: Pegged) -> ScoreScreen | ShowScreen:
         return ShowScreen(f"{who} {effect.reason.value}", effect.items, total,
                           claimed=effect.points if effect.points != total else None)
     turn, starter = "", None
-    if effect.count is not None and state.phase is Phase.PLAY and state.deal is not None:
+    if state.phase is Phase.PLAY and state.deal is not None:
         starter = state.deal.starter
         turn = seat_label(state, state.deal.turn) if state.deal.turn is not None else ""
-    return ScoreScreen(who, effect.points, (effect.explain or effect.reason.value,), count=effect.count, turn=turn,
-                       starter=starter)
+    # a play score says the count it was made at; another score pegged in the play (a muggins
+    # award, a penalty, his heels) the count now, as it covers the play's screen
+    return in_play(state, ScoreScreen(who, effect.points, (effect.explain or effect.reason.value,), count=effect.count,
+                                      turn=turn if effect.count is not None else "", starter=starter))
 
 
 def game_over_screen(state: State) -> AlertScreen:

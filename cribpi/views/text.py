@@ -44,7 +44,8 @@ def _lines(screen: ScreenModel) -> list[str]:
     if isinstance(screen, PromptScreen):
         return [f"{screen.prompt}: {screen.entry}" if screen.entry else screen.prompt, *([screen.hint] if screen.hint else [])]
     titled = isinstance(screen, AlertScreen) or (isinstance(screen, MessageScreen) and screen.title)
-    return [screen.title, *screen.lines] if titled else list(screen.lines)
+    footer = [screen.footer] if screen.footer else []  # in the play: the count, and whose turn
+    return [screen.title, *screen.lines, *footer] if titled else [*screen.lines, *footer]
 
 
 def screen_text(screen: ScreenModel) -> str:

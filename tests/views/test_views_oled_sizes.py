@@ -42,6 +42,10 @@ MORE = {
                                       [("Alice", 97, 2), ("Bob", 121, 3), ("Carol", 58, 0), ("Dan", 7, 6)])),
     "prompt_crib": PromptScreen("Crib cards", "5H 7D 8S 9C", hint="4/4 entered"),
     "message_deal": MessageScreen(("Deal counted.", "OK: next deal"), "Deal done"),
+    # in the play an alert and a message say the count at the foot, as a play score does
+    "alert_play": AlertScreen("Renege", ("Bob said go at 30 holding AD, which fitted", "ACC 7.3: Ann may claim 2 a card",
+                                         "MENU: Renege, play back"), count=1, turn="Ann"),
+    "message_play": MessageScreen(("took back: Ann lays 5C",), "Undone", count=10, turn="Dan & Eve"),
     "show_flush": ShowScreen("Carol crib", (ScoreItem("double pair royal", cards("5H 5S 5D 5C"), 12),
                                             ScoreItem("flush", cards("2H 4H 6H 8H TH"), 5)), 17),
 }

@@ -100,7 +100,9 @@ def test_the_starter_prompt_names_the_dealer_and_heels_are_pegged():
     table = Table()
     assert phase_screen(table.state) == PromptScreen("Starter card", "", "Ben deals")
     table(Starter(Card.parse("JD")))
-    assert table.screens() == [ScoreScreen("Ben", 2, ("two for his heels is two",))]
+    # it covers the play's first screen: the count, whose turn and the starter, as there
+    assert table.screens() == [ScoreScreen("Ben", 2, ("two for his heels is two",), count=0, turn="Ann",
+                                           starter=Card.parse("JD"))]
     assert last_score_line(table.state, table.effects) == ScoreLine("Ben", 2, "two for his heels is two")
 
 
@@ -219,22 +221,24 @@ def test_without_muggins_an_under_claim_is_only_noted():
 def test_an_overclaim_is_corrected_and_the_penalty_said_where_the_rules_give_one():
     table = Table(HOYLE, Mode.CLAIM)(Starter(Card.parse("2S")), Lay(ANN, Card.parse("5C")), Lay(BEN, Card.parse("TD")))
     table(Claim(BEN, 4))
-    assert table.screens() == [
-        AlertScreen("Overclaim", ("Ben claimed 4 but has 2: corrected; Ann pegs 2", "fifteen 5C TD 2")),
+    assert table.screens() == [  # in the play: every screen says the count (an alert lost it)
+        AlertScreen("Overclaim", ("Ben claimed 4 but has 2: corrected; Ann pegs 2", "fifteen 5C TD 2"),
+                    count=15, turn="Ann"),
         ScoreScreen("Ben", 2, ("fifteen two",), count=15, turn="Ann", starter=Card.parse("2S")),
-        ScoreScreen("Ann", 2, ("overclaim penalty",)),
+        ScoreScreen("Ann", 2, ("overclaim penalty",), count=15, turn="Ann", starter=Card.parse("2S")),
     ]
     acc = Table(ACC, Mode.CLAIM)(Starter(Card.parse("2S")), Lay(ANN, Card.parse("5C")), Lay(BEN, Card.parse("TD")))
     acc(Claim(BEN, 4))
-    assert acc.screens()[0] == AlertScreen("Overclaim", ("Ben claimed 4 but has 2: corrected", "fifteen 5C TD 2"))
+    assert acc.screens()[0] == AlertScreen("Overclaim", ("Ben claimed 4 but has 2: corrected", "fifteen 5C TD 2"),
+                                           count=15, turn="Ann")
 
 
 def test_a_wrong_muggins_call_says_who_pegs():
     table = Table(MUGGINS, Mode.CLAIM)(Starter(Card.parse("2S")), Lay(ANN, Card.parse("5C")), Lay(BEN, Card.parse("TD")))
     table(Claim(BEN, 2), Muggins(ANN, 2))
     assert table.screens() == [
-        AlertScreen("Wrong muggins", ("Ann called muggins wrongly on Ben's play: Ben pegs 2",)),
-        ScoreScreen("Ben", 2, ("wrong muggins",)),
+        AlertScreen("Wrong muggins", ("Ann called muggins wrongly on Ben's play: Ben pegs 2",), count=15, turn="Ann"),
+        ScoreScreen("Ben", 2, ("wrong muggins",), count=15, turn="Ann", starter=Card.parse("2S")),
     ]
 
 
