@@ -191,3 +191,31 @@ def test_the_leaderboard_uses_the_width_of_a_wall(tmp_path: Path, browser: Any, 
         page.screenshot(path=str(shots / "tournament-leaderboard-wall.png"))
     finally:
         server.stop()
+
+
+def test_the_seating_of_24_tables_fits_a_wall(tmp_path: Path, browser: Any, shots: Path) -> None:  # noqa: F811
+    import random
+
+    room = long_name_room(tmp_path, 48)  # 24 tables, one player with a 64-character name
+    room.director.seat_round("swiss", random.Random(1))
+    server = Server(room.director)
+    try:
+        page = browser.new_page(viewport=WALL)
+        page.goto(server.url("/seating"))
+        page.wait_for_selector("#conn.live")
+        page.wait_for_selector("tr[data-players]")
+        m = page.evaluate("""(() => {
+          const s = document.scrollingElement, rows = [...document.querySelectorAll('tr[data-players]')];
+          return { rows: rows.length, scrolls: s.scrollHeight > s.clientHeight || s.scrollWidth > s.clientWidth,
+                   size: parseFloat(getComputedStyle(rows[0].cells[0]).fontSize),
+                   inside: rows.every((r) => { const b = r.getBoundingClientRect();
+                     return b.bottom <= innerHeight && b.right <= innerWidth; }) };
+        })()""")
+        print("seating, 24 tables:", m)
+        page.screenshot(path=str(shots / "tournament-seating-24.png"))
+        assert m["rows"] == 24 and not m["scrolls"] and m["inside"], m
+        assert m["size"] >= 24, m  # on a wall, across the room: not 16 px
+        page.fill("input", "Bob 27")  # the box still finds one table among the columns
+        assert page.locator("tr[data-players]:not(.hidden)").count() == 1
+    finally:
+        server.stop()
