@@ -221,7 +221,7 @@ class Director:
         except sqlite3.IntegrityError:
             raise BadMessage("replay", f"{table}/result id {body['id']} seen before") from None
         if body["status"] == "confirmed":
-            self._count(body, kind)
+            self._count({**body, "table_id": table, "msg_id": body["id"]}, kind)
         else:
             self._notify("result", {"table": table, "status": "disputed"})
 
@@ -277,7 +277,8 @@ class Director:
             sides = [self._side(p) or () for p in players]
             losers = tuple(name for n, side in enumerate(sides) if n != row["winner"] for name in side)
             self.standings.add(Outcome(sides[row["winner"]], losers, row["kind"], row["margin"], len(sides)), sign)
-        self._notify("standings", {})
+        # which table's message changed them (the pages refetch; a benchmark times results by it)
+        self._notify("standings", {"table": row["table_id"], "id": row["msg_id"]} if "table_id" in row else {})
 
     def _load(self, row: dict[str, Any], kind: str) -> None:
         """A stored confirmed result into the standings at start; one they cannot use (written
