@@ -7,7 +7,7 @@
 // stdin and stdout carry JSON lines. In: {"id": n, "op": ...} requests, answered by
 // {"id": n, ...} (see handle()): serial (bytes from the host), press (keys held, as [row pin,
 // column pin] pairs), pixels and history (the frames decoded on a pin), time (emulated µs),
-// hang, unplug, plug, watchdog, scratch, peek, lookups, quit. Out, besides the answers:
+// uart (bytes into a UART's RX), hang, unplug, plug, watchdog, scratch, peek, lookups, quit. Out, besides the answers:
 // {"ev": "serial", "data": base64, "us": t} (the USB CDC bytes the firmware wrote),
 // {"ev": "reset", "reason": ..., "us": t}, {"ev": "usb", "state": "connected"}, {"ev": "log"}.
 //
@@ -18,7 +18,8 @@
 // - the watchdog resets the chip: a new RP2040 with the same flash, so no alarm re-fires;
 // - the key matrix's column pins read high (the board's pull-ups) unless a pressed key joins
 //   them to a row the firmware drives low;
-// - the WS2812 bit stream on each LED pin is decoded from the pin's edges into GRB pixels.
+// - the WS2812 bit stream on each LED pin is decoded from the pin's edges into GRB pixels;
+// - a UART's TX interrupt rises once a byte is sent, not at every check (an interrupt storm).
 
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -33,6 +34,8 @@ const PULL_UPS = (args['pull-up'] ?? '').split(',').filter(Boolean).map(Number);
 const LED_PINS = (args['led-pins'] ?? '2,3,4,5').split(',').filter(Boolean).map(Number);
 const WAIT_TX_FIFO = 3; // rp2040js's WaitType: a pull, an out with autopull, on an empty TX FIFO
 const WAIT_OUT = 5;
+const UART_DR = 0x0; // the PL011's data register and its TX interrupt bit
+const UART_TX_INTR = 1 << 5;
 const WS2812_ONE_NS = 600; // a high pulse longer than this is a 1 (WS2812: T0H 0.4 us, T1H 0.8 us)
 const WS2812_LATCH_NS = 50_000; // low this long ends a frame
 
@@ -88,6 +91,21 @@ class Chip {
     this.machines = [];
     for (const pio of mcu.pio) for (const sm of pio.machines) { sm.nextNanos = startNanos; this.machines.push(sm); }
     this.watchPio();
+    // UARTs: rp2040js raises the TX interrupt again on every interrupt check, so a driver
+    // that enables it (MicroPython's does, at init) is interrupted for ever and the program
+    // never runs. Here it rises when a byte is written (the TX FIFO empties at once) and stays
+    // down once cleared, as the PL011's level crossing does.
+    for (const uart of mcu.uart) {
+      uart.checkInterrupts = () => mcu.setInterrupt(uart.irq, !!(uart.interruptStatus & uart.interruptMask));
+      const write = uart.writeUint32.bind(uart);
+      uart.writeUint32 = (offset, value) => {
+        write(offset, value);
+        if (offset === UART_DR) {
+          uart.interruptStatus |= UART_TX_INTR;
+          uart.checkInterrupts();
+        }
+      };
+    }
     // USB: a host that enumerates the CDC interface and opens it (DTR).
     this.connectUsb();
     // Pins: pull-ups on the key columns, the matrix, the LED decoders.
@@ -315,6 +333,20 @@ class Emulator {
         const decoder = this.decoders[request.pin];
         decoder.settle(chip.mcu.clock.nanosCounter);
         return { frames: decoder.history.filter((f) => f.start_us >= (request.since_us ?? 0)) };
+      }
+      case 'uart': {
+        // Bytes into a UART's RX pin at its line's pace (9600 baud, 8N1 by default: 1.04 ms a
+        // byte), as a card reader sends them.
+        const uart = chip.mcu.uart[request.uart ?? 0];
+        const queue = [...Buffer.from(request.data, 'base64')];
+        const byteNanos = 1e10 / (request.baud ?? 9600);
+        const alarm = chip.mcu.clock.createAlarm(() => {
+          if (this.chip !== chip || !queue.length) return;
+          uart.feedByte(queue.shift());
+          if (queue.length) alarm.schedule(byteNanos);
+        });
+        alarm.schedule(byteNanos);
+        return {};
       }
       case 'peek': {
         // Bytes of the emulated memory (a probe's own buffer, found through a scratch register).

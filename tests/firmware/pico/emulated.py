@@ -245,6 +245,10 @@ class EmulatedPico:
     def rgb(self, strip: int = 0) -> list[tuple[int, int, int]]:
         return list(self.frame(strip)["pixels"])
 
+    def feed_card(self, data: bytes, uart: int = 0) -> None:
+        """Bytes from the card reader on the Pico's UART, at 9600 baud."""
+        self.request("uart", uart=uart, data=base64.b64encode(data).decode())
+
     def hang(self) -> None:
         """The firmware stops: the CPU runs nothing more until the watchdog resets the chip."""
         self.request("hang")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from cribpi.hal.actions import Action, ActionQueue
+from cribpi.hal.actions import Action, ActionQueue, Kind
 from cribpi.hal.controller import open_controller
 from cribpi.hal.controller.flash import layout_module
 from cribpi.hal.layout import load_layout
@@ -208,3 +208,24 @@ def test_ctrl_c_and_garbage_on_the_real_usb_are_data(pico, part):
     showing(pico, TWO, moved)
     assert b"Traceback" not in pico.serial_out and b">>>" not in pico.serial_out
     assert part.problem is None and not pico.resets()
+
+
+def test_cards_from_a_reader_on_the_real_uart_reach_the_table(tmp_path):
+    import settings as firmware_settings
+
+    pico = EmulatedPico(tmp_path, rig.firmware_copy(tmp_path / "fw", settings={"CARD_UART": 0}))
+    part = open_controller(pico.port, timing=TIMING)
+    try:
+        with ActionQueue() as actions:
+            part.start(actions)
+            connected(pico, part)
+            pico.feed_card("5H\r\n10d\nq\u2660\n".encode() + b"x" * 40 + b"\nZZ\n")
+            got: list[Action] = []
+            pico.wait_for(lambda: got.extend(actions.drain()) or len(got) >= 5, what="five cards")
+    finally:
+        part.close()
+        pico.close()
+    assert (firmware_settings.CARD_TX_PIN, firmware_settings.CARD_RX_PIN) == (0, 1)  # UART0's pins on the Pico
+    assert got[:3] == [Action.parse("card 5H"), Action.parse("card TD"), Action.parse("card QS")]
+    assert got[3].kind is Kind.REJECTED and "'?'" in got[3].text  # 40 x's: not a card (CARD ?)
+    assert got[4].kind is Kind.REJECTED and "ZZ" in got[4].text
