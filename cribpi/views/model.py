@@ -91,10 +91,11 @@ class ScoreRow:
 
 @dataclass(frozen=True)
 class ScoresScreen:
-    """Everyone's score and games won."""
+    """Everyone's score and games won (``hint``: what the next press does, at the foot)."""
 
     rows: tuple[ScoreRow, ...]
     title: str = "Scores"
+    hint: str = ""
 
 
 @dataclass(frozen=True)

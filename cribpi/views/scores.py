@@ -1,7 +1,7 @@
 """The scores screen drawn on a canvas: a row a side with its score and games won.
 
-Tall displays give each side a BOLD row (four fit in 64 pixels); compact ones a SMALL row,
-in two columns when the sides outnumber the rows.
+Tall displays give each side a BOLD row (four fit in 64 pixels, three with a hint under
+them); compact ones a SMALL row, in two columns when the sides outnumber the rows.
 """
 
 from __future__ import annotations
@@ -18,11 +18,15 @@ DOTS = 27  # room for five 3x3 dots a game, and a '+' for more
 
 
 def draw_scores(screen: ScoresScreen, c: Canvas) -> None:
-    tall_rows = (c.height - 11 - BOLD.height) // 13 + 1
+    """The rows, and the hint centred on the last row (the rows keep clear of it)."""
+    bottom = c.height - LINE if screen.hint else c.height
+    tall_rows = (bottom - 11 - BOLD.height) // 13 + 1
     if c.tall and len(screen.rows) <= tall_rows:
         _tall(screen, c)
     else:
-        _compact(screen, c)
+        _compact(screen, c, bottom)
+    if screen.hint:
+        c.centre(c.height - SMALL.height, screen.hint)
 
 
 def _tall(screen: ScoresScreen, c: Canvas) -> None:
@@ -33,9 +37,9 @@ def _tall(screen: ScoresScreen, c: Canvas) -> None:
         _row(c, row, BOLD, left=0, width=c.width, top=11 + number * 13, gap=5)
 
 
-def _compact(screen: ScoresScreen, c: Canvas) -> None:
+def _compact(screen: ScoresScreen, c: Canvas, bottom: int) -> None:
     c.text((0, 0), screen.title)
-    rows = c.rows(LINE)
+    rows = max(1, c.rows(LINE, bottom))
     columns = max(1, math.ceil(len(screen.rows) / rows))
     width = c.width // columns
     for number, row in enumerate(screen.rows[: rows * columns]):

@@ -31,6 +31,10 @@ __all__ = [
 #: asks to claim 0, and a second OK claims it.
 CLAIM_HINT = "PEG N, OK; 0: OK, OK"
 
+#: The board's resting screen: what the next press does, as the other screens say it (PEG opens
+#: a peg: whose, then the points; OK with nothing to peg passes the deal).
+BOARD_HINT = "PEG to peg, OK: next deal"
+
 PHASE_PROMPTS = {
     Phase.CUT: ("Cut for deal", "enter a card per seat, OK: random"),
     Phase.STARTER: ("Starter card", "{dealer} deals"),
@@ -148,7 +152,7 @@ def phase_screen(state: State, entry: str = "", hint: str = "",
     if state.phase is Phase.BOARD:
         if entry:
             return PromptScreen("Peg", entry, hint or "more pegs add up; OK pegs")
-        return scores_screen(state, "Board")
+        return dataclasses.replace(scores_screen(state, "Board"), hint=BOARD_HINT)
     if state.phase in (Phase.GAME_OVER, Phase.MATCH_OVER) and state.games:
         return game_over_screen(state)
     return MessageScreen(("MENU: new game",), "cribpi")

@@ -38,7 +38,7 @@ def _lines(screen: ScreenModel) -> list[str]:
         return [f"{screen.title}: {screen.total}{claimed}", *items]
     if isinstance(screen, ScoresScreen):
         return [screen.title, *(f"{r.name} {r.score}" + (f" ({r.games_won} won)" if r.games_won else "")
-                                for r in screen.rows)]
+                                for r in screen.rows), *([screen.hint] if screen.hint else [])]
     if isinstance(screen, MenuScreen):
         return [screen.title, *(("> " if n == screen.selected else "  ") + item for n, item in enumerate(screen.items))]
     if isinstance(screen, PromptScreen):

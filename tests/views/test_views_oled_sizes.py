@@ -46,6 +46,12 @@ MORE = {
     "alert_play": AlertScreen("Renege", ("Bob said go at 30 holding AD, which fitted", "ACC 7.3: Ann may claim 2 a card",
                                          "MENU: Renege, play back"), count=1, turn="Ann"),
     "message_play": MessageScreen(("took back: Ann lays 5C",), "Undone", count=10, turn="Dan & Eve"),
+    # board mode at rest: what PEG does, as other screens say the next press
+    "scores_board": ScoresScreen((ScoreRow("Red", 97), ScoreRow("Blue", 121, 1), ScoreRow("Green", 58)), "Board",
+                                 hint="PEG to peg, OK: next deal"),
+    "scores_board_four": ScoresScreen(tuple(ScoreRow(n, s) for n, s in [("Red", 97), ("Blue", 121), ("Green", 58),
+                                                                         ("Yellow", 7)]), "Board",
+                                      hint="PEG to peg, OK: next deal"),
     "show_flush": ShowScreen("Carol crib", (ScoreItem("double pair royal", cards("5H 5S 5D 5C"), 12),
                                             ScoreItem("flush", cards("2H 4H 6H 8H TH"), 5)), 17),
 }

@@ -289,7 +289,7 @@ def test_game_over_is_one_screen_with_the_result_the_winning_score_and_what_ok_d
 
 def test_a_game_of_one_ends_with_its_result_and_ok_starts_a_new_game():
     table = Table(mode=Mode.BOARD, dealer=ANN)(Peg(BEN, 50))
-    assert phase_screen(table.state) == scores_screen(table.state, "Board")
+    assert phase_screen(table.state) == dataclasses.replace(scores_screen(table.state, "Board"), hint="PEG to peg, OK: next deal")
     assert phase_screen(table.state, entry="6") == PromptScreen("Peg", "6", "more pegs add up; OK pegs")
     table(Peg(ANN, 100), Peg(ANN, 25))
     assert table.screens() == []
@@ -343,3 +343,21 @@ def test_a_move_stopped_in_the_game_hole_flashes_each_hole_once_in_order():
     batch = [Pegged(0, 0, 1, Reason.PLAY, (), 119), Pegged(0, 0, 5, Reason.PLAY, (), 121)]
     assert flash_from(state, batch)[0] == (119, 120, 121)
     assert flash_from(state, batch[1:])[0] == (120, 121)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_board_at_rest_says_what_peg_does(players):
+    """Board mode's resting screen said only the scores: it says what the PEG key does, and
+    OK, the way the other screens say the next press, whole on every display size."""
+    from cribpi.app.settings import DEFAULT_NAMES
+    from cribpi.views.oled import draw_screen
+    from cribpi.views.text import screen_text
+
+    state = Game([NewGame(DEFAULT_NAMES[:players], ACC.replace(players=players), Mode.BOARD, first_dealer=0)]).state
+    assert state.phase is Phase.BOARD
+    screen = phase_screen(state)
+    assert screen.hint == "PEG to peg, OK: next deal"
+    assert screen_text(screen).splitlines()[-1] == "PEG to peg, OK: next deal"
+    for size in ((128, 64), (128, 32), (256, 64)):
+        canvas = draw_screen(screen, size)
+        assert canvas.shortened == [] and canvas.dropped == [], (size, canvas.shortened, canvas.dropped)
