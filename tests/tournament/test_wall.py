@@ -147,7 +147,8 @@ NO_OVERFLOW = """(selector) => {
 def test_a_64_character_name_pushes_nothing_off_the_screen(tmp_path: Path, browser: Any, shots: Path) -> None:  # noqa: F811
     room = long_name_room(tmp_path, 16)
     server = Server(room.director)
-    pages = {"/": ".score, .board", "/leaderboard": "td, th", "/seating": "td, .seat", "/player?name=" + LONG: "td, th, h2"}
+    pages = {"/": ".score, .board", "/leaderboard": "td, th", "/seating": "td, .seat", "/player?name=" + LONG: "td, th, h2",
+             "/bracket": ".match span"}
     try:
         for viewport in (WALL, PHONE):
             page = browser.new_page(viewport=viewport)
@@ -156,6 +157,9 @@ def test_a_64_character_name_pushes_nothing_off_the_screen(tmp_path: Path, brows
                 page.wait_for_selector("#conn.live")
                 page.wait_for_selector(selector.split(",")[0])
                 assert page.evaluate(NO_OVERFLOW, selector) == {"sideways": False, "off": []}, (path, viewport)
+                size = page.evaluate(f"parseFloat(getComputedStyle(document.querySelector('{selector.split(',')[0]}'))"
+                                     ".fontSize)")
+                assert size >= (24 if viewport is WALL else 16), (path, size)  # a wall's text is not 16 px
             page.goto(server.url("/leaderboard"))
             page.wait_for_selector("td.name")
             cut = page.evaluate("(() => { const a = document.querySelector('td.name');"
