@@ -131,8 +131,10 @@ def phase_screen(state: State, entry: str = "", hint: str = "",
             entry = ""
         return PromptScreen(prompt, entry, hint or default_hint)
     if state.phase is Phase.PLAY and deal is not None:
-        if deal.turn is None and deal.unclaimed:
-            return PromptScreen(f"{seat_label(state, deal.unclaimed[0].seat)} claims", entry, hint or CLAIM_HINT)
+        if deal.turn is None and deal.unclaimed:  # the play is over but for its claims: the count they were made at
+            moment = deal.unclaimed[0]
+            count = moment.count if moment.count is not None else count_total(deal.count)
+            return PromptScreen(f"{seat_label(state, moment.seat)} claims", entry, hint or f"count {count}; {CLAIM_HINT}")
         turn = seat_label(state, deal.turn) if deal.turn is not None else ""
         count = count_total(deal.count)
         if entry:  # the card goes to the turn's seat; where the turn could pass, GO first passes it

@@ -171,9 +171,10 @@ def test_the_play_s_last_scores_are_claimed_before_the_show():
         fits = [c for c in hands[deal.turn] if c in legal_cards(table.state)]
         table(Lay(deal.turn, fits[0]) if fits else Go(deal.turn))
     assert [(m.seat, m.points) for m in table.state.deal.unclaimed] == [(ANN, 2), (BEN, 1)]  # a pair; last card
-    assert phase_screen(table.state) == PromptScreen("Ann claims", "", "PEG N, OK; 0: OK, OK")
+    # the count the claim is for, as every screen of the play says it
+    assert phase_screen(table.state) == PromptScreen("Ann claims", "", "count 10; PEG N, OK; 0: OK, OK")
     table(Claim(ANN, 2))
-    assert phase_screen(table.state, entry="1") == PromptScreen("Ben claims", "1", "PEG N, OK; 0: OK, OK")
+    assert phase_screen(table.state, entry="1") == PromptScreen("Ben claims", "1", "count 20; PEG N, OK; 0: OK, OK")
 
 
 def test_the_show_waits_for_each_hand_and_the_crib_to_be_claimed():
