@@ -5,7 +5,7 @@ When the director seats a round it tells every table, retained on ``cribpi/<even
 colour, or that the round leaves the table empty. Retained, so a table that connects later
 (or again) learns its seating on subscribing; ``serve`` sends the current seating again when it
 starts. The table shows it on its OLED once for each seating it has not shown yet
-(``Round 2: Ann v Bob`` / ``Ann, you are Red``) until OK.
+(``Round 2: Ann v Bob`` / ``Ann, you are Red``) until OK or the next key.
 """
 
 from __future__ import annotations
