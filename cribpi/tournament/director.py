@@ -311,6 +311,38 @@ class Director:
         self._notify("standings", {})
         return added
 
+    def withdraw(self, name: str, withdrawn: bool = True) -> None:
+        """``name`` withdraws (or plays again): a withdrawn player keeps the games played, which
+        count for both sides as ever, is seated in no further round and is passed over for the
+        cut (the next player takes the place). ConfigError for a name not registered."""
+        with self.lock:
+            if not self.db.withdraw(name, withdrawn):
+                raise ConfigError(f"{name[:80]!r} is not registered")
+            self.db.sync()
+        self._notify("standings", {})
+
+    def rename(self, old: str, new: str) -> None:
+        """``old`` is called ``new`` from now on, in the standings, the seats and every result
+        (a misspelt name at registration). ConfigError if ``old`` is not registered or ``new``
+        is."""
+        with self.lock:
+            players = set(self.db.players())
+            if old not in players:
+                raise ConfigError(f"{old[:80]!r} is not registered")
+            if new in players:
+                raise ConfigError(f"{new[:80]!r} is registered already: a rename does not merge two players")
+            self.db.rename_player(old, new)
+            self.db.sync()
+            self._recount()
+        self._notify("standings", {})
+
+    def _recount(self) -> None:
+        """The standings and the playoff games again from the database (after a rename)."""
+        self.standings, self.playoff_games, self.left_out = Standings(self.db.players()), {}, set()
+        kinds = self.db.round_kinds()
+        for row in self.db.results("status = 'confirmed'"):
+            self._load(row, kinds.get(row["round"], "qualifying"))
+
     def _waited_for(self, name: str) -> None:
         """Take the results that waited for ``name`` to be registered, in the order they came;
         those that still name someone unknown wait on."""
@@ -370,10 +402,11 @@ class Director:
                 raise ConfigError("no playoff match is waiting for its players")
             seating, kind = seat_pairs(waiting, tables), "playoff"
         elif method == "random":
-            seating, kind = seat_random(self.db.players(), tables, rng), "qualifying"
+            seating, kind = seat_random(self.db.playing(), tables, rng), "qualifying"
         elif method == "swiss":
             met = {frozenset(r["players"]) for r in self.db.results()}
-            seating, kind = seat_swiss([x["name"] for x in self.ranked()], tables, met), "qualifying"
+            seating, kind = seat_swiss([x["name"] for x in self.ranked() if not x["withdrawn"]], tables, met), \
+                "qualifying"
         else:
             raise ConfigError(f"method {method!r} is not valid: one of {', '.join(METHODS)}")
         if games is not None and not (kind == "qualifying" and 1 <= games <= 15):
@@ -402,7 +435,9 @@ class Director:
 
     def ranked(self) -> list[dict[str, Any]]:
         with self.lock:
-            return [{"rank": n, **line.as_dict()} for n, line in enumerate(self.standings.ranked(), 1)]
+            out = self.db.withdrawn()
+            return [{"rank": n, **line.as_dict(), "withdrawn": line.name in out}
+                    for n, line in enumerate(self.standings.ranked(), 1)]
 
     def close_qualifying(self) -> list[str]:
         """Take the cut: the qualifiers, best first, as the standings have them now, recorded
@@ -413,8 +448,8 @@ class Director:
             recorded = self.db.get("seeds")
             if recorded:
                 return list(json.loads(recorded))
-            ranked = [line.name for line in self.standings.ranked()]
-            seeds = ranked[:cut(len(ranked))]
+            ranked, out = [line.name for line in self.standings.ranked()], self.db.withdrawn()
+            seeds = [name for name in ranked if name not in out][:cut(len(ranked))]  # a withdrawn player is passed over
             if len(seeds) < 2:
                 raise ConfigError(f"{len(ranked)} entrants: the playoffs need at least 5 (a cut of 2)")
             self.db.put("seeds", json.dumps(seeds))
@@ -432,8 +467,8 @@ class Director:
             if recorded:
                 seeds = list(json.loads(recorded))
             else:
-                ranked = [line.name for line in self.standings.ranked()]
-                seeds = ranked[:cut(len(ranked))]
+                ranked, out = [line.name for line in self.standings.ranked()], self.db.withdrawn()
+                seeds = [name for name in ranked if name not in out][:cut(len(ranked))]
             rounds = bracket(seeds, self.playoff_games, best_of=int(self.db.get("best_of", "3")),
                              final_best_of=int(self.db.get("final_best_of", "5")))
         return {"qualifiers": len(seeds), "closed": bool(recorded), "seeds": seeds,

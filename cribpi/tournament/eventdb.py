@@ -98,6 +98,8 @@ class EventDB:
         self.db.executescript(_SCHEMA)
         if "games" not in {row[1] for row in self.db.execute("PRAGMA table_info(rounds)")}:  # an older database
             self.db.execute("ALTER TABLE rounds ADD COLUMN games INTEGER")
+        if "withdrawn" not in {row[1] for row in self.db.execute("PRAGMA table_info(players)")}:
+            self.db.execute("ALTER TABLE players ADD COLUMN withdrawn REAL")  # when the player withdrew (NULL: plays)
         self.path = str(path)
         self.wal: int | None = None  # the WAL file, once the fsync is deferred
         self.checkpointer: sqlite3.Connection | None = None
@@ -187,12 +189,54 @@ class EventDB:
 
     def add_player(self, name: str) -> bool:
         with self.lock:
-            cur = self.db.execute("INSERT OR IGNORE INTO players VALUES (?, ?)", (name, time.time()))
+            cur = self.db.execute("INSERT OR IGNORE INTO players (name, registered) VALUES (?, ?)", (name, time.time()))
         return cur.rowcount == 1
+
+    def withdraw(self, name: str, withdrawn: bool) -> bool:
+        """Mark ``name`` withdrawn (seated no more, not in the cut) or playing again; whether
+        such a player is registered."""
+        with self.lock:
+            cur = self.db.execute("UPDATE players SET withdrawn = ? WHERE name = ?",
+                                  (time.time() if withdrawn else None, name))
+        return cur.rowcount == 1
+
+    def withdrawn(self) -> set[str]:
+        with self.lock:
+            return {r[0] for r in self.db.execute("SELECT name FROM players WHERE withdrawn IS NOT NULL")}
+
+    def rename_player(self, old: str, new: str) -> None:
+        """``old`` is called ``new`` everywhere: the players, the seats, and each result naming
+        them (alone, or as a partner in "A & B"), in one transaction."""
+        def renamed(side: str) -> str:
+            if side == old:
+                return new
+            parts = side.split(" & ")
+            return " & ".join(new if p.strip() == old else p for p in parts) if len(parts) == 2 else side
+
+        with self.lock:
+            self.db.execute("BEGIN")
+            try:
+                self.db.execute("UPDATE players SET name = ? WHERE name = ?", (new, old))
+                self.db.execute("UPDATE seats SET player = ? WHERE player = ?", (new, old))
+                for result_id, players in self.db.execute("SELECT id, players FROM results").fetchall():
+                    sides = json.loads(players)
+                    changed = [renamed(side) for side in sides]
+                    if changed != sides:
+                        self.db.execute("UPDATE results SET players = ? WHERE id = ?", (json.dumps(changed), result_id))
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
 
     def players(self) -> list[str]:
         with self.lock:
             return [r[0] for r in self.db.execute("SELECT name FROM players ORDER BY registered, name")]
+
+    def playing(self) -> list[str]:
+        """The players not withdrawn, as :meth:`players` orders them."""
+        with self.lock:
+            return [r[0] for r in self.db.execute("SELECT name FROM players WHERE withdrawn IS NULL"
+                                                  " ORDER BY registered, name")]
 
     def add_tables(self, ids: list[str]) -> None:
         with self.lock:

@@ -321,6 +321,28 @@ def create_app(director: Director, *, rng: random.Random | None = None, gate: Lo
         number, seating = director.seat_round(str(data.get("method")), rng, games)
         return JSONResponse({"round": number, "seating": seating})
 
+    def _name(data: dict[str, Any], key: str) -> str:
+        name = data.get(key)
+        if not isinstance(name, str) or not 0 < len(name.strip()) <= NAME_MAX or any(not c.isprintable() for c in name):
+            raise CribpiError(f"{key} {str(name)[:80]!r}: 1-{NAME_MAX} printable characters (no control characters)")
+        return name.strip()
+
+    async def withdraw(request: Request) -> Response:
+        if refused := refusal(request):
+            return refused
+        data = await body(request)
+        if not isinstance(data.get("withdrawn", True), bool):
+            return _error(400, "withdrawn: true (the player withdraws) or false (plays again)")
+        director.withdraw(_name(data, "name"), data.get("withdrawn", True))
+        return JSONResponse({"ok": True})
+
+    async def rename(request: Request) -> Response:
+        if refused := refusal(request):
+            return refused
+        data = await body(request)
+        director.rename(_name(data, "name"), _name(data, "new"))
+        return JSONResponse({"ok": True})
+
     async def close_qualifying(request: Request) -> Response:
         if refused := refusal(request):
             return refused
@@ -356,6 +378,8 @@ def create_app(director: Director, *, rng: random.Random | None = None, gate: Lo
         Route("/admin/login", login, methods=["POST"]), Route("/admin/session", session),
         Route("/admin/logout", logout, methods=["POST"]),
         Route("/admin/qualifying/close", close_qualifying, methods=["POST"]),
+        Route("/admin/players/withdraw", withdraw, methods=["POST"]),
+        Route("/admin/players/rename", rename, methods=["POST"]),
         Route("/admin/players", register, methods=["POST"]), Route("/admin/rounds", seat, methods=["POST"]),
         Route("/admin/results", results), Route("/admin/results/{id:int}", correct, methods=["POST"]),
     ]

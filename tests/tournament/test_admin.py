@@ -81,3 +81,37 @@ def test_the_seating_of_the_round_is_public_with_each_seats_colour(tmp_path: Pat
         {"table": "t2", "players": ["P01", "P02", "P03", "P04"], "colours": ["Red", "Blue", "Green", "Yellow"],
          "games": 3}]}
     assert "Find your name" in client.get("/seating").text
+
+
+def test_a_withdrawn_player_keeps_the_games_played_but_is_seated_no_more_and_passed_over_for_the_cut(
+        tmp_path: Path) -> None:
+    import random
+
+    room = admin_room(tmp_path)
+    client, ok = logged_in(room)
+    d = room.director
+    top = d.ranked()[0]["name"]
+    before = {x["name"]: (x["games"], x["points"]) for x in d.ranked()}
+    assert client.post("/admin/players/withdraw", json={"name": top}, headers=ok).json() == {"ok": True}
+    assert client.post("/admin/players/withdraw", json={"name": "Nobody"}, headers=ok).status_code == 400
+    assert {x["name"]: (x["games"], x["points"]) for x in d.ranked()} == before  # the games played stay
+    assert [x["withdrawn"] for x in client.get("/api/standings").json()] == [True] + [False] * 15
+    for method in ("random", "swiss"):
+        _, seating = d.seat_round(method, random.Random(2))
+        assert top not in {p for names in seating.values() for p in names}
+    seeds = d.close_qualifying()
+    assert top not in seeds and seeds == [x["name"] for x in d.ranked()[1:5]]  # the fifth takes the place
+
+
+def test_a_player_renamed_keeps_every_game_under_the_new_name(tmp_path: Path) -> None:
+    room = admin_room(tmp_path)
+    client, ok = logged_in(room)
+    d = room.director
+    old = next(x for x in d.ranked() if x["name"] == "P01")
+    assert client.post("/admin/players/rename", json={"name": "P01", "new": "Pat One"}, headers=ok).json() == {"ok": True}
+    assert client.post("/admin/players/rename", json={"name": "P02", "new": "P03"}, headers=ok).status_code == 400
+    new = next(x for x in d.ranked() if x["name"] == "Pat One")
+    assert {**old, "name": "Pat One"} == new and "P01" not in [x["name"] for x in d.ranked()]
+    assert d.db.results()[0]["players"] == ["Pat One", "P16"] and d.seating()["tables"][0]["players"] == ["Pat One", "P16"]
+    assert next(x for x in Director(d.db).ranked() if x["name"] == "Pat One") == new  # as a restart counts it
+    assert client.get("/api/player", params={"name": "Pat One"}).json()["results"][0]["players"][0] == "Pat One"

@@ -45,6 +45,9 @@ async function adminPage() {
   out.onclick = async () => { if (await post("/admin/logout", {})) { csrf = null; status("logged out", false); loginPage(); } };
   main.replaceChildren(el("p", { id: "said" }), out,
     form("Register", [["name", "text"]], (d) => post("/admin/players", d)),
+    form("Withdraw", [["name", "text"], ["again", "select", ["withdraws", "plays again"]]],
+      (d) => post("/admin/players/withdraw", { name: d.name, withdrawn: d.again === "withdraws" })),
+    form("Rename", [["name", "text"], ["new", "text"]], (d) => post("/admin/players/rename", d)),
     form("Close qualifying", [], () => post("/admin/qualifying/close", {})),
     form("Seat a round", [["method", "select", ["swiss", "random", "bracket"]], ["games", "number"]],
       (d) => post("/admin/rounds", d.games ? { method: d.method, games: +d.games } : { method: d.method })),
