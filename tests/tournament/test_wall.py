@@ -223,3 +223,18 @@ def test_the_seating_of_24_tables_fits_a_wall(tmp_path: Path, browser: Any, shot
         assert page.locator("tr[data-players]:not(.hidden)").count() == 1
     finally:
         server.stop()
+
+
+def test_a_phone_scrolls_one_column_of_boards(tmp_path: Path, browser: Any) -> None:  # noqa: F811
+    room = a_room(tmp_path, 24)
+    server = Server(room.director)
+    try:
+        page = open_wall(server, browser, PHONE)
+        m = page.evaluate(MEASURE)
+        assert len(m["boards"]) == 24 and m["pager"] == "", m  # every table on the one page, no paging
+        assert min(m["scoreSizes"]) >= 32, m  # 2 em of 16 px
+        lefts = page.evaluate("[...document.querySelectorAll('.wall .board')].map((b) => b.getBoundingClientRect().left)")
+        assert len(set(lefts)) == 1  # one column
+        assert page.evaluate(NO_OVERFLOW, ".board") == {"sideways": False, "off": []}
+    finally:
+        server.stop()
