@@ -1,0 +1,252 @@
+"""A file system that keeps only what was made durable, for power-cut tests (in the spirit of
+LazyFS and of SQLite's own crash tests).
+
+Mounted with FUSE (mfusepy over libfuse 3), it holds every file in memory twice: as written
+(what the programs on it see) and as made durable: a file's data becomes durable when the file
+is fsynced (fsync or fdatasync), a directory's entries (a file created, renamed or removed)
+when the directory is fsynced. :meth:`CrashFS.cut` is the power cut: it returns the durable
+image, what a disk would hold after the cut, and the programs go on unaware; ``cut_at`` cuts
+before chosen operations, from inside the file system, so the cut falls anywhere in a write.
+A file never fsynced comes back empty (ext4's data=ordered shows a new file's blocks only once
+written back); a directory entry never made durable is gone.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import stat
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import mfusepy
+
+__all__ = ["CrashFS", "Image", "mount"]
+
+#: path -> file contents, as a disk would hold them after the cut ("" is the root's).
+Image = dict[str, bytes]
+
+
+@dataclass
+class Node:
+    mode: int
+    data: bytearray = field(default_factory=bytearray)
+    durable: bytes = b""
+    mtime: float = field(default_factory=time.time)
+
+
+def _parent(path: str) -> str:
+    return path.rsplit("/", 1)[0] or "/"
+
+
+class CrashFS(mfusepy.Operations):
+    """The file system's state; ``cut_at`` (operation numbers) and ``on_cut`` take images."""
+
+    use_ns = True
+
+    def __init__(self) -> None:
+        self._mutex = threading.RLock()
+        self.nodes: dict[int, Node] = {1: Node(stat.S_IFDIR | 0o755)}
+        self.entries: dict[str, int] = {"/": 1}  # as the programs see them
+        self.durable_entries: dict[str, int] = {"/": 1}
+        self.next_ino = 2
+        self.ops = 0
+        self.cut_at: set[int] = set()
+        self.on_cut: Callable[[Image], None] = lambda image: None
+
+    # -- the power cut ------------------------------------------------------------------------
+    def cut(self) -> Image:
+        """What a disk would hold if the power went now: durable entries with durable data."""
+        with self._mutex:
+            return {path: self.nodes[ino].durable for path, ino in self.durable_entries.items()
+                    if not stat.S_ISDIR(self.nodes[ino].mode)}
+
+    def _op(self) -> None:
+        self.ops += 1
+        if self.ops in self.cut_at:
+            self.on_cut(self.cut())
+
+    def _node(self, path: str) -> Node:
+        try:
+            return self.nodes[self.entries[path]]
+        except KeyError:
+            raise mfusepy.FuseOSError(errno.ENOENT) from None
+
+    # -- metadata -----------------------------------------------------------------------------
+    def getattr(self, path: str, fh: int | None = None) -> dict[str, Any]:
+        with self._mutex:
+            node = self._node(path)
+            ns = int(node.mtime * 1e9)
+            return {"st_mode": node.mode, "st_nlink": 2 if stat.S_ISDIR(node.mode) else 1,
+                    "st_size": len(node.data), "st_uid": os.getuid(), "st_gid": os.getgid(),
+                    "st_mtime": ns, "st_ctime": ns, "st_atime": ns, "st_ino": self.entries[path]}
+
+    def readdir(self, path: str, fh: int) -> Iterable[str]:
+        with self._mutex:
+            prefix = path.rstrip("/") + "/"
+            names = [p[len(prefix):] for p in self.entries if p != path and p.startswith(prefix)
+                     and "/" not in p[len(prefix):]]
+        return [".", "..", *names]
+
+    def statfs(self, path: str) -> dict[str, int]:
+        return {"f_bsize": 4096, "f_frsize": 4096, "f_blocks": 1 << 20, "f_bfree": 1 << 19,
+                "f_bavail": 1 << 19, "f_files": 1 << 16, "f_ffree": 1 << 15, "f_namemax": 255}
+
+    def chmod(self, path: str, mode: int) -> int:
+        with self._mutex:
+            node = self._node(path)
+            node.mode = (node.mode & ~0o7777) | (mode & 0o7777)
+        return 0
+
+    def chown(self, path: str, uid: int, gid: int) -> int:
+        return 0
+
+    def utimens(self, path: str, times: tuple[int, int] | None = None) -> int:
+        with self._mutex:
+            self._node(path).mtime = times[1] / 1e9 if times else time.time()
+        return 0
+
+    def access(self, path: str, amode: int) -> int:
+        with self._mutex:
+            self._node(path)
+        return 0
+
+    # -- the name space (volatile until the directory is fsynced) -------------------------------
+    def _add(self, path: str, mode: int) -> int:
+        with self._mutex:
+            self._op()
+            if _parent(path) not in self.entries:
+                raise mfusepy.FuseOSError(errno.ENOENT)
+            if path in self.entries:
+                raise mfusepy.FuseOSError(errno.EEXIST)
+            ino, self.next_ino = self.next_ino, self.next_ino + 1
+            self.nodes[ino] = Node(mode)
+            self.entries[path] = ino
+            return ino
+
+    def create(self, path: str, mode: int, fi: Any = None) -> int:
+        self._add(path, stat.S_IFREG | (mode & 0o7777))
+        return 0
+
+    def mknod(self, path: str, mode: int, dev: int) -> int:
+        if not stat.S_ISREG(mode):
+            raise mfusepy.FuseOSError(errno.EPERM)
+        return self.create(path, mode)
+
+    def mkdir(self, path: str, mode: int) -> int:
+        self._add(path, stat.S_IFDIR | (mode & 0o7777))
+        return 0
+
+    def unlink(self, path: str) -> int:
+        with self._mutex:
+            self._op()
+            self._node(path)
+            del self.entries[path]
+        return 0
+
+    def rmdir(self, path: str) -> int:
+        with self._mutex:
+            self._op()
+            if any(p.startswith(path.rstrip("/") + "/") for p in self.entries):
+                raise mfusepy.FuseOSError(errno.ENOTEMPTY)
+            self._node(path)
+            del self.entries[path]
+        return 0
+
+    def rename(self, old: str, new: str) -> int:
+        with self._mutex:
+            self._op()
+            ino = self.entries.pop(old, None)
+            if ino is None:
+                raise mfusepy.FuseOSError(errno.ENOENT)
+            self.entries[new] = ino
+        return 0
+
+    def fsyncdir(self, path: str, datasync: int, fh: int) -> int:
+        """The directory's entries made durable as they are now (its files' data is not)."""
+        with self._mutex:
+            self._op()
+            prefix = path.rstrip("/") + "/"
+
+            def inside(p: str) -> bool:
+                return p.startswith(prefix) and p != path and "/" not in p[len(prefix):]
+
+            for p in [p for p in self.durable_entries if inside(p)]:
+                del self.durable_entries[p]
+            self.durable_entries.update({p: ino for p, ino in self.entries.items() if inside(p)})
+        return 0
+
+    # -- data (volatile until the file is fsynced) ------------------------------------------------
+    def open(self, path: str, flags: int) -> int:
+        with self._mutex:
+            self._node(path)
+            if flags & os.O_TRUNC:
+                self.truncate(path, 0)
+        return 0
+
+    def read(self, path: str, size: int, offset: int, fh: int) -> bytes:
+        with self._mutex:
+            return bytes(self._node(path).data[offset:offset + size])
+
+    def write(self, path: str, data: bytes, offset: int, fh: int) -> int:
+        with self._mutex:
+            self._op()
+            node = self._node(path)
+            if offset > len(node.data):
+                node.data.extend(bytes(offset - len(node.data)))
+            node.data[offset:offset + len(data)] = data
+            node.mtime = time.time()
+            return len(data)
+
+    def truncate(self, path: str, length: int, fh: int | None = None) -> int:
+        with self._mutex:
+            self._op()
+            node = self._node(path)
+            if length < len(node.data):
+                del node.data[length:]
+            else:
+                node.data.extend(bytes(length - len(node.data)))
+        return 0
+
+    def fsync(self, path: str, datasync: int, fh: int) -> int:
+        """The file's data made durable (its name only by an fsync of its directory)."""
+        with self._mutex:
+            self._op()
+            node = self._node(path)
+            node.durable = bytes(node.data)
+        return 0
+
+    def flush(self, path: str, fh: int) -> int:
+        return 0
+
+    def release(self, path: str, fh: int) -> int:
+        return 0
+
+
+def mount(fs: CrashFS, where: Path) -> Callable[[], None]:
+    """Mount ``fs`` at ``where`` (a thread serves it); returns the unmount."""
+    where.mkdir(parents=True, exist_ok=True)
+    thread = threading.Thread(target=lambda: mfusepy.FUSE(fs, str(where), foreground=True, nothreads=False,
+                                                          attr_timeout=0, entry_timeout=0,
+                                                          negative_timeout=0),
+                              name="crashfs", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not os.path.ismount(where):
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError(f"the crash file system did not mount at {where}")
+        time.sleep(0.02)
+
+    def unmount() -> None:
+        for argv in (["fusermount3", "-u", "-z", str(where)], ["umount", "-l", str(where)]):
+            if shutil.which(argv[0]) and subprocess.run(argv, capture_output=True).returncode == 0:
+                break
+        thread.join(10)
+
+    return unmount

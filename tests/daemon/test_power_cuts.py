@@ -1,0 +1,185 @@
+"""Power cuts, not only kill -9: the table's journal (its snapshots and its checkpoint thread
+included) written on a file system that keeps only what was made durable (crashfs.py), cut at
+random points between and inside its writes. After each cut the journal, as the disk would
+hold it, is opened as ``cribpi run`` opens it (recover=True): every event acknowledged before
+the cut (its append returned) must be there, and the journal must be sound or its damage
+detected and said (a notice), never silently wrong.
+
+A kill -9 leaves the kernel's page cache, so it cannot show a missing fsync; these cuts can.
+The regular run cuts a few hundred times; ``-m slow`` runs more than a thousand.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from cribpi.game import Game, Mode
+from cribpi.game.simulate import random_game_events
+from cribpi.rules import ACC
+from cribpi.store import Store
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+
+def fuse_or_skip() -> None:
+    why = None
+    if not Path("/dev/fuse").exists():
+        why = "no /dev/fuse here"
+    elif shutil.which("fusermount3") is None and os.geteuid() != 0:
+        why = "fusermount3 is not installed (apt install fuse3)"
+    else:
+        try:
+            import mfusepy  # noqa: F401
+        except (ImportError, OSError) as exc:
+            why = f"mfusepy (and libfuse 3) are needed: {exc} (.ci/bootstrap installs them)"
+    if why:
+        if os.environ.get("CI") == "true":
+            pytest.fail(why)
+        pytest.skip(why)
+
+
+def match(seed: int, games: int = 3) -> list:  # type: ignore[type-arg]
+    return [e for e, _ in random_game_events(random.Random(seed), ACC, Mode.CLAIM, games)]
+
+
+def _durable_folder(where: Path) -> None:
+    """The state folder as systemd made it long ago: its entry durable."""
+    (where / "state").mkdir()
+    fd = os.open(where, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def journal_match(where: Path, events: list, acked: list[int]) -> None:  # type: ignore[type-arg]
+    """Journal ``events`` as the table does (each applied, then appended), counting in ``acked``
+    the events whose append returned."""
+    store = Store(where / "state" / "cribpi.db", snapshot_every=7)
+    game = Game(events[:1])
+    game_id = store.new_game(events[0], table="main")
+    acked[0] = 1
+    for event in events[1:]:
+        game.apply(event)
+        store.append(game_id, event, game)
+        acked[0] += 1
+    store.close()
+
+
+def on_crashfs(tmp_path: Path, name: str, cut_at: set[int], events: list) -> tuple[int, list]:  # type: ignore[type-arg]
+    """One run of the match on a fresh crash file system; its operations and the cuts' images."""
+    from crashfs import CrashFS, mount
+
+    fs = CrashFS()
+    where = tmp_path / name
+    unmount = mount(fs, where)
+    images: list[tuple[int, dict[str, bytes]]] = []
+    acked = [0]  # events whose append returned: the journal owes them to the player
+    try:
+        _durable_folder(where)
+        fs.ops = 0
+        fs.cut_at = cut_at
+        fs.on_cut = lambda image: images.append((acked[0], image))
+        journal_match(where, events, acked)
+    finally:
+        unmount()
+    return fs.ops, images
+
+
+def run_cuts(tmp_path: Path, seed: int, cuts: int) -> tuple[int, int]:
+    """Journal a seeded match on the crash file system, cut ``cuts`` times at random operations
+    (a first run counts them); check every cut. Returns (cuts checked, events journalled)."""
+    fuse_or_skip()
+    events = match(seed)
+    ops, _ = on_crashfs(tmp_path, "count", set(), events)
+    cut_at = set(random.Random(seed).sample(range(1, ops + 1), min(cuts, ops)))
+    _, images = on_crashfs(tmp_path, "cut", cut_at, events)
+    assert len(images) >= len(cut_at) * 0.9, f"{len(images)} of {len(cut_at)} cuts fell in the second run"
+    for n, (owed, image) in enumerate(images):
+        check_cut(tmp_path / f"cut{n}", image, owed, events)
+    return len(images), len(events)
+
+
+def check_cut(folder: Path, image: dict[str, bytes], owed: int, events: list) -> None:  # type: ignore[type-arg]
+    """Open the journal the disk kept, as the table would at the next boot."""
+    for path, data in image.items():
+        target = folder / path.lstrip("/")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    db = folder / "state" / "cribpi.db"
+    db.parent.mkdir(parents=True, exist_ok=True)
+    with Store(db, recover=True) as store:
+        if store.notice:  # damage seen and said: then nothing owed may have been lost either
+            pytest.fail(f"{owed} events acknowledged, the journal was found damaged: {store.notice}")
+        games = store.games()
+        journal = list(store.load(games[-1]["id"]).journal) if games else []  # open, or finished by the match
+        kept = len(journal)
+        assert kept >= owed, f"{owed} events acknowledged before the cut, {kept} kept"
+        assert journal == events[:kept]  # exactly the match, nothing wrong
+    shutil.rmtree(folder)
+
+
+def test_a_few_hundred_cuts_lose_nothing_acknowledged(tmp_path):
+    checked, events = run_cuts(tmp_path, seed=22, cuts=300)
+    print(f"{checked} power cuts over {events} events")
+
+
+@pytest.mark.slow
+def test_more_than_a_thousand_cuts(tmp_path):
+    total = 0
+    for seed in range(4):
+        checked, _ = run_cuts(tmp_path / str(seed), seed=seed, cuts=400)
+        total += checked
+    assert total >= 1000
+    print(f"{total} power cuts")
+
+
+def test_a_journal_survives_a_cut_right_after_it_was_created(tmp_path):
+    fuse_or_skip()
+    from crashfs import CrashFS, mount
+
+    fs = CrashFS()
+    where = tmp_path / "mnt"
+    unmount = mount(fs, where)
+    try:
+        _durable_folder(where)
+        events = match(7, games=1)
+        with Store(where / "state" / "cribpi.db") as store:
+            store.new_game(events[0], table="main")
+            image = fs.cut()  # the first event acknowledged, and the power goes
+    finally:
+        unmount()
+    check_cut(tmp_path / "cut", image, 1, events)
+
+
+def test_the_crash_file_system_drops_what_was_not_synced(tmp_path):
+    """The file system itself: data without fsync and entries without a directory fsync are lost."""
+    fuse_or_skip()
+    from crashfs import CrashFS, mount
+
+    fs = CrashFS()
+    where = tmp_path / "mnt"
+    unmount = mount(fs, where)
+    try:
+        (where / "synced").write_bytes(b"kept")
+        with open(where / "synced", "rb+") as f:
+            os.fsync(f.fileno())
+            f.write(b"lost")  # after the fsync: not durable
+        (where / "named-only").write_bytes(b"data never synced")
+        fd = os.open(where, os.O_RDONLY | os.O_DIRECTORY)
+        os.fsync(fd)
+        os.close(fd)
+        (where / "unnamed").write_bytes(b"synced data, no directory fsync")
+        with open(where / "unnamed", "rb") as f:
+            os.fsync(f.fileno())
+        image = fs.cut()
+        assert (where / "synced").read_bytes() == b"lost"  # the programs still see what they wrote
+    finally:
+        unmount()
+    assert image == {"/synced": b"kept", "/named-only": b""}
