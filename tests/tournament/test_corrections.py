@@ -224,7 +224,7 @@ def test_a_result_of_the_round_before_is_kept_for_the_admin_and_counts_once_acce
 
 
 def test_results_of_unseated_players_kept_are_bounded_per_table(room: Room, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("cribpi.tournament.director.WAITING_PER_TABLE", 2)
+    monkeypatch.setattr("cribpi.tournament.director.intake.WAITING_PER_TABLE", 2)
     room.director.db.add_round("qualifying", {"t1": ["P01", "P02"]})
     for game in range(3, 7):
         assert not room.send("t1", "result", room.result("t1", "P03", "P04", 100, game=game))

@@ -1,0 +1,67 @@
+"""The director's state: the event's database, what each table shows, the counters, the
+listeners (the pages); the constants its parts share."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from cribpi.exc import ConfigError
+from cribpi.tournament.eventdb import EventDB
+from cribpi.tournament.standings import Standings
+
+WAITING_PER_TABLE = 200  # results a table may have waiting for their players to be registered
+NAME_MAX = 64  # a player's name, in characters
+SEAT_COLOURS = ("Red", "Blue", "Green", "Yellow")  # seat 1, 2, 3, 4: the pages' colours of each side
+
+Notify = Callable[[str, dict[str, Any]], None]  # (what changed: "table" or "standings", its data)
+
+
+class NoSuchResult(ConfigError, LookupError):
+    """A correction names a result the event does not have."""
+
+
+class Base:
+    def __init__(self, db: EventDB) -> None:
+        self.db = db
+        self.event = db.get("event")
+        self.lock = threading.RLock()
+        self.refused: Counter[str] = Counter()
+        self.accepted: Counter[str] = Counter()
+        self.live: dict[str, dict[str, Any]] = {t: {"table": t, "online": False, "state": None} for t in db.tables()}
+        self.newest: dict[str, int] = {}  # table -> newest event id
+        self.since: dict[str, int] = {}  # table -> the id no older board may come under (reset on connect)
+        self.shown: dict[str, set[int]] = {}  # table -> the ids of its states shown since then
+        self.seen: dict[str, set[int]] = {}
+        self.listeners: list[Notify] = []
+        self.standings = Standings(db.players())
+        self.playoff_games: dict[frozenset[str], Counter[str]] = {}
+        self.client: mqtt.Client | None = None
+        self.drops = 0  # connections to the broker lost (a takeover of its client id would show here)
+        # Set once the broker holds the director's subscription (from then on its persistent
+        # session keeps every message for it) and the director announced its session.
+        self.subscribed = threading.Event()
+        self.acks = threading.Lock()  # the order of acknowledgements
+        self.unacked: list[tuple[int, int]] = []  # (mid, qos) waiting for the fsync, oldest first
+        self.undone: list[tuple[str, int]] = []  # (table, id) to tell each table once the fsync is made
+        self.told = 0  # ids the tables were told the director has
+        self.syncing = False  # the flusher holds acknowledgements older than any in unacked
+        self.flush_wanted = threading.Event()
+        self.flusher: threading.Thread | None = None
+        self.stopping = False
+        self.left_out: set[int] = set()  # stored results the standings could not use (logged at start)
+
+    @property
+    def game_length(self) -> int:
+        """The event's game: to 121, or to 61 (set at init)."""
+        return int(self.db.get("game_length", "121"))
+    def _notify(self, what: str, data: dict[str, Any]) -> None:
+        for listener in self.listeners:
+            listener(what, data)
+    def health(self) -> dict[str, Any]:
+        return {"accepted": dict(self.accepted), "refused": dict(self.refused), "session": self.db.get("session"),
+                "drops": self.drops}

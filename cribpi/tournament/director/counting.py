@@ -1,0 +1,143 @@
+"""The director's standings: confirmed results counted into them (or into the playoff games),
+the ranking, a player's line, the bracket from the recorded cut, the seating for the room."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from cribpi.exc import ConfigError
+from cribpi.tournament.director.base import SEAT_COLOURS, Base
+from cribpi.tournament.eventdb import EventDB
+from cribpi.tournament.standings import ACC_POINTS, Outcome, Standings, bracket, cut
+
+log = logging.getLogger("cribpi.tournament.director")  # one logger for the director, whichever part logs
+
+
+class Counting(Base):
+    def __init__(self, db: EventDB) -> None:
+        super().__init__(db)
+        kinds = db.round_kinds()
+        for row in db.results("status = 'confirmed'"):
+            self._load(row, kinds.get(row["round"], "qualifying"))
+
+    def _count(self, row: dict[str, Any], kind: str, sign: int = 1) -> None:
+        """One confirmed result into the standings (or the bracket, in a playoff round)."""
+        players, winner = row["players"], row["players"][row["winner"]]
+        if kind == "playoff":
+            pair = self.playoff_games.setdefault(frozenset(players), Counter())
+            pair[winner] += sign
+        else:
+            sides = [self._side(p) or () for p in players]
+            losers = tuple(name for n, side in enumerate(sides) if n != row["winner"] for name in side)
+            self.standings.add(Outcome(sides[row["winner"]], losers, row["kind"], row["margin"], len(sides)), sign)
+        # which table's message changed them (the pages refetch; a benchmark times results by it)
+        self._notify("standings", {"table": row["table_id"], "id": row["msg_id"]} if "table_id" in row else {})
+    def _load(self, row: dict[str, Any], kind: str) -> None:
+        """A stored confirmed result into the standings at start; one they cannot use (written
+        by an older director, or by hand) is left out with a log line: the event is served."""
+        problem = _unusable(row, self._side)
+        if problem is not None:
+            log.error("result %s (table %s) left out of the standings: %s; correct it at /admin", row["id"],
+                      row["table_id"], problem)
+            self.left_out.add(row["id"])
+            return
+        self._count(row, kind)
+    def _side(self, name: str) -> tuple[str, ...] | None:
+        """The entrants a result's side stands for: itself when registered (a partnership
+        entered as a team, "Ann & Cy"), else each partner of "Ann & Cy" when both entered one
+        by one; None when neither."""
+        if name in self.standings.lines:
+            return (name,)
+        partners = tuple(part.strip() for part in name.split(" & "))
+        if len(partners) == 2 and len(set(partners)) == 2 and all(p in self.standings.lines for p in partners):
+            return partners
+        return None
+    def _recount(self) -> None:
+        """The standings and the playoff games again from the database (after a rename)."""
+        self.standings, self.playoff_games, self.left_out = Standings(self.db.players()), {}, set()
+        kinds = self.db.round_kinds()
+        for row in self.db.results("status = 'confirmed'"):
+            self._load(row, kinds.get(row["round"], "qualifying"))
+    def ranked(self) -> list[dict[str, Any]]:
+        with self.lock:
+            out = self.db.withdrawn()
+            return [{"rank": n, **line.as_dict(), "withdrawn": line.name in out}
+                    for n, line in enumerate(self.standings.ranked(), 1)]
+    def player(self, name: str) -> dict[str, Any] | None:
+        with self.lock:
+            line = self.standings.lines.get(name)
+            if line is None:
+                return None
+            rank = next(n for n, x in enumerate(self.standings.ranked(), 1) if x.name == name)
+        games = [r for r in self.db.results() if name in r["players"]]
+        return {"rank": rank, **line.as_dict(), "results": games}
+    def bracket(self) -> dict[str, Any]:
+        """The playoff bracket: from the recorded seeds once qualifying is closed, until then
+        from the standings as they are (a preview that moves with them)."""
+        with self.lock:
+            recorded = self.db.get("seeds")
+            if recorded:
+                seeds = list(json.loads(recorded))
+            else:
+                ranked, out = [line.name for line in self.standings.ranked()], self.db.withdrawn()
+                seeds = [name for name in ranked if name not in out][:cut(len(ranked))]
+            rounds = bracket(seeds, self.playoff_games, best_of=int(self.db.get("best_of", "3")),
+                             final_best_of=int(self.db.get("final_best_of", "5")))
+        return {"qualifiers": len(seeds), "closed": bool(recorded), "seeds": seeds,
+                "rounds": [[m.as_dict() for m in r] for r in rounds]}
+    def close_qualifying(self) -> list[str]:
+        """Take the cut: the qualifiers, best first, as the standings have them now, recorded
+        (and synced) once; from then on the bracket is seeded from them whatever happens to the
+        qualifying standings (a correction, a late registration), and no qualifying round is
+        seated. Seating the bracket the first time closes qualifying. The seeds."""
+        with self.lock:
+            recorded = self.db.get("seeds")
+            if recorded:
+                return list(json.loads(recorded))
+            ranked, out = [line.name for line in self.standings.ranked()], self.db.withdrawn()
+            seeds = [name for name in ranked if name not in out][:cut(len(ranked))]  # a withdrawn player is passed over
+            if len(seeds) < 2:
+                raise ConfigError(f"{len(ranked)} entrants: the playoffs need at least 5 (a cut of 2)")
+            self.db.put("seeds", json.dumps(seeds))
+            self.db.put("qualifying_closed", str(time.time()))
+            self.db.sync()
+        log.info("qualifying closed: the playoffs' seeds are %s", ", ".join(seeds))
+        self._notify("standings", {})
+        return seeds
+    def seating(self) -> dict[str, Any]:
+        """The round seated last, for the room: its number, kind and games a match, and at each
+        table its players in seat order with their seat colours (the board's tracks)."""
+        with self.lock:
+            number, kind = self.db.current_round()
+            seats = self.db.seating(number) if number else {}
+            games = self.db.round_games(number) or int(self.db.get("round_games", "1")) if number else 0
+        order = {t: n for n, t in enumerate(self.db.tables())}
+        best_of = {frozenset((m["a"], m["b"])): m["best_of"] for r in self.bracket()["rounds"] for m in r} \
+            if kind == "playoff" else {}
+        tables = [{"table": t, "players": names, "colours": [SEAT_COLOURS[n % len(SEAT_COLOURS)] for n in range(len(names))],
+                   "games": best_of.get(frozenset(names), int(self.db.get("best_of", "3"))) if kind == "playoff" else games}
+                  for t, names in sorted(seats.items(), key=lambda item: order.get(item[0], len(order)))]
+        return {"round": number, "kind": kind, "games": games if kind == "qualifying" else None, "tables": tables}
+
+
+def _unusable(row: dict[str, Any], side: Callable[[str], tuple[str, ...] | None]) -> str | None:
+    """Why the standings cannot count a stored result (``side``: the entrants a side stands
+    for), or None."""
+    players, scores, winner = row["players"], row["scores"], row["winner"]
+    if type(players) is not list or type(scores) is not list or len(players) != len(scores) or len(players) < 2 \
+            or not all(type(p) is str for p in players):
+        return f"players {str(players)[:80]} and scores {str(scores)[:80]} do not pair up"
+    if type(winner) is not int or not 0 <= winner < len(players):
+        return f"winner {winner!r} is not a side"
+    if row["kind"] not in ACC_POINTS:
+        return f"kind {str(row['kind'])[:40]!r} is not one of {', '.join(ACC_POINTS)}"
+    if type(row["margin"]) is not int or row["margin"] < 0:
+        return f"margin {row['margin']!r} is not a whole number of points"
+    if not all(side(p) for p in players):
+        return f"{players} are not all registered"
+    return None

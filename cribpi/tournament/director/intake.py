@@ -1,0 +1,191 @@
+"""The director's messages in: each table's board, events and results, checked and refused by
+reason, a result counted once, kept uncounted for the admin when it is not the seats' or one
+too many."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from typing import Any
+
+from cribpi.tournament.director.base import WAITING_PER_TABLE
+from cribpi.tournament.director.counting import Counting
+from cribpi.tournament.messages import BadMessage, Message, parse, topic
+
+log = logging.getLogger("cribpi.tournament.director")  # one logger for the director, whichever part logs
+
+
+class Intake(Counting):
+    def handle(self, topic: str, payload: bytes, *, retained: bool = False) -> bool:
+        """Take one message from the broker (``retained``: one it kept, sent on subscribing);
+        False (counted and logged) if it was refused."""
+        return self._take(topic, payload, retained=retained)[0]
+    def _take(self, topic: str, payload: bytes, *, retained: bool = False) -> tuple[bool, tuple[str, int] | None]:
+        """As :meth:`handle`, and the (table, id) of a table's event or result that the
+        director has now had its last word on, taken or refused (None for a board, a status,
+        a message too malformed to name its id, or a result kept for nobody)."""
+        message: Message | None = None
+        try:
+            message = parse(self.event, topic, payload)
+            with self.lock:
+                if message.kind == "state":
+                    self._on_state(message, retained=retained)
+                else:
+                    getattr(self, f"_on_{message.kind}")(message)
+        except BadMessage as exc:
+            self.refused[exc.reason] += 1
+            log.warning("refused: %s", exc)
+            return False, (_ackable(message) if exc.final else None)
+        self.accepted[message.kind] += 1
+        return True, _ackable(message)
+    def _table(self, message: Message) -> dict[str, Any]:
+        live = self.live.get(message.table)
+        if live is None:
+            raise BadMessage("unknown_table", f"{message.table} is not a table of this event")
+        return live
+    def _on_status(self, message: Message) -> None:
+        live = self._table(message)
+        live["online"] = message.body["online"]
+        if live["online"]:  # a table that restarted may have a clock set back (a Pi has no RTC)
+            self.since.pop(message.table, None)
+            self.shown.pop(message.table, None)
+        self._notify("table", live)
+    def _on_state(self, message: Message, *, retained: bool = False) -> None:
+        """A table's board. One the broker kept (``retained``: sent on subscribing, the board
+        as it was last) is shown but does not say the table is online; a live one does.
+
+        Boards are ordered by the table's own ids, never by its clock (``at``, shown only): a
+        state's ``id`` is the newest message id the table had handed to the broker when it
+        sent it, so its events up to that id come before it. An older board than the one shown
+        is refused, but a board's id raises the bar for the next ones no higher than the newest
+        event id the director has had from the table: a board with a made-up id far ahead
+        (the table's password can publish one) is shown until the next board, and freezes
+        nothing."""
+        table, body = message.table, message.body
+        live, number = self._table(message), body.get("id")
+        if number is not None:
+            shown, floor = self.shown.setdefault(table, set()), self.since.get(table, 0)
+            if number < floor:
+                if number in shown:  # delivered again: its acknowledgement was lost in a broker restart
+                    raise BadMessage("replay", f"{table}/state {number} shown before")
+                raise BadMessage("out_of_order", f"{table}/state {number} older than the one shown ({floor})")
+            self.since[table] = max(floor, min(number, self.newest.get(table, 0)))
+            if len(shown) > 10_000:
+                shown.clear()
+            shown.add(number)
+        live["state"] = body
+        if not retained:
+            live["online"] = True
+        self._notify("table", live)
+    def _on_events(self, message: Message) -> None:
+        self._table(message)
+        table, msg_id = message.table, message.body["id"]
+        seen = self.seen.setdefault(table, set())
+        if msg_id in seen:
+            raise BadMessage("replay", f"{table}/events id {msg_id} seen before")
+        newest = self.newest.get(table, 0)
+        seen.add(msg_id)
+        if msg_id < newest:
+            raise BadMessage("out_of_order", f"{table}/events id {msg_id} after {newest}")
+        self.newest[table] = msg_id
+    def _on_result(self, message: Message) -> None:
+        self._table(message)
+        body, table = message.body, message.table
+        if body["scores"][body["winner"]] != self.game_length:
+            raise BadMessage("game_length", f"{table}/result: a game won with {body['scores'][body['winner']]} in an"
+                             f" event of games to {self.game_length}")
+        number, kind = self.db.current_round()
+        players = body["players"]
+        unknown = [p for p in players if self._side(p) is None]
+        if unknown:  # kept: a replay to a new database may come before the players are registered
+            kept = self.db.add_waiting(table, body["id"], topic(self.event, table, "result"), json.dumps(body).encode(),
+                                most=WAITING_PER_TABLE)
+            raise BadMessage("unknown_player", f"{table}/result: {', '.join(unknown)[:80]} not registered"
+                             + ("; it waits for them" if kept else ""), final=kept)
+        seating = self.db.seating(number)  # a round that seats tables: only its seats play
+        seated, entrants = seating.get(table), [name for side in players for name in self._side(side) or ()]
+        if seating and (seated is None or sorted(seated) != sorted(entrants)):
+            kept = self._keep_unseated(table, body, entrants, number)
+            raise BadMessage("not_seated", f"{table}/result: {players} are not the players seated there"
+                             + ("; kept for the admin to rule on" if kept else ""))
+        if kind == "playoff" and len(entrants) != len(players):
+            raise BadMessage("not_seated", f"{table}/result: {players}: a playoff match is between entrants")
+        known = self.db.result_for_game(table, body["game"], body["game_number"])
+        if known is not None:
+            if known["status"] == "confirmed" or body["status"] == "disputed" or known["msg_id"] >= body["id"]:
+                raise BadMessage("replay", f"{table}/result for game {body['game']}.{body['game_number']} known")
+            self.db.update_result(known["id"], {**body, "msg_id": body["id"]}, by=table, why="confirmed at the table")
+            self._count(self.db.result(known["id"]) or {}, kind)
+            return
+        if seating:
+            past = self._past_match(table, number, kind, entrants)
+            if past is not None:
+                kept = self._keep(table, body, "too_many", number)
+                raise BadMessage("too_many", f"{table}/result: {past}" + ("; kept for the admin to rule on" if kept else ""))
+        try:
+            self.db.insert_result(table, body, number)
+        except sqlite3.IntegrityError:
+            raise BadMessage("replay", f"{table}/result id {body['id']} seen before") from None
+        if body["status"] == "confirmed":
+            self._count({**body, "table_id": table, "msg_id": body["id"]}, kind)
+        else:
+            self._notify("result", {"table": table, "status": "disputed"})
+    def _past_match(self, table: str, number: int, kind: str, entrants: list[str]) -> str | None:
+        """Why a new result from ``table`` for the match round ``number`` seats there is one
+        more than that match can have, or None. A qualifying round's match has the games it
+        was seated with (the event's ``round_games`` when not said); a playoff match is over
+        once a side has won it, and has at most its best-of games."""
+        had = self.db.count_results(table, number, ("confirmed", "disputed"))
+        if kind == "playoff":
+            pair = frozenset(entrants)
+            match = next((m for r in self.bracket()["rounds"] for m in r if frozenset((m["a"], m["b"])) == pair), None)
+            most = match["best_of"] if match else int(self.db.get("best_of", "3"))
+            if match and match["winner"] is not None:
+                return f"{' v '.join(sorted(pair))}: the match is won already by {match['winner']}"
+        else:
+            most = self.db.round_games(number) or int(self.db.get("round_games", "1"))
+        if had >= most:
+            return f"round {number} seats a match of {most} game{'s' * (most != 1)} there, and it has {had} results"
+        return None
+    def _keep_unseated(self, table: str, body: dict[str, Any], entrants: list[str], current: int) -> bool:
+        """Keep a result of players not seated at ``table`` now (a game finished after the next
+        round was seated) as ``not_seated``, uncounted, in the latest round that seated them
+        there: /admin/results shows it and a correction confirms it. Whether it is kept."""
+        number = next((n for n in range(current - 1, 0, -1)
+                       if sorted(self.db.seating(n).get(table, ())) == sorted(entrants)), current)
+        return self._keep(table, body, "not_seated", number)
+    def _keep(self, table: str, body: dict[str, Any], status: str, number: int) -> bool:
+        """Keep a result the standings do not count, as ``status`` in round ``number``, for the
+        admin to rule on (/admin/results shows it; a correction confirms it). At most
+        ``WAITING_PER_TABLE`` a table; whether it is kept."""
+        held = self.db.results("table_id = ? AND status IN ('not_seated', 'too_many')", (table,))
+        if len(held) >= WAITING_PER_TABLE or self.db.result_for_game(table, body["game"], body["game_number"]):
+            return False
+        try:
+            self.db.insert_result(table, {**body, "status": status}, number)
+        except sqlite3.IntegrityError:
+            return False
+        self._notify("result", {"table": table, "status": status})
+        return True
+    def _waited_for(self, name: str) -> None:
+        """Take the results that waited for ``name`` to be registered, in the order they came;
+        those that still name someone unknown wait on."""
+        for table, msg_id, topic_name, payload in self.db.waiting(json.dumps(name)[1:-1].encode()):
+            try:
+                self._on_result(parse(self.event, topic_name, payload))
+            except BadMessage as exc:
+                if exc.reason == "unknown_player":
+                    continue
+                self.refused[exc.reason] += 1
+                log.warning("refused: %s", exc)
+            else:
+                self.accepted["result"] += 1
+            self.db.done_waiting(table, msg_id)
+
+
+def _ackable(message: Message | None) -> tuple[str, int] | None:
+    """The (table, id) of a table's event or result, which the director tells it it has."""
+    if message is None or message.kind not in ("events", "result"):
+        return None
+    return message.table, int(message.body["id"])
