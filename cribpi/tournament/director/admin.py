@@ -21,6 +21,7 @@ class Admin(Intake):
             self.db.sync()  # the admin's change is durable before the page says so
         self._notify("standings", {})
         return added
+
     def withdraw(self, name: str, withdrawn: bool = True) -> None:
         """``name`` withdraws (or plays again): a withdrawn player keeps the games played, which
         count for both sides as ever, is seated in no further round and is passed over for the
@@ -30,6 +31,7 @@ class Admin(Intake):
                 raise ConfigError(f"{name[:80]!r} is not registered")
             self.db.sync()
         self._notify("standings", {})
+
     def rename(self, old: str, new: str) -> None:
         """``old`` is called ``new`` from now on, in the standings, the seats and every result
         (a misspelt name at registration). ConfigError if ``old`` is not registered or ``new``
@@ -44,6 +46,7 @@ class Admin(Intake):
             self.db.sync()
             self._recount()
         self._notify("standings", {})
+
     def correct(self, result_id: int, scores: list[int], winner: int, kind: str, margin: int, *, by: str,
                 why: str) -> None:
         """The director's ruling on a result: it is confirmed with these figures (audited).
@@ -71,6 +74,7 @@ class Admin(Intake):
                                               "status": "confirmed"}, by=by, why=why)
             self.db.sync()
             self._count(self.db.result(result_id) or {}, round_kind)
+
     def seat_round(self, method: str, rng: random.Random, games: int | None = None) -> tuple[int, dict[str, list[str]]]:
         """Seat the next round (``random``, ``swiss`` or ``bracket``: the playoff matches waiting
         for their players); its number and who sits where. ``games``: the games of each

@@ -59,9 +59,11 @@ class Base:
     def game_length(self) -> int:
         """The event's game: to 121, or to 61 (set at init)."""
         return int(self.db.get("game_length", "121"))
+
     def _notify(self, what: str, data: dict[str, Any]) -> None:
         for listener in self.listeners:
             listener(what, data)
+
     def health(self) -> dict[str, Any]:
         return {"accepted": dict(self.accepted), "refused": dict(self.refused), "session": self.db.get("session"),
                 "drops": self.drops}

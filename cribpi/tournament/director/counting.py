@@ -37,6 +37,7 @@ class Counting(Base):
             self.standings.add(Outcome(sides[row["winner"]], losers, row["kind"], row["margin"], len(sides)), sign)
         # which table's message changed them (the pages refetch; a benchmark times results by it)
         self._notify("standings", {"table": row["table_id"], "id": row["msg_id"]} if "table_id" in row else {})
+
     def _load(self, row: dict[str, Any], kind: str) -> None:
         """A stored confirmed result into the standings at start; one they cannot use (written
         by an older director, or by hand) is left out with a log line: the event is served."""
@@ -47,6 +48,7 @@ class Counting(Base):
             self.left_out.add(row["id"])
             return
         self._count(row, kind)
+
     def _side(self, name: str) -> tuple[str, ...] | None:
         """The entrants a result's side stands for: itself when registered (a partnership
         entered as a team, "Ann & Cy"), else each partner of "Ann & Cy" when both entered one
@@ -57,17 +59,20 @@ class Counting(Base):
         if len(partners) == 2 and len(set(partners)) == 2 and all(p in self.standings.lines for p in partners):
             return partners
         return None
+
     def _recount(self) -> None:
         """The standings and the playoff games again from the database (after a rename)."""
         self.standings, self.playoff_games, self.left_out = Standings(self.db.players()), {}, set()
         kinds = self.db.round_kinds()
         for row in self.db.results("status = 'confirmed'"):
             self._load(row, kinds.get(row["round"], "qualifying"))
+
     def ranked(self) -> list[dict[str, Any]]:
         with self.lock:
             out = self.db.withdrawn()
             return [{"rank": n, **line.as_dict(), "withdrawn": line.name in out}
                     for n, line in enumerate(self.standings.ranked(), 1)]
+
     def player(self, name: str) -> dict[str, Any] | None:
         with self.lock:
             line = self.standings.lines.get(name)
@@ -76,6 +81,7 @@ class Counting(Base):
             rank = next(n for n, x in enumerate(self.standings.ranked(), 1) if x.name == name)
         games = [r for r in self.db.results() if name in r["players"]]
         return {"rank": rank, **line.as_dict(), "results": games}
+
     def bracket(self) -> dict[str, Any]:
         """The playoff bracket: from the recorded seeds once qualifying is closed, until then
         from the standings as they are (a preview that moves with them)."""
@@ -90,6 +96,7 @@ class Counting(Base):
                              final_best_of=int(self.db.get("final_best_of", "5")))
         return {"qualifiers": len(seeds), "closed": bool(recorded), "seeds": seeds,
                 "rounds": [[m.as_dict() for m in r] for r in rounds]}
+
     def close_qualifying(self) -> list[str]:
         """Take the cut: the qualifiers, best first, as the standings have them now, recorded
         (and synced) once; from then on the bracket is seeded from them whatever happens to the
@@ -109,6 +116,7 @@ class Counting(Base):
         log.info("qualifying closed: the playoffs' seeds are %s", ", ".join(seeds))
         self._notify("standings", {})
         return seeds
+
     def seating(self) -> dict[str, Any]:
         """The round seated last, for the room: its number, kind and games a match, and at each
         table its players in seat order with their seat colours (the board's tracks)."""

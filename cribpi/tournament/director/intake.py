@@ -21,6 +21,7 @@ class Intake(Counting):
         """Take one message from the broker (``retained``: one it kept, sent on subscribing);
         False (counted and logged) if it was refused."""
         return self._take(topic, payload, retained=retained)[0]
+
     def _take(self, topic: str, payload: bytes, *, retained: bool = False) -> tuple[bool, tuple[str, int] | None]:
         """As :meth:`handle`, and the (table, id) of a table's event or result that the
         director has now had its last word on, taken or refused (None for a board, a status,
@@ -39,11 +40,13 @@ class Intake(Counting):
             return False, (_ackable(message) if exc.final else None)
         self.accepted[message.kind] += 1
         return True, _ackable(message)
+
     def _table(self, message: Message) -> dict[str, Any]:
         live = self.live.get(message.table)
         if live is None:
             raise BadMessage("unknown_table", f"{message.table} is not a table of this event")
         return live
+
     def _on_status(self, message: Message) -> None:
         live = self._table(message)
         live["online"] = message.body["online"]
@@ -51,6 +54,7 @@ class Intake(Counting):
             self.since.pop(message.table, None)
             self.shown.pop(message.table, None)
         self._notify("table", live)
+
     def _on_state(self, message: Message, *, retained: bool = False) -> None:
         """A table's board. One the broker kept (``retained``: sent on subscribing, the board
         as it was last) is shown but does not say the table is online; a live one does.
@@ -78,6 +82,7 @@ class Intake(Counting):
         if not retained:
             live["online"] = True
         self._notify("table", live)
+
     def _on_events(self, message: Message) -> None:
         self._table(message)
         table, msg_id = message.table, message.body["id"]
@@ -89,6 +94,7 @@ class Intake(Counting):
         if msg_id < newest:
             raise BadMessage("out_of_order", f"{table}/events id {msg_id} after {newest}")
         self.newest[table] = msg_id
+
     def _on_result(self, message: Message) -> None:
         self._table(message)
         body, table = message.body, message.table
@@ -131,6 +137,7 @@ class Intake(Counting):
             self._count({**body, "table_id": table, "msg_id": body["id"]}, kind)
         else:
             self._notify("result", {"table": table, "status": "disputed"})
+
     def _past_match(self, table: str, number: int, kind: str, entrants: list[str]) -> str | None:
         """Why a new result from ``table`` for the match round ``number`` seats there is one
         more than that match can have, or None. A qualifying round's match has the games it
@@ -148,6 +155,7 @@ class Intake(Counting):
         if had >= most:
             return f"round {number} seats a match of {most} game{'s' * (most != 1)} there, and it has {had} results"
         return None
+
     def _keep_unseated(self, table: str, body: dict[str, Any], entrants: list[str], current: int) -> bool:
         """Keep a result of players not seated at ``table`` now (a game finished after the next
         round was seated) as ``not_seated``, uncounted, in the latest round that seated them
@@ -155,6 +163,7 @@ class Intake(Counting):
         number = next((n for n in range(current - 1, 0, -1)
                        if sorted(self.db.seating(n).get(table, ())) == sorted(entrants)), current)
         return self._keep(table, body, "not_seated", number)
+
     def _keep(self, table: str, body: dict[str, Any], status: str, number: int) -> bool:
         """Keep a result the standings do not count, as ``status`` in round ``number``, for the
         admin to rule on (/admin/results shows it; a correction confirms it). At most
@@ -168,6 +177,7 @@ class Intake(Counting):
             return False
         self._notify("result", {"table": table, "status": status})
         return True
+
     def _waited_for(self, name: str) -> None:
         """Take the results that waited for ``name`` to be registered, in the order they came;
         those that still name someone unknown wait on."""

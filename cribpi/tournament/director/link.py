@@ -39,21 +39,25 @@ class Link(Admin):
         client.connect_async(broker.host, broker.port, keepalive=15)
         client.loop_start()
         self.client = client
+
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         if reason.is_failure:
             log.error("broker refused the director: %s", reason)
             return
         self.session(kept=flags.session_present)
         client.subscribe(subscription(self.event), qos=1)
+
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         if not self.stopping:
             self.drops += 1
             log.warning("lost the broker: %s", reason)
+
     def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, codes: Any, props: Any) -> None:
         """The broker holds the subscription: from now on it keeps what the tables send, so the
         session is announced (retained) for the tables to replay what came before."""
         client.publish(director_topic(self.event), director_body(self.session()), qos=1, retain=True)
         self.subscribed.set()
+
     def session(self, *, kept: bool = True) -> str:
         """The session the tables replay to. A new one when the database has none (a new
         database) or the broker kept no session for the director (its first connection, or a
@@ -66,6 +70,7 @@ class Link(Admin):
                 self.db.sync()
                 log.info("director's session %s: the tables replay their outboxes to it", session)
         return session
+
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         _, done = self._take(message.topic, bytes(message.payload), retained=bool(message.retain))
         with self.acks:  # acknowledged now only if nothing it wrote, or before it, waits for the disk
@@ -78,6 +83,7 @@ class Link(Admin):
                 client.ack(message.mid, message.qos)
                 if done is not None:
                     self._tell([done])
+
     def _tell(self, done: list[tuple[str, int]]) -> None:
         """Tell each table which of its messages the director has, durably (end to end: a
         table sends again, after a reconnect of either side, whatever it was not told of)."""
@@ -94,6 +100,7 @@ class Link(Admin):
                 self.client.publish(acks_topic(self.event, table), acks_body(session, numbers[start:start + 500]),
                                     qos=1)
         self.told += len(done)
+
     def group_commits(self, group_seconds: float = 0.005) -> None:
         """From now on, commit without waiting for the disk and make the commits durable in
         groups from a flusher thread (``connect`` does this)."""
@@ -101,6 +108,7 @@ class Link(Admin):
         self.flusher = threading.Thread(target=self._flush_loop, args=(group_seconds,), daemon=True,
                                         name="cribpi-director-flush")
         self.flusher.start()
+
     def _flush_loop(self, group_seconds: float) -> None:
         while not self.stopping:
             if self.flush_wanted.wait(0.5):
@@ -109,6 +117,7 @@ class Link(Admin):
                 if not self.stopping:  # close() flushes last itself
                     self.flush()
                     self.db.checkpoint()
+
     def flush(self) -> None:
         """Make the commits so far durable, then acknowledge their messages (in order). The
         fsync holds no lock the message thread needs: messages meanwhile wait for the next."""
@@ -123,6 +132,7 @@ class Link(Admin):
                     self.client.ack(mid, qos)
                 self._tell(done)
             self.syncing = False
+
     def close(self) -> None:
         self.stopping = True
         if self.flusher is not None:
