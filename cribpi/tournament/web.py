@@ -346,7 +346,10 @@ def create_app(director: Director, *, rng: random.Random | None = None, gate: Lo
     async def close_qualifying(request: Request) -> Response:
         if refused := refusal(request):
             return refused
-        return JSONResponse({"seeds": director.close_qualifying()})
+        order = (await body(request)).get("order")
+        if order is not None and not (isinstance(order, list) and all(isinstance(n, str) for n in order)):
+            return _error(400, "order: the players tied at the cut, best first, as a list of names")
+        return JSONResponse({"seeds": director.close_qualifying(order)})
 
     async def correct(request: Request) -> Response:
         if refused := refusal(request):

@@ -11,6 +11,7 @@ from starlette.testclient import TestClient
 
 from cribpi.exc import ConfigError
 from cribpi.tournament.director import Director
+from cribpi.tournament.eventdb import hash_password
 from cribpi.tournament.web import create_app
 from tests.tournament.test_standings import PLAYERS, ROUND_1, ROUND_2, Room
 from tests.tournament.test_web import PASSWORD, admin_room
@@ -52,3 +53,49 @@ def test_the_admin_closes_qualifying(tmp_path: Path) -> None:
     assert seeds == [x["name"] for x in room.director.ranked()[:4]]
     assert client.get("/api/bracket").json()["seeds"] == seeds
     assert client.post("/admin/rounds", json={"method": "random"}, headers=ok).status_code == 400
+
+
+def level_room(tmp_path: Path) -> Room:
+    """8 entrants (a cut of 2); A, B and C each won 121-100: level on points, games won and spread."""
+    room = Room(tmp_path)
+    for name in "ABCDEFGH":
+        room.director.register(name)
+    room.play_round([("A", "E", 100), ("B", "F", 100), ("C", "G", 100)])
+    return room
+
+
+def test_players_level_on_points_games_and_spread_share_a_rank(tmp_path: Path) -> None:
+    d = level_room(tmp_path).director
+    assert [(x["rank"], x["name"]) for x in d.ranked()] == [
+        (1, "A"), (1, "B"), (1, "C"), (4, "D"), (4, "H"), (6, "E"), (6, "F"), (6, "G")]
+    assert (d.player("C") or {})["rank"] == 1
+
+
+def test_a_tie_across_the_cut_is_not_broken_by_name_but_by_the_director(tmp_path: Path) -> None:
+    room = level_room(tmp_path)
+    d = room.director
+    assert d.bracket()["tie_at_cut"] == ["A", "B", "C"]
+    with pytest.raises(ConfigError, match="a tie at the cut: A, B, C are level .* for 2 places"):
+        d.close_qualifying()
+    with pytest.raises(ConfigError, match="a tie at the cut"):
+        d.seat_round("bracket", random.Random(1))  # nor by seating the bracket
+    assert not d.bracket()["closed"]
+    with pytest.raises(ConfigError, match="the tied players are A, B, C"):
+        d.close_qualifying(["C", "A"])
+    client = TestClient(create_app(d))
+    d.db.put("admin", hash_password(PASSWORD))
+    ok = {"x-csrf-token": client.post("/admin/login", json={"password": PASSWORD}).json()["csrf"]}
+    assert client.post("/admin/qualifying/close", json={"order": "C"}, headers=ok).status_code == 400
+    # broken as the event's rules say (a cut of the cards, say): C, then A, then B
+    assert client.post("/admin/qualifying/close", json={"order": ["C", "A", "B"]}, headers=ok).json() == {
+        "seeds": ["C", "A"]}
+    assert d.bracket()["seeds"] == ["C", "A"] and d.bracket()["tie_at_cut"] == []
+
+
+def test_a_tie_above_the_cut_needs_no_breaking(tmp_path: Path) -> None:
+    room = Room(tmp_path)
+    for name in "ABCDEFGH":
+        room.director.register(name)
+    room.play_round([("A", "E", 100), ("B", "F", 100), ("C", "G", 110)])  # A and B level; C won by less
+    assert room.director.bracket()["tie_at_cut"] == []
+    assert room.director.close_qualifying() == ["A", "B"]  # both qualify: nothing to break

@@ -13,7 +13,14 @@ from typing import Any
 from cribpi.exc import ConfigError
 from cribpi.tournament.director.base import SEAT_COLOURS, Base
 from cribpi.tournament.eventdb import EventDB
-from cribpi.tournament.standings import ACC_POINTS, Outcome, Standings, bracket, cut
+from cribpi.tournament.standings import (
+    ACC_POINTS,
+    Line,
+    Outcome,
+    Standings,
+    bracket,
+    cut,
+)
 
 log = logging.getLogger("cribpi.tournament.director")  # one logger for the director, whichever part logs
 
@@ -68,17 +75,22 @@ class Counting(Base):
             self._load(row, kinds.get(row["round"], "qualifying"))
 
     def ranked(self) -> list[dict[str, Any]]:
+        """The standings, best first; players level on game points, games won and spread share
+        a rank (1, 2, 2, 4), listed by name."""
         with self.lock:
-            out = self.db.withdrawn()
-            return [{"rank": n, **line.as_dict(), "withdrawn": line.name in out}
-                    for n, line in enumerate(self.standings.ranked(), 1)]
+            out, rows, rank, level = self.db.withdrawn(), [], 0, None
+            for n, line in enumerate(self.standings.ranked(), 1):
+                if _level(line) != level:
+                    rank, level = n, _level(line)
+                rows.append({"rank": rank, **line.as_dict(), "withdrawn": line.name in out})
+            return rows
 
     def player(self, name: str) -> dict[str, Any] | None:
         with self.lock:
             line = self.standings.lines.get(name)
             if line is None:
                 return None
-            rank = next(n for n, x in enumerate(self.standings.ranked(), 1) if x.name == name)
+            rank = next(x["rank"] for x in self.ranked() if x["name"] == name)
         games = [r for r in self.db.results() if name in r["players"]]
         return {"rank": rank, **line.as_dict(), "results": games}
 
@@ -87,29 +99,56 @@ class Counting(Base):
         from the standings as they are (a preview that moves with them)."""
         with self.lock:
             recorded = self.db.get("seeds")
+            tied: list[str] = []
             if recorded:
                 seeds = list(json.loads(recorded))
             else:
-                ranked, out = [line.name for line in self.standings.ranked()], self.db.withdrawn()
-                seeds = [name for name in ranked if name not in out][:cut(len(ranked))]
+                seeds, tied = self._cut()
             rounds = bracket(seeds, self.playoff_games, best_of=int(self.db.get("best_of", "3")),
                              final_best_of=int(self.db.get("final_best_of", "5")))
-        return {"qualifiers": len(seeds), "closed": bool(recorded), "seeds": seeds,
+        return {"qualifiers": len(seeds), "closed": bool(recorded), "seeds": seeds, "tie_at_cut": tied,
                 "rounds": [[m.as_dict() for m in r] for r in rounds]}
 
-    def close_qualifying(self) -> list[str]:
+    def _cut(self) -> tuple[list[str], list[str]]:
+        """(the qualifiers as the standings order them, the players level across the cut): the
+        top quarter of the entrants, a withdrawn player passed over; the second list names
+        every player level (points, games won, spread) with the last qualifier when one of
+        them falls below the cut, else it is empty."""
+        out = self.db.withdrawn()
+        lines = [line for line in self.standings.ranked() if line.name not in out]
+        size = cut(len(self.standings.lines))
+        seeds = [line.name for line in lines[:size]]
+        if 0 < size < len(lines) and _level(lines[size - 1]) == _level(lines[size]):
+            return seeds, [line.name for line in lines if _level(line) == _level(lines[size - 1])]
+        return seeds, []
+
+    def close_qualifying(self, order: list[str] | None = None) -> list[str]:
         """Take the cut: the qualifiers, best first, as the standings have them now, recorded
         (and synced) once; from then on the bracket is seeded from them whatever happens to the
         qualifying standings (a correction, a late registration), and no qualifying round is
-        seated. Seating the bracket the first time closes qualifying. The seeds."""
+        seated. Seating the bracket the first time closes qualifying. The seeds.
+
+        Players level on points, games won and spread across the cut are not split by name: a
+        ConfigError names them, and the director breaks the tie as the event's rules say and
+        gives ``order``, the tied players best first."""
         with self.lock:
             recorded = self.db.get("seeds")
             if recorded:
                 return list(json.loads(recorded))
-            ranked, out = [line.name for line in self.standings.ranked()], self.db.withdrawn()
-            seeds = [name for name in ranked if name not in out][:cut(len(ranked))]  # a withdrawn player is passed over
+            seeds, tied = self._cut()
+            if tied and order is None:
+                places = sum(1 for name in seeds if name in tied)
+                raise ConfigError(f"a tie at the cut: {', '.join(tied)} are level on game points, games won and spread,"
+                                  f" for {places} place{'s' * (places != 1)}; break the tie as the event's rules say and"
+                                  " give their order, best first")
+            if tied and order is not None:
+                if sorted(order) != sorted(tied):
+                    raise ConfigError(f"order {', '.join(map(str, order))[:200]}: the tied players are"
+                                      f" {', '.join(tied)}, each once")
+                above = [name for name in seeds if name not in tied]
+                seeds = above + order[:len(seeds) - len(above)]
             if len(seeds) < 2:
-                raise ConfigError(f"{len(ranked)} entrants: the playoffs need at least 5 (a cut of 2)")
+                raise ConfigError(f"{len(self.standings.lines)} entrants: the playoffs need at least 5 (a cut of 2)")
             self.db.put("seeds", json.dumps(seeds))
             self.db.put("qualifying_closed", str(time.time()))
             self.db.sync()
@@ -149,3 +188,8 @@ def _unusable(row: dict[str, Any], side: Callable[[str], tuple[str, ...] | None]
     if not all(side(p) for p in players):
         return f"{players} are not all registered"
     return None
+
+
+def _level(line: Line) -> tuple[int, int, int]:
+    """What ranks a player: game points, games won, spread (equal: the same rank)."""
+    return line.points, line.won, line.spread
