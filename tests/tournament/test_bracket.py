@@ -67,7 +67,7 @@ def level_room(tmp_path: Path) -> Room:
 def test_players_level_on_points_games_and_spread_share_a_rank(tmp_path: Path) -> None:
     d = level_room(tmp_path).director
     assert [(x["rank"], x["name"]) for x in d.ranked()] == [
-        (1, "A"), (1, "B"), (1, "C"), (4, "D"), (4, "H"), (6, "E"), (6, "F"), (6, "G")]
+        (1, "A"), (1, "B"), (1, "C"), (4, "E"), (4, "F"), (4, "G"), (None, "D"), (None, "H")]
     assert (d.player("C") or {})["rank"] == 1
 
 
@@ -99,3 +99,15 @@ def test_a_tie_above_the_cut_needs_no_breaking(tmp_path: Path) -> None:
     room.play_round([("A", "E", 100), ("B", "F", 100), ("C", "G", 110)])  # A and B level; C won by less
     assert room.director.bracket()["tie_at_cut"] == []
     assert room.director.close_qualifying() == ["A", "B"]  # both qualify: nothing to break
+
+
+def test_a_player_who_has_played_no_game_has_no_rank_yet_and_is_not_in_the_cut(tmp_path: Path) -> None:
+    room = level_room(tmp_path)  # D and H have not played; E, F and G lost
+    d = room.director
+    d.register("Late")  # registered after the round
+    rows = d.ranked()
+    assert [x["name"] for x in rows[-3:]] == ["D", "H", "Late"] and all(x["rank"] is None for x in rows[-3:])
+    assert [x["rank"] for x in rows[:6]] == [1, 1, 1, 4, 4, 4]  # the losers rank above them
+    assert (d.player("Late") or {})["rank"] is None
+    room.play_round([("D", "Late", 120)], game=2)  # once played, ranked like anyone
+    assert next(x for x in d.ranked() if x["name"] == "Late")["rank"] == 5  # after D, lost by 1: above E, F, G (by 21)

@@ -89,7 +89,7 @@ def test_the_password_hash_does_not_hold_up_the_pages(served: tuple[Director, Se
     attempt.start()
     wait_for(lambda: len(calls) == 1)  # the hash is running
     status, _, standings = request(server, "GET", "/api/standings", timeout=20)
-    assert status == 200 and standings == sorted(standings, key=lambda x: x["rank"])  # served meanwhile
+    assert status == 200 and {x["name"] for x in standings} == {"Ann", "Ben", "Cy", "Dee"}  # served meanwhile
     others = [threading.Thread(target=lambda: answers.append(login(server, "another")[0])) for _ in range(9)]
     for t in others:
         t.start()

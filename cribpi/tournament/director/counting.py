@@ -76,13 +76,16 @@ class Counting(Base):
 
     def ranked(self) -> list[dict[str, Any]]:
         """The standings, best first; players level on game points, games won and spread share
-        a rank (1, 2, 2, 4), listed by name."""
+        a rank (1, 2, 2, 4), listed by name. A player who has played no game yet (registered
+        late) has no rank (None) and is listed after every player who has."""
         with self.lock:
             out, rows, rank, level = self.db.withdrawn(), [], 0, None
-            for n, line in enumerate(self.standings.ranked(), 1):
+            lines = self.standings.ranked()
+            for n, line in enumerate([x for x in lines if x.games], 1):
                 if _level(line) != level:
                     rank, level = n, _level(line)
                 rows.append({"rank": rank, **line.as_dict(), "withdrawn": line.name in out})
+            rows += [{"rank": None, **line.as_dict(), "withdrawn": line.name in out} for line in lines if not line.games]
             return rows
 
     def player(self, name: str) -> dict[str, Any] | None:
@@ -113,9 +116,10 @@ class Counting(Base):
         """(the qualifiers as the standings order them, the players level across the cut): the
         top quarter of the entrants, a withdrawn player passed over; the second list names
         every player level (points, games won, spread) with the last qualifier when one of
-        them falls below the cut, else it is empty."""
+        them falls below the cut, else it is empty. A player who has played no game is not in
+        it."""
         out = self.db.withdrawn()
-        lines = [line for line in self.standings.ranked() if line.name not in out]
+        lines = [line for line in self.standings.ranked() if line.name not in out and line.games]  # played, in
         size = cut(len(self.standings.lines))
         seeds = [line.name for line in lines[:size]]
         if 0 < size < len(lines) and _level(lines[size - 1]) == _level(lines[size]):

@@ -64,7 +64,7 @@ function standingsTable(rows, cut, offset = 0) {
   const t = el("table", { class: "standings" }, el("tr", {}, ...heads.map((h, i) => el("th", { class: i === 1 ? "name" : "" }, h))));
   rows.forEach((r, i) => {
     const name = el("a", { href: playerLink(r.name), title: r.name }, r.name);
-    t.append(el("tr", { class: offset + i + 1 === cut ? "cut" : "" }, el("td", {}, String(r.rank)), el("td", { class: "name" }, name),
+    t.append(el("tr", { class: offset + i + 1 === cut ? "cut" : "" }, el("td", {}, r.rank === null ? "–" : String(r.rank)), el("td", { class: "name" }, name),
       el("td", {}, String(r.games)), el("td", {}, String(r.won)), el("td", {}, String(r.points)),
       el("td", {}, (r.spread > 0 ? "+" : "") + r.spread)));
   });
