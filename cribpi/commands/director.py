@@ -8,6 +8,7 @@ import argparse
 import logging
 import os
 import secrets
+import sys
 from pathlib import Path
 
 from cribpi.exc import ConfigError
@@ -194,7 +195,7 @@ def serve(args: argparse.Namespace) -> int:
     from cribpi.tournament.eventdb import EventDB
     from cribpi.tournament.seatcast import follow
     from cribpi.tournament.room import (DIRECTOR, EVENT_DB, ROOM_FILES, fresh_event_db, read_credentials,
-                                        room_files)
+                                        room_files, room_warnings)
     from cribpi.tournament.web import create_app
 
     broker = parse_broker(args.broker, username=DIRECTOR, ca=args.ca)  # a bad URL or CA before anything is made
@@ -220,6 +221,8 @@ def serve(args: argparse.Namespace) -> int:
         print(f"a fresh {EVENT_DB} in {args.dir} for the room's {len(tables)} tables (their passwords unchanged)")
         if not args.admin_password_file:
             print(f"admin password (pages /admin): {password}")
+    for warning in room_warnings(args.dir):  # a room made by an older init
+        print(f"warning: {warning}", file=sys.stderr)
     director = Director(EventDB(args.dir / EVENT_DB))
     director.connect(parse_broker(args.broker, username=DIRECTOR, password=creds[DIRECTOR], ca=broker.ca))
     follow(director)  # each round seated goes to its tables' OLEDs; the current one now

@@ -34,7 +34,7 @@ from cribpi.tournament.messages import GAME_LENGTHS, NAME
 
 __all__ = ["DIRECTOR", "MAX_TABLES", "Room", "write_room", "table_ids", "init_event", "EVENT_DB", "CREDENTIALS", "ROOM_FILES",
            "BROKER_DIR", "BROKER_FILES", "check_bind", "check_user", "room_files", "room_path", "read_credentials",
-           "room_event", "fresh_event_db", "write_credentials", "private_file"]
+           "room_event", "fresh_event_db", "write_credentials", "private_file", "room_warnings"]
 
 DIRECTOR = "director"  # the director's MQTT username
 MAX_TABLES = 2000  # as `cribpi loadgen` can play (a broker past ~1000 needs its open-files limit raised)
@@ -125,6 +125,27 @@ def _conf_path(path: Path, what: str) -> str:
     if any(ord(c) < 32 or ord(c) == 127 for c in text):
         raise ConfigError(f"{what} {text[:60]!r} is not valid: a path without line breaks or control characters")
     return text
+
+
+def room_warnings(folder: Path) -> list[str]:
+    """What the room in ``folder`` lacks that a room ``init`` makes now has (one made by an
+    older ``init``): each a line saying what it costs and how to mend it. Empty when it has
+    everything, or when its files cannot be read here (the broker's user may own them)."""
+    try:
+        conf = room_path(folder, "mosquitto.conf").read_text(encoding="utf-8")
+        acl = room_path(folder, "acl").read_text(encoding="utf-8")
+    except OSError:
+        return []
+    said = []
+    if not re.search(r"^use_username_as_clientid\s+true\s*$", conf, re.MULTILINE):
+        said.append(f"{room_path(folder, 'mosquitto.conf')} lacks 'use_username_as_clientid true': a table's password"
+                    " can take over the director's session by asking for its client id; add the line and restart"
+                    " mosquitto")
+    if "/acks/%u" not in acl:
+        said.append(f"{room_path(folder, 'acl')} lacks the acknowledgements' lines: the tables never hear what the"
+                    " director has and send every message again on each reconnect; add 'pattern read"
+                    " cribpi/<event>/acks/%u' and, under 'user director', 'topic write cribpi/<event>/acks/#'")
+    return said
 
 
 def room_files(folder: Path) -> list[Path]:

@@ -110,3 +110,16 @@ def test_root_hands_the_broker_only_its_folder_and_the_broker_runs_as_its_own_us
     finally:
         server.stop()
     assert (broker_dir / "data" / "mosquitto.db").exists()  # its store, written as its user
+
+
+def test_serve_warns_of_a_room_made_by_an_older_init(tmp_path: Path) -> None:
+    from cribpi.tournament.room import room_warnings
+
+    folder = tmp_path / "ev"
+    init(folder, "--broker-user", pwd.getpwuid(os.getuid()).pw_name)
+    assert room_warnings(folder) == []
+    conf, acl = folder / "broker" / "mosquitto.conf", folder / "broker" / "acl"
+    conf.write_text(conf.read_text().replace("use_username_as_clientid true\n", ""))
+    acl.write_text("".join(line for line in acl.read_text().splitlines(keepends=True) if "/acks/" not in line))
+    said = room_warnings(folder)
+    assert len(said) == 2 and "use_username_as_clientid true" in said[0] and "acks/%u" in said[1]
