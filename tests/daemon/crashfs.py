@@ -58,6 +58,7 @@ class CrashFS(mfusepy.Operations):
         self.next_ino = 2
         self.ops = 0
         self.cut_at: set[int] = set()
+        self.fsyncs: dict[str, int] = {}  # fsyncs of each file, as a test's evidence of what ran
         self.on_cut: Callable[[Image], None] = lambda image: None
 
     # -- the power cut ------------------------------------------------------------------------
@@ -220,6 +221,7 @@ class CrashFS(mfusepy.Operations):
             self._op()
             node = self._node(path)
             node.durable = bytes(node.data)
+            self.fsyncs[path] = self.fsyncs.get(path, 0) + 1
         return 0
 
     def flush(self, path: str, fh: int) -> int:

@@ -22,6 +22,7 @@ import os
 import random
 import shutil
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -31,6 +32,7 @@ from cribpi.game import Game, Mode
 from cribpi.game.simulate import random_game_events
 from cribpi.rules import ACC
 from cribpi.store import Store
+from cribpi.store.journal import CHECKPOINT_EVERY
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -79,6 +81,8 @@ def journal_match(where: Path, events: list, acked: list[int],  # type: ignore[t
         game.apply(event)
         store.append(game_id, event, game)
         acked[0] += 1
+        if acked[0] % CHECKPOINT_EVERY == 0:  # the players think: the checkpoint thread folds the WAL in
+            time.sleep(0.3)
     store.close()
 
 
@@ -101,6 +105,8 @@ def on_crashfs(tmp_path: Path, name: str, cut_at: set[int], events: list) -> tup
         journal_match(where, events, acked, created)
     finally:
         unmount()
+    # the checkpoint thread ran during the match (the journal itself is fsynced only by checkpoints)
+    assert fs.fsyncs.get("/state/cribpi.db", 0) >= len(events) // CHECKPOINT_EVERY // 2, fs.fsyncs
     return fs.ops, images
 
 
