@@ -1,114 +1,190 @@
 """The board drawn in pixels, as cribpi.views.leds.render_board draws it on the host (a test
 keeps the two equal on the same layout): marks, pegs, flashing holes, the winner's hole,
 animations, game counters; then the brightness and the current cap, in integers.
+
+A frame holds few distinct colours, so it is drawn through a palette: colours() writes each
+hole's and game LED's palette number into a byte per LED (Canvas.rows), power() scales the
+dozen palette colours (brightness, then the cap from how many LEDs show each), and place()
+maps the bytes through the layout into the strips' words in one viper loop per strip. Every
+buffer is made once per layout (a busy frame used to allocate ~150 KB of tuples, and the
+collections that followed cost more than the drawing), and per LED the work is a few native
+instructions, not a tuple per LED; the figures are in docs/performance.md.
 """
 
 from array import array
 
+import micropython
+
 import settings
-from protocol import FLASH_STEPS
+from board import MAX_TRACKS
+from protocol import FLASH_STEPS, HOLES
 
 OFF = (0, 0, 0)
+# Palette numbers: four fixed colours, then each track's colour and its rear peg's.
+P_OFF, P_MARK, P_FLASH, P_ALERT, P_TRACK = 0, 1, 2, 3, 4
+PALETTE = P_TRACK + 2 * MAX_TRACKS
 
 
-def _round(value, per_mille):
-    """``round(value * per_mille / 1000)``, halves to even as Python's round does."""
-    q, r = divmod(value * per_mille, 1000)
-    return q + 1 if r * 2 > 1000 or (r * 2 == 1000 and q & 1) else q
+@micropython.viper
+def _round(value: int, per_mille: int) -> int:
+    """``round(value * per_mille / 1000)``, halves to even as Python's round does (for a
+    channel 0-255 and 0-1000 per mille: no sign, no overflow)."""
+    q = value * per_mille // 1000
+    r = value * per_mille - q * 1000
+    if r * 2 > 1000 or (r * 2 == 1000 and q & 1):
+        return q + 1
+    return q
 
 
 def scale(colour, per_mille):
     return (_round(colour[0], per_mille), _round(colour[1], per_mille), _round(colour[2], per_mille))
 
 
-def _holes(board, number, step):
-    """``step``: this track's flash step."""
-    track = board.tracks[number]
-    holes = [OFF] * 121
-    for hole in board.marks:
-        holes[hole - 1] = settings.MARK_COLOUR
-    if track.rear:
-        holes[track.rear - 1] = scale(track.colour, settings.REAR_PERMILLE)
-    if track.front:
-        holes[track.front - 1] = track.colour
-    if step < FLASH_STEPS and step % 2 == 0:
-        for hole in track.flash:
-            holes[hole - 1] = settings.FLASH_COLOUR
-    if board.winner == number:
-        holes[board.game_length - 1] = track.colour
-    return holes
+class Canvas:
+    """One layout's drawing buffers, made once: ``rows``, a palette number per LED of each
+    track (its 121 holes, then its game counters; one row per track the layout or the protocol
+    can have, then one byte that stays P_OFF for the LEDs under no hole); ``sources``, per
+    strip, the index in ``rows`` each LED shows (the layout's map, inverted); the palette's
+    colours, its per-LED counts and its strip words."""
+
+    def __init__(self, layout):
+        self.layout = layout
+        self.counters = len(layout.COUNTERS[0]) if layout.COUNTERS else 0
+        self.width = HOLES + self.counters
+        size = max(MAX_TRACKS, len(layout.HOLES)) * self.width
+        self.rows = bytearray(size + 1)
+        self.blank = bytes(size + 1)
+        self.sources = [array("H", [size] * length) for length in layout.STRIPS]
+        for number in range(len(layout.HOLES)):  # the order place() used to write them in
+            base = number * self.width
+            self._map(layout.HOLES[number][:HOLES], base)
+            if layout.COUNTERS:
+                self._map(layout.COUNTERS[number][:self.counters], base + HOLES)
+        self.marks = ()
+        self.marked = bytearray(HOLES)  # a track's row with only the marks: copied, not rebuilt
+        self.palette = [OFF] * PALETTE
+        self.counts = array("I", [0] * PALETTE)
+        self.words = array("I", [0] * PALETTE)
+
+    def _map(self, spots, base):
+        for n in range(len(spots)):
+            spot = spots[n]
+            self.sources[spot >> 12][spot & 0xFFF] = base + n
 
 
-def _animate(board, animation, tracks, games, step):
+_canvas = None
+
+
+def canvas(layout):
+    """The canvas of ``layout``, made on first use and kept."""
+    global _canvas
+    if _canvas is None or _canvas.layout is not layout:
+        _canvas = Canvas(layout)
+    return _canvas
+
+
+def colours(board, canvas, step, animation=None, flash_steps=None):
+    """Each LED's palette number into ``canvas.rows`` and the palette's colours (before
+    brightness) into ``canvas.palette``. ``animation`` overrides the board's (the host-lost
+    pattern); each track's flash is at its own step in ``flash_steps`` (None: at ``step``, as
+    the host's render_board draws it)."""
+    rows, width, palette = canvas.rows, canvas.width, canvas.palette
+    if canvas.marks != board.marks:
+        marked = canvas.marked
+        marked[:] = bytes(HOLES)
+        for hole in board.marks:
+            marked[hole - 1] = P_MARK
+        canvas.marks = board.marks
+    rows[:] = canvas.blank
+    palette[P_MARK], palette[P_FLASH], palette[P_ALERT] = (
+        settings.MARK_COLOUR, settings.FLASH_COLOUR, settings.ALERT_COLOUR)
+    end = board.game_length - 1
+    for number in range(len(board.tracks)):
+        track, base, colour = board.tracks[number], number * width, P_TRACK + 2 * number
+        palette[colour] = track.colour
+        palette[colour + 1] = scale(track.colour, settings.REAR_PERMILLE)
+        rows[base:base + HOLES] = canvas.marked
+        if track.rear:
+            rows[base + track.rear - 1] = colour + 1
+        if track.front:
+            rows[base + track.front - 1] = colour
+        flash = step if flash_steps is None else flash_steps[number]
+        if flash < FLASH_STEPS and flash % 2 == 0:
+            for hole in track.flash:
+                rows[base + hole - 1] = P_FLASH
+        if board.winner == number:
+            rows[base + end] = colour
+        for n in range(min(track.games, canvas.counters)):
+            rows[base + HOLES + n] = colour
+    animation = animation or board.animation
     if animation == "waiting" and step % 4 < 2:
-        for holes in tracks:
-            holes[board.game_length - 1] = settings.ALERT_COLOUR
+        for number in range(len(board.tracks)):
+            rows[number * width + end] = P_ALERT
     number = board.anim_track
     if number is None:
         return
-    track = board.tracks[number]
+    track, base = board.tracks[number], number * width
     if animation == "winner":
         for hole in range(1 + step % 8, board.game_length, 8):
-            tracks[number][hole - 1] = track.colour
+            rows[base + hole - 1] = P_TRACK + 2 * number
     if animation == "alert" and step % 2 == 0:
         for hole in (track.rear, track.front) + track.flash:
             if hole:
-                tracks[number][hole - 1] = settings.ALERT_COLOUR
-        games[number] = [settings.ALERT_COLOUR] * len(games[number])
+                rows[base + hole - 1] = P_ALERT
+        for n in range(canvas.counters):
+            rows[base + HOLES + n] = P_ALERT
 
 
-def colours(board, counters, step, animation=None, flash_steps=None):
-    """Per track, the colour of each hole (121) and of each of its ``counters`` game LEDs,
-    before brightness. ``animation`` overrides the board's (the host-lost pattern); each
-    track's flash is at its own step in ``flash_steps`` (None: at ``step``, as the host's
-    render_board draws it)."""
-    if flash_steps is None:
-        flash_steps = [step] * len(board.tracks)
-    tracks = [_holes(board, n, flash_steps[n]) for n in range(len(board.tracks))]
-    games = []
-    for track in board.tracks:
-        lit = min(track.games, counters)
-        games.append([track.colour] * lit + [OFF] * (counters - lit))
-    _animate(board, animation or board.animation, tracks, games, step)
-    return tracks, games
-
-
-def power(tracks, games, brightness, cap_ma):
-    """Scale every colour by ``brightness`` (per mille), then down to the cap (the lower of
-    ``cap_ma`` and the firmware's own) if the WS2812 estimate exceeds it. In place."""
-    rows = tracks + games
+def power(palette, counts, brightness, cap_ma):
+    """Scale each palette colour by ``brightness`` (per mille), then all of them down to the
+    cap (the lower of ``cap_ma`` and the firmware's own) if the WS2812 estimate over the LEDs
+    (``counts[p]`` of them show colour ``p``) exceeds it. In place; as the host scales each LED,
+    since every LED of a colour scales alike."""
     total = 0
-    for row in rows:
-        for i in range(len(row)):
-            c = row[i]
-            if c != OFF:
-                c = row[i] = scale(c, brightness)
-                total += c[0] + c[1] + c[2]
+    for p in range(len(palette)):
+        c = palette[p]
+        if c != OFF and counts[p]:
+            c = palette[p] = scale(c, brightness)
+            total += counts[p] * (c[0] + c[1] + c[2])
     cap = min(cap_ma, settings.CURRENT_CAP_MA) if cap_ma else settings.CURRENT_CAP_MA
     if total * settings.MA_PER_CHANNEL <= cap * 255:
         return
     num, den = cap * 255, total * settings.MA_PER_CHANNEL  # floor: stay at or under the cap
-    for row in rows:
-        for i in range(len(row)):
-            c = row[i]
-            row[i] = (c[0] * num // den, c[1] * num // den, c[2] * num // den)
+    for p in range(len(palette)):
+        c = palette[p]
+        palette[p] = (c[0] * num // den, c[1] * num // den, c[2] * num // den)
 
 
-def place(layout, tracks, games, strips):
-    """Write the colours into ``strips`` (one array('I') per strip, GRB << 8 words for the
+def place(canvas, strips):
+    """Write the frame into ``strips`` (one array('I') per strip, GRB << 8 words for the
     ws2812 PIO program) through the layout; LEDs under no hole stay off."""
-    for buf in strips:
-        for i in range(len(buf)):
-            buf[i] = 0
-    for number in range(min(len(tracks), len(layout.HOLES))):
-        _put(strips, layout.HOLES[number], tracks[number])
-        _put(strips, layout.COUNTERS[number], games[number])
+    _words(canvas.words, canvas.palette)
+    for n in range(len(strips)):
+        _place(strips[n], canvas.sources[n], canvas.rows, canvas.words)
 
 
-def _put(strips, spots, row):
-    for n in range(min(len(spots), len(row))):
-        spot, c = spots[n], row[n]
-        strips[spot >> 12][spot & 0xFFF] = (c[1] << 24) | (c[0] << 16) | (c[2] << 8)
+@micropython.viper
+def _place(strip, sources: ptr16, rows: ptr8, words: ptr32):
+    out = ptr32(strip)
+    for i in range(int(len(strip))):
+        out[i] = words[rows[sources[i]]]
+
+
+@micropython.viper
+def _words(words: ptr32, palette):
+    """Each palette colour as a strip word (in Python, a green over 127 makes a long integer
+    on the heap)."""
+    for p in range(int(len(palette))):
+        colour = palette[p]
+        words[p] = (int(colour[1]) << 24) | (int(colour[0]) << 16) | (int(colour[2]) << 8)
+
+
+@micropython.viper
+def _count(rows: ptr8, n: int, counts: ptr32):
+    """How many of the first ``n`` LEDs of ``rows`` show each palette colour (counts zeroed first)."""
+    for i in range(n):
+        p = rows[i]
+        counts[p] = counts[p] + 1
 
 
 def new_strips(layout):
@@ -118,10 +194,16 @@ def new_strips(layout):
 def draw(board, layout, strips, step, animation=None, flash_steps=None):
     """The whole frame for ``board`` at animation ``step`` (and each track's flash at its
     step in ``flash_steps``, if given) into ``strips``."""
-    counters = len(layout.COUNTERS[0]) if layout.COUNTERS else 0
-    tracks, games = colours(board, counters, step, animation, flash_steps)
-    power(tracks, games, board.brightness, board.cap_ma)
-    place(layout, tracks, games, strips)
+    paper = canvas(layout)
+    colours(board, paper, step, animation, flash_steps)
+    counts = paper.counts
+    for p in range(PALETTE):
+        counts[p] = 0
+    # the board's tracks only, as the host counts them; the palette entries of absent tracks
+    # are then unused
+    _count(paper.rows, len(board.tracks) * paper.width, counts)
+    power(paper.palette, counts, board.brightness, board.cap_ma)
+    place(paper, strips)
 
 
 def rgb(word):

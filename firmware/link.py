@@ -26,17 +26,24 @@ class LineBuffer:
 
     def feed(self, data):
         lines = []
-        for byte in data:
-            if byte == 10:
-                if not self.dropping:
-                    line = bytes(self.buf)
-                    lines.append(line[:-1] if line[-1:] == b"\r" else line)
-                self.buf, self.dropping = bytearray(), False
-            elif not self.dropping:
-                self.buf.append(byte)
-                if len(self.buf) >= MAX_LINE:
+        data = bytes(data)
+        start = 0
+        while start < len(data):  # a piece up to each newline at a time, not byte by byte
+            end = data.find(b"\n", start)
+            if not self.dropping:
+                piece = data[start:] if end < 0 else data[start:end]
+                if len(self.buf) + len(piece) >= MAX_LINE:
                     lines.append(None)
                     self.buf, self.dropping = bytearray(), True
+                else:
+                    self.buf += piece
+            if end < 0:
+                break
+            if not self.dropping:
+                line = bytes(self.buf)
+                lines.append(line[:-1] if line[-1:] == b"\r" else line)
+            self.buf, self.dropping = bytearray(), False
+            start = end + 1
         return lines
 
 

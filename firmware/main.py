@@ -1,6 +1,11 @@
 """The controller's program: reads the host's lines from USB (sys.stdin, never blocking the
 loop), answers each, draws the board on the strips, scans the keys, feeds the watchdog, and
 shows the host-lost pattern when the host goes quiet. Tasks on one asyncio loop.
+
+A command is answered first and drawn right after: once its replies are out the read task
+redraws itself, or, while the last frame is still going out, sets ``changed`` for the show task
+to redraw as soon as it has; the show task's ticker sets it every quarter step for the
+animations and the flashes.
 """
 
 import sys
@@ -47,6 +52,7 @@ class Firmware:
         self.matrix = Matrix()
         self.wdt = machine.WDT(timeout=settings.WDT_MS)
         self.drawn = None  # what the strips show: (board key, step, lost)
+        self.changed = asyncio.Event()  # something to draw, perhaps: a command or a tick
 
     def send(self, line):
         if line is not None:  # None: an event before the handshake, which nobody hears
@@ -67,6 +73,12 @@ class Firmware:
                 data += src.read(1)
             for line in lines.feed(data):
                 self.send(self.link.handle(line, self.clock.now()))
+            # the replies are out: draw now, here, rather than after whatever task runs next
+            # (a key scan, the ticker), unless the last frame is still going out
+            if self.out.busy():
+                self.changed.set()
+            else:
+                self.redraw()
 
     async def scan(self):
         while True:
@@ -85,11 +97,20 @@ class Firmware:
                     self.send(self.link.event("CARD", card))
             await asyncio.sleep_ms(20)
 
-    async def show(self):
+    async def tick(self):
         while True:
-            self.wdt.feed()
-            self.redraw()
             await asyncio.sleep_ms(STEP_MS // 4)
+            self.changed.set()
+
+    async def show(self):
+        asyncio.create_task(self.tick())
+        while True:
+            await self.changed.wait()
+            self.changed.clear()
+            self.wdt.feed()
+            while self.out.busy():  # the last frame is still going out of its buffers
+                await asyncio.sleep_ms(1)
+            self.redraw()
 
     def redraw(self):
         now = self.clock.now()

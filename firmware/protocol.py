@@ -11,6 +11,8 @@ Every word is read by hand, in exactly one form: MicroPython's int() takes ``0x5
 and ``5_5``, which the protocol does not.
 """
 
+import micropython
+
 PROTOCOL = "2.1"  # major.minor: a different major is refused on both sides
 FIRMWARE = "2.1.0"
 MAX_LINE = 128  # bytes, the newline included; a longer line is ERR LONG
@@ -37,7 +39,6 @@ EVENTS = ("KD", "KU", "KH", "CARD")
 ANIMATIONS = ("-", "alert", "winner", "waiting")
 
 _HEX = "0123456789ABCDEF"
-_DIGITS = "0123456789"
 
 
 class ProtocolError(Exception):
@@ -50,13 +51,20 @@ class ProtocolError(Exception):
         self.seq = seq
 
 
-def crc8(data):
-    """CRC-8 with polynomial 0x07, initial value 0, no reflection (CRC-8/SMBUS)."""
+@micropython.viper
+def crc8(data) -> int:
+    """CRC-8 with polynomial 0x07, initial value 0, no reflection (CRC-8/SMBUS), of ``data``
+    (bytes). Viper: as bytecode it took 3.5 ms of a peg line's 10 on the Pico, once for the
+    line and once for its ACK."""
+    buf = ptr8(data)
     crc = 0
-    for byte in data:
-        crc ^= byte
+    for i in range(int(len(data))):
+        crc ^= buf[i]
         for _ in range(8):
-            crc = ((crc << 1) ^ 0x07) & 0xFF if crc & 0x80 else (crc << 1) & 0xFF
+            if crc & 0x80:
+                crc = ((crc << 1) ^ 0x07) & 0xFF
+            else:
+                crc = (crc << 1) & 0xFF
     return crc
 
 
@@ -84,9 +92,9 @@ def unframe(line):
         raise ProtocolError(E_PARSE, "CC is not two upper-case hex digits", seq)
     if crc8(line[:star]) != crc:
         raise ProtocolError(E_CRC, "checksum %02X, line says %02X" % (crc8(line[:star]), crc), seq)
-    for byte in line:
-        if not 32 <= byte <= 126:
-            raise ProtocolError(E_PARSE, "byte %02X is not printable ASCII" % byte, seq)
+    bad = _unprintable(line)
+    if bad >= 0:
+        raise ProtocolError(E_PARSE, "byte %02X is not printable ASCII" % line[bad], seq)
     words = line[3:star].decode().split(" ")
     if b"*" in line[:star]:
         raise ProtocolError(E_PARSE, "a word holds a star", seq)
@@ -95,11 +103,22 @@ def unframe(line):
     return seq, words
 
 
+@micropython.viper
+def _unprintable(line) -> int:
+    """The index of the first byte of ``line`` that is not printable ASCII, else -1."""
+    buf = ptr8(line)
+    for i in range(int(len(line))):
+        if buf[i] < 32 or buf[i] > 126:
+            return i
+    return -1
+
+
 def _hex2(field):
     """Two upper-case hex digits (bytes) -> 0-255, else NO_SEQ."""
-    if len(field) != 2 or any(chr(c) not in _HEX for c in field):
+    if len(field) != 2:
         return NO_SEQ
-    return _HEX.index(chr(field[0])) * 16 + _HEX.index(chr(field[1]))
+    high, low = _HEX.find(chr(field[0])), _HEX.find(chr(field[1]))
+    return NO_SEQ if high < 0 or low < 0 else high * 16 + low
 
 
 def shown(word):
@@ -113,7 +132,7 @@ def arg_error(reason):
 
 def digits(word, what):
     """``word`` is a number: decimal digits, no sign, no leading zero ("0" is zero)."""
-    if not word or any(c not in _DIGITS for c in word) or (word[0] == "0" and len(word) > 1):
+    if not word or min(word) < "0" or max(word) > "9" or (word[0] == "0" and len(word) > 1):
         raise arg_error("%s %s is not a number" % (what, shown(word)))
 
 

@@ -1,4 +1,14 @@
-"""Stand-in for ``micropython`` under CPython (the unix port has the real one)."""
+"""Stand-in for ``micropython`` under CPython (the unix port has the real one).
+
+``viper`` and ``native`` leave a function to run as Python, and the viper casts (``ptr8``,
+``ptr16``, ``ptr32``, ``int``) it uses, in its body and in its annotations (which CPython
+evaluates where viper reads them as types), hand back the object they get: a pointer in a
+buffer indexes as the buffer does. The firmware's viper code keeps to values that fit 32 bits
+(strip words, counts) and to in-range indices, so viper's wrap-around and its unchecked
+stores never show; under CPython an out-of-range index raises, as a test would want.
+"""
+
+import builtins
 
 KBD_INTR = [3]
 
@@ -9,3 +19,19 @@ def const(value):
 
 def kbd_intr(char):
     KBD_INTR[0] = char
+
+
+def viper(function):
+    return function
+
+
+def native(function):
+    return function
+
+
+def _cast(value):
+    return value
+
+
+for _name in ("ptr", "ptr8", "ptr16", "ptr32"):
+    setattr(builtins, _name, _cast)

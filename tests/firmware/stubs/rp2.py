@@ -118,3 +118,24 @@ class StateMachine:
             with open(name + ".tmp", "w") as fh:
                 fh.write("\n".join("%08X" % w for w in self.words))
             os.rename(name + ".tmp", name)
+
+
+class DMA:
+    """A DMA channel into a state machine's TX FIFO, done at once: the words go to the state
+    machine's put() (so to the files above) when the channel is triggered."""
+
+    def __init__(self):
+        self.busy = False
+
+    def pack_ctrl(self, **fields):
+        return fields
+
+    def config(self, read=None, write=None, count=None, ctrl=None, trigger=False):
+        self.read, self.write, self.count = read, write, count
+        if trigger:
+            self.active(1)
+
+    def active(self, value=None):
+        if value:
+            self.write.put(self.read[:self.count])
+        return self.busy
