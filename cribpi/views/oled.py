@@ -293,11 +293,24 @@ def _prompt(screen: PromptScreen, c: Canvas) -> None:
     text = f"{screen.prompt} {screen.entry}{'_' if screen.cursor else ''}"
     hint = wrap([screen.hint], c.columns) if screen.hint else []
     layouts = _prompt_layouts(c, text)
-    font, lines, top, hint_top = next((layout for layout in layouts if len(hint) <= c.rows(layout[3])), layouts[-1])
+    fits = [layout for layout in layouts if len(hint) <= c.rows(layout[3])]
+    if not fits:  # a small display: prompt and hint run on as one text, cut into rows
+        c.lines(_run_on(f"{text} {screen.hint}".strip(), c.columns, c.rows(0)), 0, c.rows(0))
+        return
+    font, lines, top, hint_top = fits[0]
     pitch = LINE if font is SMALL else font.height
     for row, line in enumerate(lines):
         c.centre(top + row * pitch, line, font)
     c.lines([centred(line, c.columns) for line in hint], hint_top, c.rows(hint_top))
+
+
+def _run_on(text: str, columns: int, rows: int) -> list[str]:
+    """``text`` in lines of ``columns``: broken at spaces when that fits in ``rows``, else
+    cut every ``columns`` characters (the last resort of a display too small for the words)."""
+    lines = wrap([text], columns)
+    if len(lines) <= rows:
+        return lines
+    return [text[i:i + columns] for i in range(0, len(text), columns)]
 
 
 def _prompt_layouts(c: Canvas, text: str) -> list[tuple[BitmapFont, list[str], int, int]]:

@@ -189,3 +189,10 @@ def test_a_play_score_too_long_for_the_display_keeps_who_and_how_many(draws):
 def test_menus_scroll_to_the_selected_item_on_a_low_display(draws):
     render_screen(MenuScreen("Menu", ("a", "b", "c", "d"), 3), (128, 32))
     assert [text for *_, text in draws] == ["Menu", "c", "d"]
+
+
+def test_a_prompt_and_hint_too_long_for_a_small_display_run_on_rather_than_drop():
+    """Found by the property above: two prompt lines and three hint lines on a 4-row display."""
+    screen = PromptScreen(prompt="Crib cards", entry="55555555555555", hint=": ::: ::::::: :::::::::::: : : :::::::::")
+    canvas = draw_screen(screen, (128, 32))
+    assert canvas.dropped == [] and canvas.shortened == []
