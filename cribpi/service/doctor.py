@@ -220,7 +220,7 @@ def _controller(config: Config, probes: Probes) -> Check:
         version = probes.controller(config.controller_port)
     except (CribpiError, OSError) as exc:
         return Check(False, f"controller ({where})", str(exc),
-                     "plug the Pico in and flash it (`python -m cribpi.hal.controller.flash`); stop the "
+                     "plug the Pico in and flash it (`cribpi flash --layout FILE`); stop the "
                      "service while checking, it holds the port (`sudo systemctl stop cribpi`)")
     return Check(True, f"controller ({where})", version)
 

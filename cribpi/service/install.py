@@ -40,12 +40,13 @@ SYSUSERS = "etc/sysusers.d/cribpi.conf"
 STATE_DIR = "var/lib/cribpi"
 SHIPPED_EXEC = "/opt/cribpi/bin/cribpi"
 SYSUSERS_TEXT = """\
-# The cribpi service's own user (cribpi install). Its groups reach the GPIO chip, the I2C bus
-# and the controller's serial port.
+# The cribpi service's own user (cribpi install). Its groups reach the GPIO chip, the I2C bus,
+# the controller's serial port and the sound cards (the speaker).
 u cribpi - "cribpi cribbage board" /var/lib/cribpi /usr/sbin/nologin
 m cribpi gpio
 m cribpi i2c
 m cribpi dialout
+m cribpi audio
 """
 
 

@@ -142,7 +142,7 @@ def test_under_sudo_the_services_configuration_is_checked_as_the_service_sees_it
     from cribpi.service.unit import service_for
 
     unit = service_for(service)
-    assert unit is not None and unit.user == "cribpi" and unit.groups == ("gpio", "i2c", "dialout")
+    assert unit is not None and unit.user == "cribpi" and unit.groups == ("gpio", "i2c", "dialout", "audio")
     machine.euid, machine.groups = (lambda: 0), (lambda: {"root"})
     got = {c.what: c for c in checks(lambda: unit.load(service), machine, service=unit)}
     assert got["journal writable"].found.startswith("/var/lib/cribpi/cribpi.db")

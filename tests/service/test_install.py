@@ -38,7 +38,7 @@ def test_the_units_are_hardened_to_an_exposure_of_at_most_2(unit):
 
 def test_the_main_unit_has_what_the_service_needs():
     text = (SYSTEMD / "cribpi.service").read_text()
-    for line in ("Type=notify", "Restart=on-failure", "User=cribpi", "SupplementaryGroups=gpio i2c dialout",
+    for line in ("Type=notify", "Restart=on-failure", "User=cribpi", "SupplementaryGroups=gpio i2c dialout audio",
                  "StateDirectory=cribpi", "RuntimeDirectory=cribpi", "WorkingDirectory=/run/cribpi",
                  "DevicePolicy=closed", "DeviceAllow=char-ttyACM rw", "DeviceAllow=char-gpiochip rw",
                  "DeviceAllow=char-i2c rw", "ProtectSystem=strict"):
