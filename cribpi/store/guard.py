@@ -46,6 +46,7 @@ def open_guarded(path: str, *, read_only: bool, recover: bool, now: dt.datetime)
         notice = None
         try:
             if os.path.isfile(path) and os.path.getsize(path):
+                _roll_back_hot_journal(path)
                 _checked(path)[0].close()
         except NoJournal:
             pass  # created below, as for a new file
@@ -59,6 +60,25 @@ def open_guarded(path: str, *, read_only: bool, recover: bool, now: dt.datetime)
     except BaseException:
         lock.release()
         raise
+
+
+def _roll_back_hot_journal(path: str) -> None:
+    """A power cut while the journal was first being made (its schema written under a rollback
+    journal, before WAL mode) leaves a hot ``-journal``, which only a connection that may write
+    can roll back: the read-only check would fail on it. The writer holds the lock, so it lets
+    SQLite roll the unfinished transaction back, as it would at the next open anyway; the check
+    that follows sees what the rollback restored."""
+    hot = f"{path}-journal"
+    if not (os.path.isfile(hot) and os.path.getsize(hot)):
+        return
+    try:
+        conn = sqlite3.connect(path, isolation_level=None, timeout=10.0)
+        try:
+            conn.execute("PRAGMA schema_version").fetchone()  # the first read rolls it back
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        raise corrupt(path, exc) from None
 
 
 def _checked(path: str) -> tuple[sqlite3.Connection, int]:

@@ -10,10 +10,8 @@ The regular run cuts a few hundred times; ``-m slow`` runs more than a thousand.
 
 The random cuts fall once the journal holds its first game; a cut right after that is its own
 test. A cut *while* the journal file is first being made (its schema written under a rollback
-journal, before WAL mode) leaves a hot ``-journal`` that the store's read-only check cannot roll
-back ("attempt to write a readonly database"): ``cribpi run`` then refuses to start. That one
-is the store's to mend (cribpi/store/guard.py opens the file read-only first) and is not cut
-here yet.
+journal, before WAL mode) leaves a hot ``-journal`` that a read-only check cannot roll back;
+the writer rolls it back first (cribpi/store/guard.py), tested in tests/store/test_guard.py.
 """
 
 from __future__ import annotations

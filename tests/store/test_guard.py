@@ -180,3 +180,34 @@ def test_a_journal_whose_creator_died_before_its_schema_is_created_by_the_next_w
     with Store(db_path) as store:
         assert store.notice is None and store.games() == []
         journal(store, [e for e, _ in random_match(5)][:3])
+
+
+def _hot_journal(folder, name="cribpi.db"):
+    """A file as a power cut leaves it in the middle of a rollback-journal transaction: pages
+    spilled into the file, their old contents in a hot -journal beside it."""
+    work, cut = folder / "work", folder / "cut"
+    work.mkdir()
+    cut.mkdir()
+    conn = sqlite3.connect(work / name, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=DELETE")
+    conn.execute("PRAGMA cache_size=1")  # spill early: the file holds uncommitted pages
+    conn.execute("BEGIN")
+    conn.execute("CREATE TABLE half (x)")
+    conn.executemany("INSERT INTO half VALUES (?)", [("x" * 500,)] * 200)
+    for suffix in ("", "-journal"):
+        (cut / (name + suffix)).write_bytes((work / (name + suffix)).read_bytes())
+    conn.execute("ROLLBACK")
+    conn.close()
+    assert (cut / (name + "-journal")).stat().st_size > 0
+    return cut / name
+
+
+def test_a_table_starts_on_a_journal_cut_while_it_was_being_made(tmp_path):
+    """A power cut while the journal is first made leaves a hot rollback journal, which a
+    read-only check cannot roll back ('attempt to write a readonly database'): the writer,
+    holding the lock, lets SQLite roll it back, and the table starts on a fresh journal."""
+    path = _hot_journal(tmp_path)
+    with Store(path, recover=True) as store:
+        assert store.notice is None
+        assert store.games() == []
+    assert not os.path.exists(f"{path}-journal") or os.path.getsize(f"{path}-journal") == 0
