@@ -23,10 +23,11 @@ from cribpi.game.queries import claimable, muggins_targets
 from cribpi.game.show import advance_show, start_show
 from cribpi.game.state import AlertKind, Missed, Moment, Phase, Reason, State
 from cribpi.game.transaction import Tx, check_seat, need_phase, who
-from cribpi.rules import ScoreItem
+from cribpi.rules import MugginsScope, ScoreItem
+from cribpi.rules.presets import PRESETS
 
 __all__ = ["MAX_CLAIM", "FALSE_GAME_BACK", "claim", "settle_unclaimed", "muggins", "close_all_muggins",
-           "next_opponent", "nothing_open_words"]
+           "next_opponent", "nothing_open_words", "set_muggins", "muggins_switch_refusal"]
 
 MAX_CLAIM = 29  # no single score is larger: the most a claim or a muggins call can name
 FALSE_GAME_BACK = 15  # ACC rule 8.4.b: the offender's backward penalty for a false claim of game
@@ -261,3 +262,41 @@ def _muggins_edition_1(tx: Tx, seat: int, points: int) -> None:
     taken = min(points, target.missed)
     tx.set_deal(missed=tuple(m for m in tx.deal.missed if m is not target))
     tx.peg(seat, taken, Reason.MUGGINS, target.items, f"muggins for {taken}")
+
+
+def muggins_switch_refusal(state: State, on: bool) -> str | None:
+    """Why muggins cannot be switched ``on`` (or off) for the game being played, or None."""
+    if state.phase in (Phase.NEW, Phase.MATCH_OVER):
+        return "no game is being played: muggins is set for a new game (MENU, Next game setup...)"
+    if state.mode is not Mode.CLAIM:
+        why = "the table pegs every score itself" if state.mode is Mode.COUNT else "the players peg by hand"
+        return f"muggins is played in claim mode only: in {state.mode.value} mode {why}, so there is no claim to take"
+    now = bool(state.rules.muggins.moments)
+    if state.rules.tournament:
+        return (f"the {state.rules.name} rules fix muggins {'on' if now else 'off'} for the whole game (it is "
+                "announced before play): it can be changed only for the next game (MENU, Next game setup...)")
+    if now == on:
+        return f"muggins is already {'on' if on else 'off'} for this game"
+    return None
+
+
+def set_muggins(tx: Tx, event: ev.MugginsSet) -> None:
+    """Muggins switched for the game being played: from the next claim on. A claim made before
+    is not opened to it; switched off, every window still open closes (and is told)."""
+    state = tx.state
+    if not isinstance(event.on, bool):
+        raise RulesError(f"muggins is switched on (true) or off (false), not {event.on!r}")
+    refusal = muggins_switch_refusal(state, event.on)
+    if refusal is not None:
+        raise RulesError(refusal)
+    if not event.on and state.deal is not None and state.deal.missed:
+        close_all_muggins(tx, "muggins was switched off")
+    tx.set(rules=state.rules.replace(muggins=_scope_on(state) if event.on else MugginsScope.OFF))
+
+
+def _scope_on(state: State) -> MugginsScope:
+    """Muggins switched on keeps the preset's own scope, if it has one, else ACC Rule 10's (the
+    play, hands and crib), as the next game's set-up does."""
+    preset = PRESETS.get(state.rules.name)
+    own = preset.muggins if preset is not None else MugginsScope.OFF
+    return own if own is not MugginsScope.OFF else MugginsScope.ACC

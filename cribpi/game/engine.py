@@ -58,6 +58,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Tx, Any], None]] = {
     ev.Go: play.go,
     ev.Claim: claims.claim,
     ev.Muggins: claims.muggins,
+    ev.MugginsSet: claims.set_muggins,
     ev.Crib: entry.enter_crib,
     ev.Discard: entry.enter_discard,
     ev.Peg: dealing.manual_peg,

@@ -19,7 +19,7 @@ from cribpi.rules.presets import rules_from_dict, rules_to_dict
 __all__ = [
     "Mode", "Event", "NewGame", "Setup", "CutForDeal", "Starter", "HandCards", "Discard", "Lay", "Go", "Claim",
     "Muggins", "Crib", "Peg", "Penalty", "Misdeal", "EndDeal", "NextGame", "Undo", "MoveCard",
-    "Confirm", "Renege", "EDITION",
+    "Confirm", "Renege", "MugginsSet", "EDITION",
     "EVENT_TYPES", "event_from_dict", "random_cut",
 ]
 
@@ -197,6 +197,17 @@ class Muggins(Event):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class MugginsSet(Event):
+    """Muggins switched on (``on``) or off for the game being played (claim mode; not under a
+    tournament preset, whose rules are announced before play). From the next claim on, an
+    under-claim is open to the opponents (on: ACC Rule 10's scope, or the game's own if it
+    had one); a claim made before is not opened after it. Off closes what is open."""
+
+    kind: ClassVar[str] = "muggins_set"
+    on: bool
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Renege(Event):
     """A renege by ``seat`` is claimed (ACC rule 7.3): ``seat`` said go holding a card that
     fitted. The play goes back to that go (the cards laid since return to the hands, every
@@ -278,7 +289,7 @@ class Undo(Event):
 EVENT_TYPES: Final[dict[str, type[Event]]] = {
     cls.kind: cls
     for cls in (NewGame, Setup, CutForDeal, Starter, HandCards, Discard, Lay, Go, Claim, Muggins, Crib, Peg,
-                Penalty, Misdeal, EndDeal, NextGame, Undo, MoveCard, Confirm, Renege)
+                Penalty, Misdeal, EndDeal, NextGame, Undo, MoveCard, Confirm, Renege, MugginsSet)
 }
 
 

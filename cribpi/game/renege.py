@@ -32,7 +32,7 @@ from cribpi.rules import MAX_COUNT, Card, ScoreItem
 __all__ = ["RenegeFound", "find_renege", "claim_renege", "claimers", "open_reneges"]
 
 #: What a claim keeps of the inputs after the go: cards entered beside the play, a judge's ruling.
-_KEPT = (ev.HandCards, ev.Discard, ev.Crib, ev.Penalty)
+_KEPT = (ev.HandCards, ev.Discard, ev.Crib, ev.Penalty, ev.MugginsSet)  # a rule switched stays switched
 
 
 @dataclasses.dataclass(frozen=True)

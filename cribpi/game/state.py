@@ -18,7 +18,8 @@ __all__ = [
 ]
 
 #: The inputs a deal's play and show take after the starter: what a moved card replays.
-PlayInput = ev.Lay | ev.Go | ev.Claim | ev.Muggins | ev.HandCards | ev.Discard | ev.Crib | ev.Penalty
+PlayInput = (ev.Lay | ev.Go | ev.Claim | ev.Muggins | ev.HandCards | ev.Discard | ev.Crib | ev.Penalty
+             | ev.MugginsSet)
 
 
 class Phase(str, enum.Enum):
