@@ -30,6 +30,28 @@ pytestmark = pytest.mark.mqtt
 TABLES = 160
 
 
+STARTED: list[Loadgen] = []
+
+
+@pytest.fixture(autouse=True)
+def no_loadgen_left() -> Iterator[None]:
+    """A test that failed half way leaves no loadgen (nor its workers, in sessions of their
+    own) running on to load the machine: each still running is stopped as Ctrl-C stops it."""
+    yield
+    while STARTED:
+        run = STARTED.pop()
+        if run.proc.poll() is None:
+            run.proc.send_signal(signal.SIGINT)
+            try:
+                run.proc.wait(60)
+            except subprocess.TimeoutExpired:
+                run.proc.kill()
+                run.proc.wait()
+                for pid in run.workers().values():
+                    if not gone(pid):
+                        os.kill(pid, signal.SIGKILL)
+
+
 @pytest.fixture
 def room(tmp_path: Path) -> Iterator[Mosquitto]:
     require("mosquitto")
@@ -65,6 +87,7 @@ class Loadgen:
         self.err: list[str] = []
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
+        STARTED.append(self)
 
     def _read(self) -> None:
         assert self.proc.stderr is not None
@@ -75,6 +98,14 @@ class Loadgen:
         """'tables t1-t80' -> its worker's pid, as the loadgen said when it started them."""
         found = (re.fullmatch(r"(tables t\d+-t\d+): worker pid (\d+)\n", line) for line in list(self.err))
         return {m[1]: int(m[2]) for m in found if m}
+
+    def running(self) -> bool:
+        """True while the loadgen runs; its exit, with what it said, fails the test at once
+        (rather than a wait for its tables timing out)."""
+        if self.proc.poll() is None:
+            return True
+        self.reader.join(10)
+        raise AssertionError(f"cribpi loadgen exited with {self.proc.returncode}: {''.join(self.err)}")
 
     def finish(self, timeout: float = 120) -> tuple[int, str, str]:
         """Its exit status, stdout and stderr, once it ended (stderr is the reader's alone)."""
@@ -127,15 +158,16 @@ def test_ctrl_c_stops_every_worker_and_their_tables_say_offline(room: Mosquitto,
                                                                stop: signal.Signals) -> None:
     d = director(room, 6)
     run = Loadgen(room, tmp_path, "--tables", "6", "--per-process", "3", "--games", "100", "--pace", "0.2")
-    wait_for(lambda: all(d.live[t]["online"] for t in table_ids(6)))
+    wait_for(lambda: run.running() and all(d.live[t]["online"] for t in table_ids(6)), what="the 6 tables online")
+    wait_for(lambda: run.running() and len(run.workers()) == 2, what="the loadgen's line for each worker's pid")
     pids = run.workers()
-    assert len(pids) == 2
     run.proc.send_signal(stop)
     code, out, err = run.finish(timeout=60)
     assert code == 130, err
     assert "their worker" not in err  # each stopped as asked, none had to be killed
     assert all(gone(pid) for pid in pids.values())
-    wait_for(lambda: not any(d.live[t]["online"] for t in table_ids(6)))  # each table's goodbye: a clean stop
+    wait_for(lambda: not any(d.live[t]["online"] for t in table_ids(6)),  # each table's goodbye: a clean stop
+             what="each table's offline status at the director")
     d.close()
 
 

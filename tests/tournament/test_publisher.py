@@ -3,6 +3,7 @@ outbox while it is down, and what the room's ACL refuses."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import random
 import threading
@@ -62,12 +63,22 @@ def play(pub: TablePublisher, seed: int, game_id: int = 1, match_games: int = 1)
         pass
 
 
-def wait_for(check: Callable[[], bool], timeout: float = 30.0) -> None:
-    """Poll ``check`` till it holds; the deadline is generous for a loaded 2-core CI machine."""
+def wait_for(check: Callable[[], bool], timeout: float = 60.0, what: str | None = None) -> None:
+    """Poll ``check`` till it holds; the deadline is generous for a 2-core CI machine with both
+    cores loaded. A timeout names what was awaited: ``what``, else the check's own source line."""
     deadline = time.monotonic() + timeout
     while not check():
-        assert time.monotonic() < deadline, "timed out"
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what or described(check)}")
         time.sleep(0.02)
+
+
+def described(check: Callable[[], object]) -> str:
+    """The source line of ``check`` (a lambda's is the wait_for call around it), or its name."""
+    try:
+        return " ".join(inspect.getsource(check).split())
+    except (OSError, TypeError):
+        return getattr(check, "__qualname__", repr(check))
 
 
 def test_a_game_reaches_the_broker_with_ids_in_order_and_a_confirmed_result(broker: Mosquitto, tmp_path: Path) -> None:
