@@ -23,6 +23,19 @@ __all__ = ["ClaimTally", "muggins_track"]
 
 CALLABLE = (Phase.PLAY, Phase.SHOW, Phase.DONE)  # when muggins may be called (else the game says why not)
 
+def muggins_off_words(state: State) -> str:
+    """Why a muggins call is refused in a game without muggins, and how it is played: switched
+    on for this game from the menu in claim mode, else in a new game."""
+    if state.mode is Mode.CLAIM and not state.rules.tournament:
+        return ("muggins is off in this game: to play it from the next claim on, MENU, "
+                "Muggins: off -> on, then Yes (a claim made before stays as it is)")
+    if state.mode is Mode.CLAIM:
+        return (f"muggins is off in this game, and the {state.rules.name} rules fix it for the game: "
+                "a game with it: MENU, Next game setup..., Muggins: on, then Start it now...")
+    return (f"muggins is not played in {state.mode.value} mode (the table has no claim to take): a game with it: "
+            "MENU, Next game setup..., Mode: claim, Muggins: on, then Start it now...")
+
+
 class ClaimTally:
     """PEG presses add up (a +1 key pressed five times is 5); OK pegs or claims the sum."""
 
@@ -123,8 +136,7 @@ class ClaimTally:
         and PEG presses for the caller name its points until OK."""
         state = self.table.state
         if state.mode is not Mode.CLAIM or not state.rules.muggins.moments:
-            raise RulesError("muggins is not played at this table: this game was started without it (a game with "
-                             "it: MENU, Next game setup..., Mode: claim, Muggins: on, then Start it now...)")
+            raise RulesError(muggins_off_words(state))
         if state.edition >= 2 and state.phase in CALLABLE and not muggins_targets(state, seat):
             raise RulesError(nothing_open_words(state, seat))  # refused before its points are keyed
         if points is not None:

@@ -13,9 +13,11 @@ from collections.abc import Callable
 from typing import Protocol
 
 from cribpi.game import (
-    Alert, AlertKind, Effect, Event, Misdeal, MoveCard, Muggins, Penalty, Phase, Renege, State, apply, open_reneges,
+    Alert, AlertKind, Effect, Event, Misdeal, Mode, MoveCard, Muggins, MugginsSet, Penalty, Phase, Renege, State, apply,
+    open_reneges,
 )
 from cribpi.exc import RulesError
+from cribpi.game.claims import muggins_switch_refusal
 from cribpi.game.review import reviewable_seats
 from cribpi.app.claims import ClaimTally
 from cribpi.app.parts import Table
@@ -27,11 +29,11 @@ from cribpi.app.settings import (
 )
 from cribpi.hal import Kind
 from cribpi.rules import Card
-from cribpi.views.model import MenuScreen, ScreenModel
+from cribpi.views.model import MenuScreen, MessageScreen, ScreenModel
 from cribpi.views.table import scores_screen
 
 __all__ = ["Menu", "MenuItem", "MenuHost", "TableMenus", "PenaltyDraft", "PENALTY_POINTS", "PENALTY_REASONS", "movable",
-           "misdealable", "penalisable"]
+           "misdealable", "penalisable", "muggins_label", "MUGGINS_SWITCHED"]
 
 MenuItem = tuple[str, Callable[[], object]]
 PENALTY_POINTS = (2, 4, 6, 1, 3, 5, 10, -2, -15)
@@ -109,6 +111,30 @@ def penalisable(state: State) -> bool:
     return state.phase in (Phase.STARTER, Phase.PLAY, Phase.SHOW, Phase.DONE, Phase.BOARD)
 
 
+def muggins_label(state: State) -> str | None:
+    """The main menu's switch of muggins for the game being played (claim mode, while a game
+    is being played): ``Muggins: off -> on``; a tournament preset's fixed muggins says so."""
+    if state.mode is not Mode.CLAIM or state.phase in (Phase.NEW, Phase.MATCH_OVER):
+        return None
+    now = bool(state.rules.muggins.moments)
+    if state.rules.tournament:
+        return f"Muggins: {'on' if now else 'off'} (tournament)"
+    return f"Muggins: {'on -> off' if now else 'off -> on'}"
+
+
+#: What switching muggins changes, said under the question (lines of at most 24 characters,
+#: a menu row on the OLED), and the screen after it is switched.
+MUGGINS_SWITCHED = {
+    True: ("Muggins on this game?", "Yes: muggins on",
+           ("From the next claim on,", "an under-claim can be", "taken by the opponents", "(MUGGINS). Claims made",
+            "before stay as they are."),
+           ("On for this game, from", "the next claim on.")),
+    False: ("Muggins off this game?", "Yes: muggins off",
+            ("From now on, an under-", "claim stands as claimed;", "what is open to muggins", "now closes."),
+            ("Off for this game, from", "now on.")),
+}
+
+
 def _can_move(state: State, card: Card, seat: int) -> bool:
     """Whether the game takes ``card`` moved to ``seat`` (the play scored again from it)."""
     try:
@@ -180,6 +206,7 @@ class TableMenus:
             ("Resume", self.close),
             ("New game...", self._confirm_new_game),
             ("Next game setup...", self._open_setup),
+            *([(label, self._confirm_muggins)] if (label := muggins_label(host.state)) is not None else []),
             (f"Brightness: {round(host.settings.brightness * 100)}%", lambda: host.change_settings(next_brightness)),
             ("Scores", lambda: host.show(scores_screen(host.state))),
             *([("Misdeal...", self._confirm_misdeal)] if misdealable(host.state) else []),
@@ -303,6 +330,29 @@ class TableMenus:
             self.host.new_game()
             return
         self.confirm("Abandon this game?", "Yes: new game", self.host.new_game)
+
+    def _confirm_muggins(self) -> None:
+        """Muggins switched for the game being played, after a question saying what changes; one
+        the game cannot take (a tournament preset's) is refused at once, saying why."""
+        state = self.host.state
+        on = not state.rules.muggins.moments
+        if muggins_switch_refusal(state, on) is not None:
+            self._apply(MugginsSet(on))  # refused: the table says why
+            return
+        question, yes, said, done = MUGGINS_SWITCHED[on]
+
+        def switch() -> None:
+            self.close()
+            effects = self.host.handle_event(MugginsSet(on))
+            # switched (a refusal shows why; the windows it closed are told by their own screens)
+            if bool(self.host.state.rules.muggins.moments) is on and not effects:
+                self.host.show(MessageScreen(done, f"Muggins {'on' if on else 'off'}"))
+        # the question, then what changes, a line an item (OK on one of those lines does nothing)
+        self.current = Menu(lambda: [("No, go back", self._open_main), (yes, switch),
+                                     *[(line, self._stay) for line in said]], title=question)
+
+    def _stay(self) -> None:
+        """OK on a line that only says something: the menu stays as it is."""
 
     def _confirm_misdeal(self) -> None:
         self.confirm("Misdeal: deal again?", "Yes: misdeal", lambda: self._apply(Misdeal()))

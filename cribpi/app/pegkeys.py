@@ -19,7 +19,7 @@ from __future__ import annotations
 from cribpi.exc import RulesError
 from cribpi.game import Mode, Phase, State, describe_expected, expected
 from cribpi.game.claims import MAX_CLAIM
-from cribpi.app.claims import ClaimTally
+from cribpi.app.claims import ClaimTally, muggins_off_words
 from cribpi.hal import Action, Kind
 from cribpi.rules import Rank, Suit
 from cribpi.views.model import PromptScreen
@@ -124,8 +124,7 @@ class PegKeys:
         if state.phase in OVER:
             raise RulesError("the game is over: the board takes no more pegs or calls (OK: next game)")
         if what == MUGGINS and (state.mode is not Mode.CLAIM or not state.rules.muggins.moments):
-            raise RulesError("muggins is not played at this table (it needs claim mode and muggins on in MENU > "
-                             "Next game setup)")
+            raise RulesError(muggins_off_words(state))
         if state.phase is Phase.CUT:
             raise RulesError(f"nothing is pegged before the deal: waiting for {describe_expected(state)} "
                              f"(a card per seat, or OK for a random cut)")

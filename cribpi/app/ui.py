@@ -21,7 +21,7 @@ from cribpi.game import (
     describe_expected, expected, random_cut,
 )
 from cribpi.game.confirm import answers
-from cribpi.game.events import Confirm
+from cribpi.game.events import Confirm, MugginsSet
 from cribpi.app.claims import ClaimTally, muggins_track
 from cribpi.app.entry import CardEntry, turn_of
 from cribpi.app.menus import Menu, PenaltyDraft, TableMenus
@@ -388,6 +388,8 @@ def describe_event(state: State, event: Event) -> str:
         return f"the starter {event.card}"
     if isinstance(event, Confirm):
         return f"{state.team_name(event.side)} {'confirms' if event.agree else 'disputes'} the result"
+    if isinstance(event, MugginsSet):
+        return f"muggins switched {'on' if event.on else 'off'}"
     cards = getattr(event, "cards", None)
     detail = " ".join(map(str, cards)) if cards else str(getattr(event, "points", "") or "")
     return " ".join(part for part in (who, event.kind.replace("_", " "), detail) if part)

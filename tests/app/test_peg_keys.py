@@ -84,7 +84,7 @@ def test_refusals_say_what_would_do_and_keep_the_entry():
     assert refused(ui, "muggins") == "finish Ann's peg with OK (or UNDO) first"
     keys(ui, "ok")
     assert ui.state.scores == (29, 0)
-    assert "muggins is not played at this table" in refused(ui, "muggins")
+    assert "muggins is not played in board mode" in refused(ui, "muggins")
 
 
 def test_a_rank_keyed_before_peg_is_no_longer_a_card():
