@@ -14,7 +14,7 @@ from cribpi.exc import RulesError
 from cribpi.game.engine import INITIAL, apply, claimable
 from cribpi.game.events import (
     Claim, Confirm, Crib, CutForDeal, Discard, EndDeal, Event, Go, HandCards, Lay, Misdeal, MoveCard, Muggins,
-    NextGame, Peg, Penalty, Renege, Starter,
+    MugginsSet, NextGame, Peg, Penalty, Renege, Starter,
 )
 from cribpi.game.legal import describe_expected
 from cribpi.game.state import Phase, Where
@@ -244,6 +244,18 @@ class _Reader:
         words.end()
         self._apply(Muggins(seat, points, accused), words.line, f"{self._name(seat)}'s muggins for {points}")
 
+    def _switch(self, words: Words) -> None:
+        """``Switch muggins on`` (or ``off``): muggins for the game being played, from the next claim on."""
+        token = words.take("muggins (Switch muggins on)")
+        if not token.is_word("muggins"):
+            raise words.error(token, "muggins (Switch muggins on)")
+        token = words.take("on or off")
+        if not (token.is_word("on") or token.is_word("off")):
+            raise words.error(token, "on or off")
+        words.end()
+        on = token.is_word("on")
+        self._apply(MugginsSet(on), words.line, f"muggins switched {'on' if on else 'off'}")
+
     def _renege(self, words: Words) -> None:
         seat = self._seat(words)
         by = self._seat(words) if words.skip("by") else None
@@ -307,7 +319,7 @@ _STATEMENTS: Final[dict[str, Callable[[_Reader, Words], None]]] = {
     "discard": _Reader._discard, "crib": _Reader._crib, "play": _Reader._play, "claim": _Reader._claim,
     "show": _Reader._show, "muggins": _Reader._muggins, "penalty": _Reader._penalty, "peg": _Reader._peg,
     "misdeal": _Reader._misdeal, "end": _Reader._end, "next": _Reader._next, "move": _Reader._move,
-    "confirm": _Reader._confirm, "dispute": _Reader._dispute, "renege": _Reader._renege,
+    "confirm": _Reader._confirm, "dispute": _Reader._dispute, "renege": _Reader._renege, "switch": _Reader._switch,
 }
 #: Statements that need a deal under way (a record without a Cut line or Dealer tag has none).
 _IN_A_DEAL: Final = frozenset({"deal", "starter", "hand", "discard", "crib", "play", "show", "claim", "muggins",
@@ -317,4 +329,4 @@ _COLON_AFTER_KEYWORD: Final = frozenset({"cut", "starter", "crib", "play"})
 _STATEMENT_NAMES: Final = ("Cut:", "Deal N: NAME deals", "Starter:", "Hand NAME:", "Discard NAME:", "Crib:",
                            "Play:", "Show NAME N", "Show crib N", "Claim NAME N", "Muggins NAME N [on NAME]",
                            "Penalty NAME N \"reason\"", "Peg NAME N", "Misdeal", "End", "Next game", "Move CARD NAME",
-                           "Confirm NAME", "Dispute NAME", "Renege NAME [by NAME]")
+                           "Confirm NAME", "Dispute NAME", "Renege NAME [by NAME]", "Switch muggins on|off")

@@ -8,7 +8,7 @@ from cribpi.exc import RulesError
 from cribpi.game.engine import INITIAL, apply, claimable
 from cribpi.game.events import (
     Claim, Confirm, Crib, CutForDeal, Discard, EndDeal, Event, Go, HandCards, Lay, Misdeal, MoveCard, Muggins,
-    NewGame, NextGame, Peg, Penalty, Renege, Setup, Starter, Undo,
+    MugginsSet, NewGame, NextGame, Peg, Penalty, Renege, Setup, Starter, Undo,
 )
 from cribpi.game.state import Effect, GameOver, MatchOver, Phase, State, Where
 from cribpi.record.errors import RecordWriteError
@@ -167,6 +167,8 @@ def _format_statement(event: Event, names: tuple[str, ...]) -> str:
     if isinstance(event, Muggins):  # on whom, when the call named it
         on = f" on {name_token(names[event.accused])}" if event.accused is not None else ""
         return f"Muggins {name_token(names[event.seat])} {event.points}{on}"
+    if isinstance(event, MugginsSet):  # for the game being played, from the next claim on
+        return f"Switch muggins {'on' if event.on else 'off'}"
     if isinstance(event, Peg):
         return f"Peg {name_token(names[event.seat])} {event.points}"
     if isinstance(event, Renege):
