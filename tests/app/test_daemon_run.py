@@ -4,6 +4,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -35,6 +36,25 @@ def _wait_for_game(db, proc, timeout=20.0):
     raise AssertionError("cribpi run never opened a game")
 
 
+def _wait_for_start(proc, timeout=60.0):
+    """Its stderr up to the line saying which game it has open (a signal before that, while
+    Python still starts, would stop it as an error, not as a clean stop)."""
+    lines = []
+
+    def read():
+        for line in proc.stderr:
+            lines.append(line)
+            if "cribpi.daemon: journal " in line:
+                return
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(timeout)
+    assert not reader.is_alive(), f"cribpi run never said which game it has open; it said: {''.join(lines)}"
+    assert lines and "cribpi.daemon: journal " in lines[-1], f"cribpi run exited: {''.join(lines)}"
+    return lines
+
+
 def test_run_stops_on_sigterm_and_resumes_the_same_game(tmp_path):
     db = tmp_path / "table.db"
     config = tmp_path / "cribpi.toml"
@@ -42,13 +62,14 @@ def test_run_stops_on_sigterm_and_resumes_the_same_game(tmp_path):
     proc = _start(config)
     first = _wait_for_game(db, proc)
     proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=10)
+    out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     proc = _start(config)
-    time.sleep(1.0)
+    said = _wait_for_start(proc)
+    assert "game 1 at event" in said[-1], said
     assert _wait_for_game(db, proc) == first  # the open game was resumed, not replaced
     proc.send_signal(signal.SIGINT)
-    proc.communicate(timeout=10)
+    proc.communicate(timeout=60)
     assert proc.returncode == 0
 
 

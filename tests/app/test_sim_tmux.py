@@ -64,7 +64,7 @@ class Tmux:
             time.sleep(0.03)
         raise AssertionError(f"{text!r} never appeared; the screen was:\n{self.screen()}")
 
-    def wait_change(self, before: str, timeout: float = 15.0) -> str:
+    def wait_change(self, before: str, timeout: float = 30.0) -> str:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             screen = self.screen()
@@ -209,8 +209,8 @@ def play_game(tmux: Tmux, players: int, seed: int) -> dict[str, int]:
         _, effects = apply(previous, event)
         # the status line can be the one before the keys (a lay that scores nothing changes
         # none of it), or drawn before the rest of its frame: the checks are retried on whole
-        # frames until they pass or time runs out
-        deadline = time.monotonic() + 10
+        # frames until they pass or time runs out (generous: the cores may be busy elsewhere)
+        deadline = time.monotonic() + 30
         while True:
             screen = tmux.stable()
             try:
