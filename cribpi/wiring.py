@@ -9,6 +9,11 @@ names one (``espeak``, ``sim``, ``mock``); a forced ``sim`` or ``mock`` backend 
 
 Hardware doubles are injected keyword-only, gpiozero style: ``pin_factory`` and ``clock`` reach
 the Pi's buttons, ``device`` or ``device_factory`` its OLED.
+
+Each part is opened on its own. By default the first that will not open fails the whole (those
+already open are closed again); given ``stand_in``, a part that will not open is replaced by
+what ``stand_in`` makes of its :class:`Missing` (the daemon's stand-ins, which say so and try
+it again), and the others open as usual.
 """
 
 from __future__ import annotations
@@ -21,12 +26,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from cribpi.config import Config, DisplayConfig
-from cribpi.exc import ConfigError
+from cribpi.exc import ConfigError, HardwareError
 from cribpi.hal import BACKENDS, PART_BACKENDS, Display, InputSource, Parts, Pegboard, machine_backend
 from cribpi.hal.base import CombinedInputs
 from cribpi.hal.speaker import SPEAKER_BACKENDS, Speaker
 
-__all__ = ["Inject", "choose_backends", "open_parts", "ENV_BACKEND"]
+__all__ = ["Inject", "Missing", "choose_backends", "open_parts", "ENV_BACKEND"]
 
 ENV_BACKEND = "CRIBPI_BACKEND"
 
@@ -47,6 +52,23 @@ class Choice:
     pegboard: str
     displays: tuple[DisplayConfig, ...]
     speaker: str | None = None
+
+
+@dataclass(frozen=True)
+class Missing:
+    """A part that would not open: its ``kind`` (``inputs``, ``pegboard``, ``display``), how
+    players know it (``controller``, ``OLED``, ``buttons``...), why, and ``reopen``, which
+    opens it afresh (and raises :class:`HardwareError` while it is still missing). A display
+    also has its ``size``, which its stand-in must keep."""
+
+    kind: str
+    name: str
+    error: str
+    reopen: Callable[[], Any]
+    size: tuple[int, int] | None = None
+
+
+StandIn = Callable[[Missing], Any]
 
 
 def _check(name: str, part: str, where: str) -> str:
@@ -81,8 +103,11 @@ def _display_default(default: str) -> str:
     return "pi" if default == "controller" else default
 
 
-def open_parts(config: Config, backend: str | None = None, inject: Inject = Inject()) -> Parts:
-    """Open every part; if one fails, those already open are closed again."""
+def open_parts(config: Config, backend: str | None = None, inject: Inject = Inject(),
+               stand_in: StandIn | None = None) -> Parts:
+    """Open every part, each on its own. A part that will not open (:class:`HardwareError`)
+    fails the whole, those already open closed again; given ``stand_in``, it is replaced by
+    ``stand_in(Missing(...))`` instead and the table has the others."""
     choice = choose_backends(config, backend)
     if {*choice.inputs, choice.pegboard, *(d.backend for d in choice.displays)} == {"mock"}:
         from cribpi.hal.mock import open_mock
@@ -91,20 +116,30 @@ def open_parts(config: Config, backend: str | None = None, inject: Inject = Inje
         mock.speaker = _speaker(choice.speaker, config)  # ("all", "mock") names the rest: --keys drives them
         return mock
     with ExitStack() as opened:
-        def add(part: Any) -> Any:
+        def add(kind: str, name: str, open_part: Callable[[], Any], size: tuple[int, int] | None = None) -> Any:
+            try:
+                part = open_part()
+            except HardwareError as exc:
+                if stand_in is None:
+                    raise
+                part = stand_in(Missing(kind, name, str(exc), open_part, size))
             opened.callback(part.close)
             return part
 
-        inputs = [add(_inputs(name, config, inject)) for name in choice.inputs]
+        inputs = [add("inputs", _input_name(name), lambda name=name: _inputs(name, config, inject))  # type: ignore[misc]
+                  for name in choice.inputs]
         if config.card_reader_port:
-            inputs.append(add(_card_reader(config.card_reader_port)))
-        pegboard = add(_pegboard(choice.pegboard, config))
-        displays = [add(_display(d, inject)) for d in choice.displays]
-        for display, wanted in zip(displays, choice.displays):
-            display.contrast(wanted.oled.contrast)
+            port = config.card_reader_port
+            inputs.append(add("inputs", f"card reader {port}", lambda: _card_reader(port)))
+        pegboard = add("pegboard", _output_name("pegboard", choice.pegboard),
+                       lambda: _pegboard(choice.pegboard, config))
+        several = len(choice.displays) > 1
+        displays = [add("display", _output_name("display", d.backend or "") + (f" {i + 1}" if several else ""),
+                        lambda d=d: _contrasted(_display(d, inject), d), d.oled.size)  # type: ignore[misc]
+                    for i, d in enumerate(choice.displays)]
         speaker = _speaker(choice.speaker, config)
         if speaker is not None:
-            add(speaker)
+            opened.callback(speaker.close)
         named = (("inputs", "+".join(choice.inputs)), ("pegboard", choice.pegboard),
                  *(("display", d.backend or "") for d in choice.displays),
                  *((("speaker", choice.speaker),) if choice.speaker else ()))
@@ -112,6 +147,21 @@ def open_parts(config: Config, backend: str | None = None, inject: Inject = Inje
                       tuple(d.page for d in choice.displays), named, speaker)
         opened.pop_all()
     return parts
+
+
+def _input_name(backend: str) -> str:
+    return {"pi": "buttons", "mock": "buttons", "controller": "controller keys"}.get(backend, f"inputs ({backend})")
+
+
+def _output_name(part: str, backend: str) -> str:
+    """The controller and the OLED by name, others by backend (as the daemon's guard names them)."""
+    known = {("pegboard", "controller"): "controller", ("display", "pi"): "OLED"}
+    return known.get((part, backend), f"{part} ({backend})")
+
+
+def _contrasted(display: Display, wanted: DisplayConfig) -> Display:
+    display.contrast(wanted.oled.contrast)
+    return display
 
 
 def _inputs(name: str, config: Config, inject: Inject) -> InputSource:

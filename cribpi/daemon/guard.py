@@ -24,6 +24,7 @@ from PIL import Image
 
 from cribpi.daemon.backoff import Backoff
 from cribpi.daemon.inputs import ReopeningReader
+from cribpi.daemon.missing import NO_INPUT, MissingInputs
 from cribpi.daemon.stuck import FilteredInputs, StuckButtons
 from cribpi.hal import Display, InputSource, Parts, Pegboard
 from cribpi.hal.base import CombinedInputs
@@ -134,9 +135,15 @@ class Guard:
         self.checked: list[Checked] = [self.pegboard, *self.displays]
         self.seen: tuple[str, ...] = ()  # the problems as of the last check
         inputs = parts.inputs
+        self.missing_inputs: list[MissingInputs] = []
+        self.no_input = False  # every input is a stand-in: until one opens, nothing can be played
+        if isinstance(inputs, MissingInputs):
+            inputs = CombinedInputs([inputs])
         if isinstance(inputs, CombinedInputs):
             readers = [ReopeningReader(s, clock) if isinstance(s, SerialCardReader) else s for s in inputs.sources]
-            self.checked += [r for r in readers if isinstance(r, ReopeningReader)]
+            self.missing_inputs = [r for r in readers if isinstance(r, MissingInputs)]
+            self.checked += [r for r in readers if isinstance(r, (ReopeningReader, MissingInputs))]
+            self.no_input = bool(readers) and len(self.missing_inputs) == len(readers)
             sources: list[InputSource] = list(readers)
             inputs = CombinedInputs(sources)
         if buttons is not None:
@@ -148,7 +155,12 @@ class Guard:
         self.parts = Parts(inputs, guarded_peg, guarded_displays, parts.pages, parts.backends)
 
     def problems(self) -> tuple[str, ...]:
-        return tuple(p for p in (part.problem for part in self.checked) if p)
+        """The open problems: each part's, and first, when every input is missing, that the
+        table cannot be played."""
+        own = tuple(p for p in (part.problem for part in self.checked) if p)
+        if self.no_input and not any(m.present for m in self.missing_inputs):
+            return (NO_INPUT, *own)
+        return own
 
     def check(self) -> bool:
         """Retry what is due and look at the parts' own problems: True when the table must be

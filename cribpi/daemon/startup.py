@@ -3,6 +3,9 @@ answering at power-up, a loose cable, a board that is not a Pi) never fails the 
 would make systemd give up after its start limit, and never holds the start open either. Run
 by hand, it fails at once with its one line.
 
+Each part that will not open is replaced by its stand-in (:mod:`cribpi.daemon.missing`) and the
+table runs on the others; what follows is the last resort, for a failure no stand-in covers.
+
 As a service, the first failure makes it READY at once, degraded: ``READY=1`` with a
 ``STATUS=`` line naming the part's problem and ``cribpi doctor``. Waiting in ``activating``
 instead would keep ``systemctl enable --now`` (and so ``cribpi install``) blocked for as long

@@ -2,8 +2,9 @@
 
 Start-up: read the configuration (a broken file stops here, naming the bad key), open each
 part from its backend (:mod:`cribpi.wiring`; the Pi's parts on a Raspberry Pi, the terminal
-simulator elsewhere; as a service, a part that will not open makes it READY, degraded, and is retried,
-:mod:`cribpi.daemon.startup`), open the journal (a damaged one is moved aside) and restore
+simulator elsewhere; as a service, a part that will not open is replaced by a stand-in and the
+table runs on the others, READY and degraded, the missing part named in ``STATUS=`` and on the
+displays that work and retried until it joins, :mod:`cribpi.daemon.missing`), open the journal (a damaged one is moved aside) and restore
 the open game exactly, redraw the LEDs and the OLED, tell systemd ``READY=1``, then run the
 one loop. The loop pings the watchdog (so a hung loop is restarted), keeps ``STATUS=`` on the
 game and the score, and retries failing parts (:mod:`cribpi.daemon.guard`). SIGTERM and
@@ -29,6 +30,7 @@ from cribpi.app.settings import MAIN_TABLE
 from cribpi.app.speaking import attach_speaker
 from cribpi.config import DEFAULT_PINS, Config, load_config
 from cribpi.daemon.guard import Guard
+from cribpi.daemon.missing import stand_ins
 from cribpi.daemon.signals import stop_on_signals
 from cribpi.daemon.startup import open_patiently
 from cribpi.daemon.stuck import button_pins
@@ -120,11 +122,15 @@ def resume_hint(db: Path) -> str:
 
 
 def status_line(update: Update, problems: Sequence[str] = ()) -> str:
-    """``game 3: Red 45, Blue 60 (play)``, and any failing part: what ``systemctl status`` shows."""
+    """``game 3: Red 45, Blue 60 (play)``: what ``systemctl status`` shows. While parts are
+    failing or missing it starts ``degraded, retrying the parts:`` with each part's problem
+    and the way to check them (as ``cribpi install`` and its tests read it), then the game."""
     state = update.state
     scores = ", ".join(f"{state.team_name(t)} {s}" for t, s in enumerate(state.scores))
     line = f"game {update.game_id}: {scores} ({state.phase.value.replace('_', ' ')})"
-    return "; ".join((line, *problems))
+    if not problems:
+        return line
+    return f"degraded, retrying the parts: {'; '.join(problems)} (check them with `sudo cribpi doctor`); {line}"
 
 
 class StatusListener:
@@ -242,7 +248,10 @@ def run(config_path: str | None = None, backend: str | None = None, inject: Inje
         settings = dataclasses.replace(settings, game_length=game_length)
     new = start_new(config.db, settings) if start_new is not None else False
     notifier = Notifier()
-    parts = open_patiently(lambda: open_parts(config, backend, inject), notifier)
+    # As a service a part that will not open is replaced by a stand-in (the table runs on the
+    # others, retrying it); run by hand it fails at once, naming it.
+    stand_in = stand_ins(time.monotonic) if notifier.active else None
+    parts = open_patiently(lambda: open_parts(config, backend, inject, stand_in), notifier)
     if parts is None:  # stopped while waiting for a part
         return 0
     from cribpi.sim import has_sim_keys

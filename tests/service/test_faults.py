@@ -218,7 +218,8 @@ def test_the_status_line_names_a_failing_part():
         app.subscribe(StatusListener(Notifier(), guard.problems))
         parts.memory.unplug()
         wait(CHECK_S)
-        assert sent[-1] == f"STATUS=game None: Red 0, Blue 0 (cut); pegboard (mock): {UNPLUGGED}"
+        assert sent[-1] == (f"STATUS=degraded, retrying the parts: pegboard (mock): {UNPLUGGED} "
+                            "(check them with `sudo cribpi doctor`); game None: Red 0, Blue 0 (cut)")
         parts.memory.replug()
         wait(3 * FIRST_RETRY_S)
         assert sent[-1] == "STATUS=game None: Red 0, Blue 0 (cut)"

@@ -161,8 +161,10 @@ def test_run_by_hand_a_part_that_will_not_open_fails_at_once():
 
 @pytest.mark.service
 def test_the_service_is_ready_without_its_parts_and_stops_on_sigterm_while_retrying(tmp_path, listener):
-    """--backend pi off a Pi: the buttons cannot open. As a service it is READY within seconds,
-    says why in STATUS, keeps the watchdog fed while it retries, and stops cleanly."""
+    """--backend pi off a Pi: neither the buttons nor the OLED open. As a service it is READY
+    within seconds with the table running on stand-ins, says in STATUS what is missing and that
+    nothing can be played without an input, keeps the watchdog fed while it retries, and stops
+    cleanly."""
     sock, path = listener
     config = tmp_path / "cribpi.toml"
     config.write_text("")
@@ -174,11 +176,39 @@ def test_the_service_is_ready_without_its_parts_and_stops_on_sigterm_while_retry
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     got = wait_for(sock, "READY=1")
     status = next((line for line in got + received(sock, 0.2) if line.startswith("STATUS=")), "")
-    assert status.startswith("STATUS=degraded, retrying the parts: GPIO"), got
-    assert "cribpi doctor" in status
+    assert status.startswith("STATUS=degraded, retrying the parts: no input works: the table cannot be played"), got
+    assert "buttons: missing (GPIO17 (ok): " in status and "OLED: missing (OLED ssd1306 on I2C bus 1" in status
+    assert "cribpi doctor" in status and "game 1: Red 0, Blue 0 (cut)" in status
     assert received(sock, 1.0).count("WATCHDOG=1") >= 3 and proc.poll() is None
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=20)
     assert proc.returncode == 0, err
     assert "STOPPING=1" in received(sock, 0.5)
-    assert "the service is up without its parts" in err
+    assert "the table runs without it" in err
+
+
+@pytest.mark.service
+def test_with_the_oled_missing_the_service_runs_the_table_on_its_other_parts(tmp_path, listener):
+    """The buttons and LEDs open, the OLED does not (no I2C bus here): READY=1 with the table
+    running, STATUS naming the OLED (and not claiming the table cannot be played)."""
+    if os.path.exists("/dev/i2c-1"):
+        pytest.skip("this machine has an I2C bus 1: the OLED might open")
+    sock, path = listener
+    config = tmp_path / "cribpi.toml"
+    config.write_text('[parts]\ninputs = ["mock"]\npegboard = "mock"\ndisplays = ["pi"]\n')
+    env = {k: v for k, v in os.environ.items() if k not in ("CRIBPI_CONFIG", "NOTIFY_SOCKET", "CRIBPI_BACKEND")}
+    command = [sys.executable, "-m", "cribpi", "run", "--config", str(config)]
+    proc = subprocess.Popen(["sh", "-c", 'WATCHDOG_PID=$$ exec "$@"', "sh", *command],
+                            env={**env, "NOTIFY_SOCKET": path, "STATE_DIRECTORY": str(tmp_path),
+                                 "WATCHDOG_USEC": str(int(WATCHDOG_S * 1e6))},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    got = wait_for(sock, "READY=1")
+    ready = next(i for i, line in enumerate(got) if line == "READY=1")
+    status = got[ready + 1]  # sent with READY=1, in the same message
+    assert status.startswith("STATUS=degraded, retrying the parts: OLED: missing (OLED ssd1306 on I2C bus 1"), got
+    assert "no input works" not in status and status.endswith("game 1: Red 0, Blue 0 (cut)"), status
+    assert (tmp_path / "cribpi.db").exists()
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0, err
+    assert "parts inputs mock, pegboard mock, display pi" in err

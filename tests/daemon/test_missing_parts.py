@@ -1,0 +1,163 @@
+"""A part that will not open at start: the table runs on the others, the missing part is named
+on the displays that work and retried with backoff, and joins the table when it opens, without
+a restart. Each part is made to fail at open through what the wiring injects (the OLED's
+device factory, the buttons' pin factory)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from gpiozero.exc import BadPinFactory
+from gpiozero.pins.mock import MockFactory
+from luma.core.device import dummy
+
+from cribpi.app import TableSettings, TableUI
+from cribpi.app.listeners import problem_screen
+from cribpi.config import Config, DisplayConfig, PartsConfig
+from cribpi.daemon.backoff import FIRST_RETRY_S, LAST_RETRY_S
+from cribpi.daemon.missing import NO_INPUT, MissingDisplay, MissingInputs, stand_ins
+from cribpi.daemon.table import CHECK_S, guarded_app
+from cribpi.exc import HardwareError
+from cribpi.hal.buttons import ManualClock
+from cribpi.hal.mock import PinDriver
+from cribpi.hal.sim import SimInputs, action_from_words
+from cribpi.views.oled import render_screen
+from cribpi.wiring import Inject, open_parts
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class FlakyOled:
+    """The OLED's device factory: no answer on the bus until ``plugged``."""
+
+    def __init__(self) -> None:
+        self.plugged = False
+        self.tries = 0
+        self.device = None
+
+    def __call__(self, size, **_settings):
+        self.tries += 1
+        if not self.plugged:
+            raise HardwareError("OLED ssd1306 on I2C bus 1 address 0x3c: [Errno 121] Remote I/O error")
+        self.device = dummy(width=size[0], height=size[1])
+        return self.device
+
+
+class FlakyPins(MockFactory):
+    """gpiozero's mock pins, refused (as off a Pi) until ``wired``."""
+
+    wired = False
+
+    def pin(self, spec, *args, **kwargs):
+        if not self.wired:
+            raise BadPinFactory("Unable to load any default pin factory!")
+        return super().pin(spec, *args, **kwargs)
+
+
+def table(config, inject):
+    clock = Clock()
+    parts = open_parts(config, inject=inject, stand_in=stand_ins(clock))
+    ui = TableUI(TableSettings(), rng=random.Random(1))
+    app, guard = guarded_app(parts, ui, clock=clock, pins=config.pins)
+    app.start()
+
+    def wait(seconds: float) -> None:
+        end = clock.now + seconds
+        while clock.now < end:
+            clock.now = min(end, clock.now + CHECK_S)
+            app.run_timers()
+
+    return parts, ui, app, guard, wait
+
+
+def mock_screen(display):
+    return display.device.image.convert("1").tobytes()
+
+
+def test_with_the_oled_missing_the_keys_and_leds_play_and_the_oled_joins_with_the_screen_of_now():
+    config = Config(parts=PartsConfig(inputs=("mock",), pegboard="mock", displays=(DisplayConfig("pi"),)))
+    pins, keys_clock, oled = MockFactory(), ManualClock(), FlakyOled()
+    parts, ui, app, guard, wait = table(config, Inject(pin_factory=pins, clock=keys_clock, device_factory=oled))
+    try:
+        stand_in = parts.displays[0]
+        assert isinstance(stand_in, MissingDisplay) and stand_in.part is None  # nothing taken for shown
+        assert guard.problems() == ("OLED: missing (OLED ssd1306 on I2C bus 1 address 0x3c: [Errno 121] "
+                                    "Remote I/O error), retrying",)
+        driver = PinDriver(pins, config.pins, keys_clock, config.timing)
+        driver.press(action_from_words("ok"))  # the cut, on the buttons
+        app.pump()
+        assert len(ui.session.game.journal) == 2  # the game goes on without its screen
+        assert parts.pegboard.boards[-1] == ui.board()  # and the LEDs follow it
+        tries = oled.tries
+        wait(LAST_RETRY_S)  # retried with backoff: 0.5, 1, 2, 4, 8, 16 s...
+        assert 3 <= oled.tries - tries <= 7
+        oled.plugged = True
+        wait(LAST_RETRY_S + CHECK_S)
+        assert guard.problems() == ()
+        display = stand_in.part
+        assert display.flush(5.0)
+        assert display.inner.device.image.convert("1").tobytes() == render_screen(ui.screen(), (128, 64)).tobytes()
+        screen = ui.screen()
+        driver.press(action_from_words("ok"))  # the game goes on, on the OLED too
+        app.pump()
+        assert ui.screen() != screen
+        assert display.flush(5.0)
+        assert display.inner.device.image.convert("1").tobytes() == render_screen(ui.screen(), (128, 64)).tobytes()
+    finally:
+        app.close()
+
+
+def test_with_the_buttons_missing_the_display_names_them_the_other_keys_play_and_the_buttons_join():
+    config = Config(parts=PartsConfig(inputs=("mock", "sim"), pegboard="mock", displays=(DisplayConfig("mock"),)))
+    pins, keys_clock = FlakyPins(), ManualClock()
+    parts, ui, app, guard, wait = table(config, Inject(pin_factory=pins, clock=keys_clock))
+    try:
+        buttons, cards = parts.inputs.sources
+        assert isinstance(buttons, MissingInputs) and isinstance(cards, SimInputs)
+        (problem,) = guard.problems()
+        assert problem.startswith("buttons: missing (GPIO17 (ok): Unable to load any default pin factory!")
+        display = parts.displays[0]
+        assert mock_screen(display) == render_screen(problem_screen((problem,)), (128, 64)).tobytes()
+        cards.press("ok")  # the other keys play on
+        app.pump()
+        assert len(ui.session.game.journal) == 2
+        wait(2 * FIRST_RETRY_S)
+        assert buttons.part is None and guard.problems() == (problem,)
+        pins.wired = True
+        wait(4 * FIRST_RETRY_S)
+        assert buttons.part is not None and guard.problems() == ()
+        assert mock_screen(display) == render_screen(ui.screen(), (128, 64)).tobytes()
+        screen = ui.screen()
+        PinDriver(pins, config.pins, keys_clock, config.timing).press(action_from_words("ok"))
+        app.pump()
+        assert ui.screen() != screen  # the buttons joined the table
+    finally:
+        app.close()
+
+
+def test_with_no_input_at_all_the_display_says_the_table_cannot_be_played():
+    config = Config(parts=PartsConfig(inputs=("mock",), pegboard="sim", displays=(DisplayConfig("mock"),)))
+    pins = FlakyPins()
+    parts, ui, app, guard, wait = table(config, Inject(pin_factory=pins, clock=ManualClock()))
+    try:
+        problems = guard.problems()
+        assert problems[0] == NO_INPUT and problems[1].startswith("buttons: missing")
+        assert mock_screen(parts.displays[0]) == render_screen(problem_screen(problems), (128, 64)).tobytes()
+        pins.wired = True
+        wait(2 * FIRST_RETRY_S)
+        assert guard.problems() == ()
+    finally:
+        app.close()
+
+
+def test_without_stand_ins_a_part_that_will_not_open_fails_the_whole():
+    config = Config(parts=PartsConfig(inputs=("mock",), pegboard="mock", displays=(DisplayConfig("pi"),)))
+    with pytest.raises(HardwareError, match="Remote I/O error"):
+        open_parts(config, inject=Inject(pin_factory=MockFactory(), device_factory=FlakyOled()))
