@@ -1,0 +1,32 @@
+"""Muggins switched on for the game being played, in the 80x24 terminal simulator: m, the
+menu's "Muggins: off -> on", the question that says what changes, yes, and the status line."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.app.test_sim_tmux import CRIBPI, Tmux, choose
+
+
+@pytest.fixture
+def claim_game(tmp_path) -> Iterator[Tmux]:
+    session = Tmux(f"{CRIBPI} sim --db {tmp_path / 'claim.db'} --seed 7 --names Ann,Bob --mode claim; sleep 30",
+                   80, 24)
+    yield session
+    session.kill()
+
+
+def test_muggins_switched_on_for_the_game_being_played(claim_game):
+    tmux = claim_game
+    tmux.wait_for(" · claim mode · ACC rules · cut for deal")
+    tmux.send("Enter")  # a random cut: Bob deals (seed 7)
+    tmux.wait_for(" · claim mode · ACC rules · starter card · Bob deals")
+    tmux.send("m")
+    choose(tmux, "Muggins: off -> on")
+    screen = tmux.wait_for("Muggins on this game?")
+    assert "From the next claim on," in screen and "taken by the opponents" in screen
+    choose(tmux, "Yes: muggins on")
+    tmux.wait_for("On for this game, from")
+    tmux.wait_for(" · claim mode, muggins · ACC rules · starter card · Bob deals")  # the game being played
