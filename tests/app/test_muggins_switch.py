@@ -113,3 +113,23 @@ def test_where_it_cannot_be_switched(settings, label):
             refusal = ui.screen()
             assert isinstance(refusal, AlertScreen) and "rules fix muggins on for the whole game" in " ".join(refusal.lines)
             assert ui.state.rules.muggins is MugginsScope.ACC
+
+
+def test_a_switch_journalled_is_there_after_a_restart_and_undone_past_the_snapshot(tmp_path):
+    from cribpi.app.session import Session
+    from cribpi.game import NewGame, Starter, Undo
+    from cribpi.rules import get_rules
+    from cribpi.store import Store
+
+    events = [NewGame(("Ann", "Bob"), get_rules("acc"), Mode.CLAIM, first_dealer=1), Starter(Card.parse("2S")),
+              MugginsSet(True), Lay(0, Card.parse("5C"))]
+    with Store(tmp_path / "j.db", snapshot_every=2) as store:
+        session = Session(events[0], store, table="main")
+        for event in events[1:]:
+            session.apply(event)
+    with Store(tmp_path / "j.db") as store:
+        resumed = Session.resume(store, "main")
+        assert resumed is not None and resumed.state.rules.muggins is MugginsScope.ACC
+        resumed.apply(Undo(2))  # the card, then the switch
+        assert resumed.state.rules.muggins is MugginsScope.OFF
+        assert store.events(resumed.game_id)[2] == MugginsSet(True)

@@ -80,3 +80,17 @@ def test_refused_where_it_cannot_apply_saying_why(rules, mode, words):
         game.apply(MugginsSet(mode is not Mode.CLAIM))
     with pytest.raises(RulesError, match="already off"):
         claim_game().apply(MugginsSet(False))
+
+
+def test_a_card_moved_after_the_switch_scores_the_play_again_with_the_switch_in_place():
+    from cribpi.game import MoveCard
+
+    game = claim_game()
+    lay(game, 0, "5C")
+    lay(game, 1, "TD")
+    game.apply(MugginsSet(True))
+    lay(game, 0, "KH")
+    lay(game, 1, "6S")  # 31 for Bob, as entered
+    game.apply(MoveCard(Card.parse("6S"), 0))  # Bob said go at 25; Ann laid the 6S for 31
+    assert game.state.rules.muggins is MugginsScope.ACC  # the play scored again from the starter keeps it
+    assert game.state.deal.played[-1] == (0, Card.parse("6S"))
