@@ -39,6 +39,7 @@ class Board:
         self.reset(tracks, 121)
 
     def reset(self, tracks, game_length):
+        self._key = None
         self.tracks = [Track() for _ in range(tracks)]
         self.game_length = game_length
         self.marks = ()
@@ -50,9 +51,14 @@ class Board:
         self.anim_since = 0
 
     def key(self):
-        """Equal keys draw equal frames (used to tell a change from a repeat)."""
-        return (tuple(t.key() for t in self.tracks), self.game_length, self.marks, self.brightness,
-                self.cap_ma, self.animation, self.anim_track, self.winner)
+        """Equal keys draw equal frames (used to tell a change from a repeat). Kept from one
+        change to the next: the board changes through apply() and reset() only, which drop it
+        (apply() needs it before and after, and every redraw once: building it each time was a
+        good part of a peg command's time on the Pico)."""
+        if self._key is None:
+            self._key = (tuple([t.key() for t in self.tracks]), self.game_length, self.marks,
+                         self.brightness, self.cap_ma, self.animation, self.anim_track, self.winner)
+        return self._key
 
     def apply(self, words, now=0):
         """Apply one command's words (``["T", "0", "12", "6", "1"]``) at ``now`` (ms);
@@ -68,6 +74,7 @@ class Board:
         flashes = [t.flash for t in self.tracks]
         animation = (self.animation, self.anim_track)
         handler[0](self, args)
+        self._key = None
         if words[0] == "Z":
             self.anim_since = now
             for track in self.tracks:

@@ -11,6 +11,7 @@ animations and the flashes.
 import sys
 
 import asyncio
+import gc
 import machine
 import micropython
 import select
@@ -26,6 +27,9 @@ from link import Controller, LineBuffer
 from protocol import STEP_MS
 
 READ_CHUNK = 256  # bytes read at once before the loop runs its other tasks
+#: Free heap below this at a tick: collect the garbage then, between commands, not when an
+#: allocation runs out in the middle of one (a collection takes ~8 ms on the Pico).
+COLLECT_BELOW = 48 * 1024
 
 
 class Clock:
@@ -69,8 +73,9 @@ class Firmware:
             if not data:  # end of input: only a test's pipe ends; the USB port never does
                 await asyncio.sleep_ms(50)
                 continue
-            while len(data) < READ_CHUNK and poller.poll(0):
-                data += src.read(1)
+            poll, read = poller.poll, src.read  # bound once: this loop runs a byte at a time
+            while len(data) < READ_CHUNK and poll(0):
+                data += read(1)
             for line in lines.feed(data):
                 self.send(self.link.handle(line, self.clock.now()))
             # the replies are out: draw now, here, rather than after whatever task runs next
@@ -111,6 +116,8 @@ class Firmware:
             while self.out.busy():  # the last frame is still going out of its buffers
                 await asyncio.sleep_ms(1)
             self.redraw()
+            if gc.mem_free() < COLLECT_BELOW:
+                gc.collect()
 
     def redraw(self):
         now = self.clock.now()
