@@ -290,5 +290,5 @@ def run(transport: Transport, steps: list[Step], *, settle: float = 0.25, timeou
 if __name__ == "__main__":
     import sys
 
-    sys.path[:0] = [str(rig.FIRMWARE)]
+    sys.path[:0] = [str(rig.FIRMWARE), str(rig.STUBS)]  # protocol.crc8 is viper: the stub micropython
     DOC.write_text(fill_checksums(DOC.read_text()))
