@@ -145,10 +145,23 @@ def test_close_stops_the_thread_and_the_speaker(mock: MockSpeaker) -> None:
 # --- a real espeak-ng process ------------------------------------------------------------
 
 
-def numbered_sinks(folder: Path) -> object:
-    """Each utterance into its own WAV file (said-0.wav, said-1.wav...), at a card's pace."""
+def numbered_sinks(folder: Path, made: list[WavSink] | None = None) -> object:
+    """Each utterance into its own WAV file (said-0.wav, said-1.wav...), at a card's pace;
+    each sink also put in ``made``, to see how much it has been given so far."""
     count = iter(range(100))
-    return lambda fmt: WavSink(fmt, folder / f"said-{next(count)}.wav", paced=True)
+
+    def sink(fmt: object) -> WavSink:
+        wav = WavSink(fmt, folder / f"said-{next(count)}.wav", paced=True)  # type: ignore[arg-type]
+        if made is not None:
+            made.append(wav)
+        return wav
+
+    return sink
+
+
+def heard(sinks: list[WavSink], n: int) -> float:
+    """Seconds of sound the ``n``th sink has taken so far (0 before it is made)."""
+    return sinks[n].frames / sinks[n].fmt.rate if len(sinks) > n else 0.0
 
 
 def seconds(path: Path) -> float:
@@ -159,18 +172,19 @@ def seconds(path: Path) -> float:
 @pytest.mark.speaker
 def test_real_process_cut_short_by_the_next_score(tmp_path: Path) -> None:
     need_espeak()
-    speaker = EspeakSpeaker(sink=numbered_sinks(tmp_path))  # type: ignore[arg-type]
+    sinks: list[WavSink] = []
+    speaker = EspeakSpeaker(sink=numbered_sinks(tmp_path, sinks))  # type: ignore[arg-type]
     worker = SpeechWorker(speaker)
     worker.start()
     try:
         worker.say(["Red's hand: fifteen two, fifteen four, fifteen six, and a double run of three is fourteen"], SLOW)
-        time.sleep(0.6)
+        wait_for(lambda: heard(sinks, 1) >= 0.5)  # half a second of it heard (not: half a second gone by)
         worker.say(["thirty-one for two"], FAST)
         assert worker.wait_idle(30)
     finally:
         worker.close()
     assert seconds(tmp_path / "said-0.wav") < 0.05  # the worker's check of the part: a moment of silence
-    assert 0.3 < seconds(tmp_path / "said-1.wav") < 1.0  # cut at 0.6 s of about 8
+    assert 0.5 <= seconds(tmp_path / "said-1.wav") < 3.0  # cut soon after 0.5 s, of about 8
     assert 0.3 < seconds(tmp_path / "said-2.wav") < 1.5  # the score, whole
     assert not (tmp_path / "said-3.wav").exists()
 
