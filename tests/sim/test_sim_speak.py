@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -35,38 +34,65 @@ def said_seconds(path: Path) -> float:
     return path.stat().st_size / (22050 * 2) if path.exists() else 0.0
 
 
+def quiet(path: Path, still: float = 1.0, timeout: float = 60.0) -> float:
+    """The seconds of speech in ``path`` once nothing more came for ``still`` s (the call-out
+    being made has been heard), within a generous ``timeout``."""
+    deadline = time.monotonic() + timeout
+    heard, since = said_seconds(path), time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(0.05)
+        now = said_seconds(path)
+        if now != heard:
+            heard, since = now, time.monotonic()
+        elif time.monotonic() - since >= still:
+            return heard
+    raise AssertionError(f"the speech never stopped within {timeout:g} s ({heard:.2f} s heard)")
+
+
+def hearing(path: Path, seconds: float, timeout: float = 60.0) -> float:
+    """Wait until ``path`` holds more than ``seconds`` of speech (a generous ``timeout``)."""
+    deadline = time.monotonic() + timeout
+    while said_seconds(path) <= seconds:
+        assert time.monotonic() < deadline, f"never more than {seconds:.2f} s of speech: {said_seconds(path):.2f} s"
+        time.sleep(0.05)
+    return said_seconds(path)
+
+
 @pytest.mark.speaker
 def test_the_simulator_speaks_each_score(tmp_path: Path) -> None:
-    tmux = require("tmux")
+    from tests.app.test_sim_tmux import Tmux
+
+    require("tmux")
     require("espeak-ng")
     require("aplay")
     said = tmp_path / "said.raw"
     (tmp_path / ".asoundrc").write_text(
         f'pcm.!default {{\n type file\n slave.pcm "null"\n file "| cat >> {said}"\n format "raw"\n}}\n')
-    session = f"cribpi-speak-{os.getpid()}"
     command = (f"HOME={tmp_path} {sys.executable} -m cribpi sim --speak --new --seed 1 "
                f"--db {tmp_path / 'sim.db'} 2>{tmp_path / 'err.log'}")
-    subprocess.run([tmux, "new-session", "-d", "-s", session, "-x", "120", "-y", "40", command], check=True)
+    session = Tmux(command, 120, 40)
     try:
-        time.sleep(1.5)
-        subprocess.run([tmux, "send-keys", "-t", session, "Enter"], check=True)  # a random cut
-        time.sleep(0.5)
-        subprocess.run([tmux, "send-keys", "-t", session, "Enter", "Enter"], check=True)
-        heard = [said_seconds(said)]
+        session.wait_for(" · cut for deal", timeout=60)
+        session.send("Enter")  # a random cut
+        session.wait_for(" · starter card")
+        heard = {"": quiet(said)}
+        last = ""
         for key in KEYS:
-            subprocess.run([tmux, "send-keys", "-t", session, key[0], key[1]], check=True)
-            time.sleep(2.5 if key in ("5c", "4d") else 0.4)  # time for a call-out to be heard
-            heard.append(said_seconds(said))
-        screen = subprocess.run([tmux, "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
+            before = session.stable()
+            session.send(key[0], key[1])
+            session.wait_change(before)
+            if key == "5c":  # "fifteen two", as it was made
+                hearing(said, heard[last] + 0.5)
+            heard[key] = quiet(said)  # what this card made (if anything) said in full
+            last = key
+        screen = session.wait_for("a pair royal is six")
+        screen = session.stable()
+        session.send("C-c")
     finally:
-        subprocess.run([tmux, "send-keys", "-t", session, "C-c"])
-        time.sleep(0.5)
-        subprocess.run([tmux, "kill-session", "-t", session], capture_output=True)
-    assert "a pair royal is six" in screen, screen
+        session.kill()
     assert "Hardware" not in screen and "speaker:" not in screen, screen
-    assert heard[-1] > 2.0, heard  # seconds of speech were played
-    assert heard[KEYS.index("5c") + 1] - heard[KEYS.index("5c")] > 0.5, heard  # "fifteen two", as it was made
-    assert heard[KEYS.index("td") + 1] == heard[KEYS.index("td")], heard  # 25: nothing to say
+    assert heard["4d"] > 2.0, heard  # seconds of speech were played
+    assert heard["td"] == heard["5c"], heard  # 25: nothing to say
 
 
 def test_speak_without_espeak_is_refused_naming_the_package(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
