@@ -64,6 +64,7 @@ class Controller:
         self.last = None  # (seq, reply) of the last counted line: a repeat gets the same reply
         self.heard = now
         self.events = 0  # the next event's number
+        self.repl = False  # REPL was ACKed: main.py resets the Pico to its REPL for the flasher
 
     def handle(self, line, now):
         if line is None:
@@ -92,6 +93,9 @@ class Controller:
                 raise ProtocolError(E_GAP, "expected %02X: send the full state" % expected)
             if verb == "PING":
                 self._count(words, 0)
+            elif verb == "REPL":
+                self._count(words, 0)
+                self.repl = True
             else:
                 self.board.apply(words, now)
         except ProtocolError as exc:

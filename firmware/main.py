@@ -8,6 +8,7 @@ to redraw as soon as it has; the show task's ticker sets it every quarter step f
 animations and the flashes.
 """
 
+import os
 import sys
 
 import asyncio
@@ -30,6 +31,8 @@ READ_CHUNK = 256  # bytes read at once before the loop runs its other tasks
 #: Free heap below this at a tick: collect the garbage then, between commands, not when an
 #: allocation runs out in the middle of one (a collection takes ~8 ms on the Pico).
 COLLECT_BELOW = 48 * 1024
+#: A file whose presence at boot keeps the firmware from starting, once (REPL).
+REPL_FLAG = "repl.flag"
 
 
 class Clock:
@@ -78,12 +81,23 @@ class Firmware:
                 data += read(1)
             for line in lines.feed(data):
                 self.send(self.link.handle(line, self.clock.now()))
+            if self.link.repl:
+                await self.to_repl()
             # the replies are out: draw now, here, rather than after whatever task runs next
             # (a key scan, the ticker), unless the last frame is still going out
             if self.out.busy():
                 self.changed.set()
             else:
                 self.redraw()
+
+    async def to_repl(self):
+        """The flasher asked for the REPL: its ACK out first, then a reset that stops at the
+        REPL (see at_repl): with Ctrl-C taken for data and the watchdog running, mpremote could
+        not stop the firmware itself."""
+        await asyncio.sleep_ms(200)  # the ACK through USB before the port goes away
+        with open(REPL_FLAG, "w") as flag:
+            flag.write("the next boot stays at the REPL\n")
+        machine.reset()
 
     async def scan(self):
         while True:
@@ -139,6 +153,20 @@ async def run():
     await asyncio.gather(*tasks)
 
 
+def at_repl():
+    """True once after a REPL command: the flag is removed (so the next boot, mpremote's reset
+    or a power cycle, runs the firmware) and this boot ends at the REPL, Ctrl-C on and no
+    watchdog, for mpremote to copy the files."""
+    try:
+        os.remove(REPL_FLAG)
+    except OSError:
+        return False
+    return True
+
+
 if __name__ == "__main__":  # the Pico runs main.py as __main__; tests import it
-    micropython.kbd_intr(-1)  # a 0x03 in the stream is data, not Ctrl-C
-    asyncio.run(run())
+    if at_repl():
+        print("cribpi: at the REPL for the flasher; a reset runs the firmware again")
+    else:
+        micropython.kbd_intr(-1)  # a 0x03 in the stream is data, not Ctrl-C
+        asyncio.run(run())

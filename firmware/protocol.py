@@ -13,8 +13,8 @@ and ``5_5``, which the protocol does not.
 
 import micropython
 
-PROTOCOL = "2.1"  # major.minor: a different major is refused on both sides
-FIRMWARE = "2.1.0"
+PROTOCOL = "2.2"  # major.minor: a different major is refused on both sides
+FIRMWARE = "2.2.0"
 MAX_LINE = 128  # bytes, the newline included; a longer line is ERR LONG
 HOST_TIMEOUT_MS = 3000  # silence longer than this: the host-lost pattern
 STEP_MS = 200  # one animation step
@@ -33,7 +33,7 @@ E_GAP = "GAP"  # a sequence number was skipped: resync
 E_VERSION = "VERSION"  # no handshake yet, or a major-version mismatch
 
 # Commands (host -> controller) and replies/events (controller -> host)
-COMMANDS = ("HELLO", "PING", "Z", "T", "F", "C", "G", "M", "B", "A")
+COMMANDS = ("HELLO", "PING", "Z", "T", "F", "C", "G", "M", "B", "A", "REPL")
 REPLIES = ("HELLO", "ACK", "ERR")
 EVENTS = ("KD", "KU", "KH", "CARD")
 ANIMATIONS = ("-", "alert", "winner", "waiting")

@@ -21,7 +21,7 @@ __all__ = [
     "parse_line", "holes_hex", "board_commands", "changed_commands", "major",
 ]
 
-PROTOCOL = "2.1"  # major.minor: a controller of another major is refused
+PROTOCOL = "2.2"  # major.minor: a controller of another major is refused
 MAX_LINE = 128  # bytes, the newline included
 HOST_TIMEOUT_MS = 3000  # the controller shows the host-lost pattern after this much silence
 STEP_MS = 200
@@ -32,7 +32,7 @@ MAX_CAP_MA = 100_000  # the highest current cap a B command may carry
 #: the same sequence number (as when no answer comes at all).
 UNCOUNTED = ("LONG", "PARSE", "CRC")
 ERROR_CODES = ("CRC", "PARSE", "LONG", "UNKNOWN", "ARG", "GAP", "VERSION")
-COMMANDS = ("HELLO", "PING", "Z", "T", "F", "C", "G", "M", "B", "A")
+COMMANDS = ("HELLO", "PING", "Z", "T", "F", "C", "G", "M", "B", "A", "REPL")
 REPLIES = ("HELLO", "ACK", "ERR")
 EVENTS = ("KD", "KU", "KH", "CARD")
 ANIMATIONS = ("-", "alert", "winner", "waiting")

@@ -62,7 +62,7 @@ def tap(pico, name, hold=0.15):
 def test_the_handshake_reports_the_controller(part, pico):
     connected(part, pico)
     hello = part.link.hello
-    assert (hello.protocol, hello.firmware, hello.tracks, hello.leds) == ("2.1", "2.1.0", 2, 126)
+    assert (hello.protocol, hello.firmware, hello.tracks, hello.leds) == ("2.2", "2.2.0", 2, 126)
     assert "menu" in hello.keys and "A" in hello.keys
 
 

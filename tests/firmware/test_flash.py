@@ -20,12 +20,14 @@ def test_flash_copies_the_firmware_and_the_boards_layout_then_checks_the_version
         calls.append((port, args, copied))
 
     monkeypatch.setattr(flashing, "_mpremote", mpremote)
+    monkeypatch.setattr(flashing, "_to_repl", lambda port: calls.append(("REPL", port)))  # test_pico_flash runs it
     try:
         version = flashing.flash(pico.port, load_layout(FOUR), rig.FIRMWARE)
     finally:
         pico.close()
-    assert version == "2.1.0"
-    (port, args, copied), = calls
+    assert version == "2.2.0"
+    assert calls[0] == ("REPL", pico.port)
+    (port, args, copied), = calls[1:]
     assert port == pico.port and args[-1] == "reset" and args.count("cp") == len(copied)
     assert set(copied) == {p.name for p in rig.FIRMWARE.glob("*.py")}
     assert copied["layout.py"] == flashing.layout_module(load_layout(FOUR))

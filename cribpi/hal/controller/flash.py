@@ -2,6 +2,10 @@
 firmware/*.py and the board's layout (as ``layout.py``, generated from the layout file) with
 ``mpremote``, resets the Pico and checks the protocol version it then reports.
 
+A Pico already running the firmware is first sent ``REPL`` (docs/protocol.md): the firmware
+takes Ctrl-C as data and runs a watchdog, so mpremote could not stop it; after the command it
+resets and waits at the REPL for one boot, and mpremote's final reset runs the new firmware.
+
     python -m cribpi.hal.controller.flash --layout hardware/layouts/four-track-serpentine.toml
 """
 
@@ -15,6 +19,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from cribpi.exc import CribpiError, HardwareError
 from cribpi.hal.controller.link import LinkTiming
@@ -59,11 +64,79 @@ def _mpremote(port: str, *args: str) -> None:
         raise HardwareError(f"mpremote {args[0]} on {port} failed: {said[-1][-200:]}")
 
 
+#: Seconds to wait for a running firmware's answer, for the Pico to come back at its REPL
+#: after REPL (a reset and a boot: about a second on a Pico), and for the flashed firmware's
+#: HELLO; and the link's timing for that HELLO. (The emulated Pico's tests, slower than real
+#: time, set their own.)
+ANSWER_S = 5.0
+BACK_S = 60.0
+HELLO_S = 15.0
+TIMING = LinkTiming(backoff_s=0.5)
+
+
+def _answer(link: Any, line: bytes, seq: int, deadline: float) -> str | None:
+    """Sends ``line`` and reads until the reply to ``seq``: its verb ("HELLO", "ACK", "ERR ..."),
+    or "REPL" if MicroPython's prompt shows instead (no firmware running), or None (silence)."""
+    from cribpi.hal.protocol import LineError, parse_line
+
+    link.write(line)
+    seen = b""
+    while time.monotonic() < deadline:
+        seen += link.read(256)
+        if b">>> " in seen:
+            return "REPL"
+        while b"\n" in seen:
+            raw, seen = seen.split(b"\n", 1)
+            try:
+                reply = parse_line(raw.rstrip(b"\r"))
+            except LineError:
+                continue  # a key event's line cut by our own start, a REPL's echo: not ours
+            if reply.seq == seq:
+                return " ".join((reply.verb, *reply.args))
+    return None
+
+
+def _to_repl(port: str) -> bool:
+    """If the firmware answers on ``port``, send it REPL and wait until the Pico is back at its
+    REPL; True then. False: no firmware answered (a fresh Pico sits at its REPL already)."""
+    from cribpi.hal.controller.ports import open_port
+    from cribpi.hal.protocol import PROTOCOL, frame
+
+    link = open_port(port, read_timeout=0.1)
+    try:
+        link.reset_input_buffer()
+        hello = _answer(link, frame(1, f"HELLO {PROTOCOL}"), 1, time.monotonic() + ANSWER_S)
+        if hello is None or not hello.startswith("HELLO"):
+            return False
+        done = _answer(link, frame(2, "REPL"), 2, time.monotonic() + ANSWER_S)
+        if done != "ACK":
+            raise HardwareError(f"controller {port}: REPL answered {done or 'nothing'}: its firmware is older "
+                                "than protocol 2.2; hold BOOTSEL and put MicroPython on it again")
+    finally:
+        link.close()
+    deadline = time.monotonic() + BACK_S
+    while time.monotonic() < deadline:  # the port goes away with the reset and comes back
+        time.sleep(0.5)
+        try:
+            link = open_port(port, read_timeout=0.1)
+        except HardwareError:
+            continue
+        try:
+            if _answer(link, b"\r\n", -1, time.monotonic() + 2.0) == "REPL":
+                return True
+        except OSError:
+            pass
+        finally:
+            link.close()
+    raise HardwareError(f"controller {port}: not back at the REPL {BACK_S:.0f} s after REPL")
+
+
 def flash(port: str, layout: Layout, firmware: Path) -> str:
     """Copy the firmware and layout, reset, and return the firmware version now running."""
     sources = sorted(p for p in firmware.glob("*.py") if p.name != "layout.py")
     if not any(p.name == "main.py" for p in sources):
         raise HardwareError(f"{firmware}: no main.py: point --firmware at cribpi's firmware/ folder")
+    _to_repl(port)
     with tempfile.TemporaryDirectory() as tmp:
         generated = Path(tmp) / "layout.py"
         generated.write_text(layout_module(layout))
@@ -75,9 +148,9 @@ def flash(port: str, layout: Layout, firmware: Path) -> str:
 def _check(port: str) -> str:
     from cribpi.hal.controller import open_controller
 
-    part = open_controller(port, timing=LinkTiming(backoff_s=0.5))
+    part = open_controller(port, timing=TIMING)
     try:
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + HELLO_S
         while time.monotonic() < deadline and part.link.hello is None:
             time.sleep(0.1)
         hello = part.link.hello

@@ -9,7 +9,6 @@ import importlib.util
 
 import pytest
 
-from cribpi.exc import HardwareError
 from cribpi.hal.controller import open_controller
 from cribpi.hal.controller.flash import flash
 from cribpi.hal.layout import load_layout
@@ -18,6 +17,17 @@ from tests.firmware.pico.conftest import TIMING
 from tests.firmware.pico.emulated import EmulatedPico
 
 THREE = load_layout(rig.ROOT / "hardware" / "layouts" / "three-track-serpentine.toml")
+
+
+@pytest.fixture(autouse=True)
+def patient_flasher(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`cribpi flash`'s waits, for a Pico that runs at a fraction of real time."""
+    from cribpi.hal.controller import flash as flashing
+    from tests.firmware.pico.emulated import PATIENCE_S
+
+    monkeypatch.setattr(flashing, "TIMING", TIMING)
+    for name in ("ANSWER_S", "BACK_S", "HELLO_S"):
+        monkeypatch.setattr(flashing, name, PATIENCE_S)
 
 
 def fresh_pico(tmp_path) -> EmulatedPico:
@@ -50,10 +60,11 @@ def test_cribpi_flash_puts_the_firmware_on_a_fresh_pico(tmp_path):
         pico.close()
 
 
-@pytest.mark.xfail(strict=True, raises=HardwareError, reason="the firmware turns Ctrl-C off (micropython.kbd_intr(-1)), so mpremote "
-                   "cannot stop it to enter the raw REPL: `cribpi flash` fails on a Pico already running it "
-                   "('could not enter raw repl'); a maker could update the firmware only by wiping the flash")
 def test_cribpi_flash_updates_a_pico_already_running_the_firmware(tmp_path):
+    """The firmware takes Ctrl-C as data and runs a watchdog, so mpremote alone cannot stop it:
+    `cribpi flash` sends it REPL first, the Pico resets to its REPL (the flag file the firmware
+    wrote keeps main.py from starting, once), mpremote copies the files, and its reset boots
+    the new firmware."""
     import protocol
 
     pico = fresh_pico(tmp_path)
@@ -61,5 +72,14 @@ def test_cribpi_flash_updates_a_pico_already_running_the_firmware(tmp_path):
         flash(pico.port, THREE, rig.FIRMWARE)
         two = load_layout(rig.ROOT / "hardware" / "layouts" / "two-track-serpentine.toml")
         assert flash(pico.port, two, rig.FIRMWARE) == protocol.FIRMWARE
+        # mpremote's reset, the firmware's own after REPL, mpremote's reset again
+        assert [reset["reason"] for reset in pico.resets()] == ["forced"] * 3
+        assert b"cribpi: at the REPL for the flasher" in pico.serial_out
+        part = open_controller(pico.port, timing=TIMING)
+        try:
+            pico.wait_for(lambda: part.link.hello is not None, what="the handshake")
+            assert part.link.hello.tracks == 2 and part.problem is None  # the new layout, the flag gone
+        finally:
+            part.close()
     finally:
         pico.close()
