@@ -60,8 +60,8 @@ import leds
 
 SCRATCH = 0x4005800C  # WATCHDOG_BASE + SCRATCH0
 #: The last 16 drawn redraws, five words each: the redraw's start (ticks_us), then the
-#: microseconds of colours(), power(), place() and Strips.write() (the words into the state
-#: machines' FIFOs); the last word counts the redraws that drew.
+#: microseconds of colours(), power(), place() and Strips.write() (the strips' DMA channels
+#: started); the last word counts the redraws that drew.
 PHASES = array("I", [0] * 81)
 machine.mem32[SCRATCH + 12] = uctypes.addressof(PHASES)
 started = 0
@@ -218,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
                 pico.sleep(37)
             acks, totals, draws, wires = [], [], [], []
             parts: dict[str, list[float]] = {name: [] for name in ("wait", "colours", "power", "place", "write")}
-            leds = 0
+            leds = longest = 0
             for n in range(args.pegs):
                 new = board_at(40 + 10 * n, tracks)
                 new_state = board_commands(new, CAP_MA)
@@ -230,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
 
                 def peg_frames() -> list[dict] | None:
                     """The frames of the first redraw after the command that shows the new
-                    board on every strip (one frame a strip, written one after the other)."""
+                    board on every strip (one frame a strip, the strips side by side)."""
                     strips = len(wanted[0])
                     history = [pico.request("history", pin=pico.led_pins[k], since_us=sent)["frames"]
                                for k in range(strips)]
@@ -250,6 +250,7 @@ def main(argv: list[str] | None = None) -> int:
                 first = min(f["start_us"] for f in got)
                 last = max(f["end_us"] for f in got)
                 leds = sum(len(f["pixels"]) for f in got)
+                longest = max(len(f["pixels"]) for f in got)
                 totals.append(last - sent)
                 draws.append(first - sent)
                 wires.append(last - first)
@@ -276,12 +277,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"peg command's last byte to ACK:    {ms(acks)} (longer when it lands during a draw)")
     print(f"peg command to the frame's last bit: {ms(totals)} (target {TARGET_MS:.0f} ms)")
     print(f"  drawing in MicroPython:          {ms(draws)}")
-    for name, what in (("wait", "the show loop's turn (command to redraw)"), ("colours", "colours()"),
+    for name, what in (("wait", "command to redraw (USB, read, parse, ACK)"), ("colours", "colours()"),
                        ("power", "power() (brightness, cap)"), ("place", "place() (into the strips' words)"),
-                       ("write", "Strips.write() (words to the FIFOs, every strip)")):
+                       ("write", "Strips.write() (the strips' DMA started)")):
         if parts[name]:
             print(f"    {what + ':':48} {ms(parts[name])}")
-    print(f"  the wire:                        {ms(wires)} ({statistics.median(wires) / leds:.1f} us an LED)")
+    print(f"  the wire:                        {ms(wires)} ({statistics.median(wires) / longest:.1f} us an LED "
+          "of the longest strip)")
     print(f"gc.mem_free() after boot:          {boot_free[0]} bytes ({boot_free[1]} after gc.collect())")
     print(f"gc.mem_free() after a busy frame:  {busy_free[0]} bytes ({busy_free[1]} after gc.collect())")
     print(f"({args.pegs} pegs; {wall:.0f} s of wall-clock time)")

@@ -18,6 +18,8 @@ class Debouncer:
         self.changing = {}  # key -> when its reading first differed from its state
 
     def update(self, pressed, now):
+        if not pressed and not self.down and not self.changing:
+            return ()  # nothing pressed, nothing changing: no garbage, 200 times a second
         events = []
         for key in set(pressed) | set(self.down) | set(self.changing):
             is_down = key in self.down
@@ -46,13 +48,36 @@ class Matrix:
         self.rows = [machine.Pin(p, machine.Pin.OPEN_DRAIN, value=1) for p in rows]
         self.cols = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in cols]
         self.keymap = keymap
+        self.pressed = []
 
     def scan(self):
-        pressed = []
-        for r, row in enumerate(self.rows):
-            row.value(0)
-            for c, col in enumerate(self.cols):
-                if not col.value() and self.keymap[r][c]:
-                    pressed.append(self.keymap[r][c])
-            row.value(1)
+        """The keys read pressed, in a list the next scan reuses. It runs every SCAN_MS and
+        allocates nothing: its garbage (enumerate objects, a list) made the heap fill every
+        few seconds, and a collection takes ~8 ms, often in the middle of a command."""
+        pressed = self.pressed
+        pressed.clear()
+        rows, cols, keymap = self.rows, self.cols, self.keymap
+        if not self._any(rows, cols):
+            return pressed
+        for r in range(len(rows)):
+            rows[r].value(0)
+            for c in range(len(cols)):
+                if not cols[c].value() and keymap[r][c]:
+                    pressed.append(keymap[r][c])
+            rows[r].value(1)
         return pressed
+
+    def _any(self, rows, cols):
+        """Whether any key reads pressed, all rows driven low at once: one read a column, where
+        the scan proper takes one a key; most scans find nothing, and the loop's other tasks
+        (a command, its frame) wait for each."""
+        for row in rows:
+            row.value(0)
+        found = False
+        for col in cols:
+            if not col.value():
+                found = True
+                break
+        for row in rows:
+            row.value(1)
+        return found

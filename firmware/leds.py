@@ -51,7 +51,12 @@ class Strips:
         self.until = time.ticks_us()
 
     def busy(self):
-        return time.ticks_diff(self.until, time.ticks_us()) > 0 or any(dma.active() for dma, _ in self.channels)
+        if time.ticks_diff(self.until, time.ticks_us()) > 0:
+            return True
+        for dma, _ in self.channels:  # past its time, a frame's channels are done: a check
+            if dma.active():
+                return True
+        return False
 
     def write(self, strips):
         while self.busy():
