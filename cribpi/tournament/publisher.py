@@ -268,9 +268,12 @@ class TablePublisher:
         to that one is acknowledged."""
         cursor = 0  # the highest outbox id handed to paho (which resends its own after a reconnect)
         replay: tuple[str, int] | None = None  # (the director's session, the newest row it covers)
+        hurry = False  # an announcement came during the last turn: the next one starts at once
         while True:
             with self.wake:
-                self.wake.wait(0.5)
+                if not hurry:
+                    self.wake.wait(0.5)
+                hurry = False
                 stopping = self.stopping
                 last = self.state if stopping and self.state_dirty and self.connected else None
                 wanted = self.replay_wanted
@@ -299,6 +302,11 @@ class TablePublisher:
                 self._publish("status", b"online", retain=True)
             with self.wake:
                 heard = self.heard
+                if heard and self.replay_wanted is not None and self.replay_wanted != wanted:
+                    # The announcement came after this turn read ``wanted`` (paho's thread had it,
+                    # then the SUBACK that sets ``heard``): rows sent now as new would go again
+                    # in its replay. The next turn starts that replay instead, at once.
+                    heard, hurry = False, True
                 resend = self.resend and heard
                 if resend:
                     self.resend = False

@@ -235,6 +235,34 @@ def test_a_table_coming_online_after_the_director_sends_each_message_once(broker
     stop_director(d)
 
 
+def test_an_announcement_that_comes_while_the_table_goes_online_is_served_by_the_replay_alone(
+        broker: Mosquitto, tmp_path: Path) -> None:
+    """The race a loaded machine showed: the sender read 'no replay wanted', then paho's thread
+    had the announcement and the SUBACK after it before the sender sent its rows as new ones;
+    the replay then sent each of them again. Here the sender is held in that moment (while it
+    says online) until the announcement is in."""
+    d = start_director(broker)
+    pub = publisher(broker, tmp_path)
+    for _ in play_match(SEATS["t1"], random.Random(90), pub, 1):  # no network yet
+        pass
+    start_next(SEATS["t1"], pub, 2)
+    rows = len(pub.outbox.pending(0, 10_000))
+    publish = pub._publish
+
+    def online_then_announced(kind: str, payload: bytes, **kw: object) -> bool:
+        if kind == "status" and payload == b"online":
+            wait_for(lambda: pub.heard and pub.announced > 0, what="the director's announcement at the table")
+        return publish(kind, payload, **kw)  # type: ignore[arg-type]
+
+    pub._publish = online_then_announced  # type: ignore[method-assign]
+    pub.start()
+    wait_for(lambda: d.accepted["result"] == 1 and served({"t1": pub}, d))
+    wait_for(lambda: d.accepted["events"] + d.accepted["result"] == rows)
+    assert d.refused == {}, "rows were sent as new, then again in the replay"
+    pub.stop()
+    stop_director(d)
+
+
 def test_only_the_director_announces_a_session(broker: Mosquitto, tmp_path: Path) -> None:
     seen = Listener(broker)
     pubs = tables(broker, tmp_path)
