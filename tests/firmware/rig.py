@@ -165,7 +165,8 @@ class Pico:
     def rgb(self, strip: int = 0) -> list[tuple[int, int, int]]:
         return [((w >> 16) & 255, (w >> 24) & 255, (w >> 8) & 255) for w in self.words(strip)]
 
-    def wait_for(self, check, timeout: float = 5.0, what: str = "the firmware"):
+    def wait_for(self, check, timeout: float = 30.0, what: str = "the firmware"):
+        """Poll ``check`` till it holds; generous, for a machine whose cores are busy elsewhere."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             value = check()

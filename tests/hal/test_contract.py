@@ -111,7 +111,7 @@ def controller_inputs() -> InputRig:
         if deliver is None or part.problem is not None:
             time.sleep(0.2)
         else:
-            pico.wait_for(lambda: deliver._queue.qsize() > before, timeout=3, what=f"the action of {words!r}")
+            pico.wait_for(lambda: deliver._queue.qsize() > before, what=f"the action of {words!r}")
 
     def hold(name: str, seconds: float) -> None:
         pico.press(key_pins(name))
