@@ -4,9 +4,12 @@ An :class:`Update` says what the table shows now (the screen, the onlookers' sco
 board) and what just happened (the events applied, their effects: scores, alerts, game over).
 Any callable taking an ``Update`` can subscribe to :class:`~cribpi.app.loop.TableApp`.
 
-A part that fails (an OLED off the bus, the controller unplugged) is a *problem*: while any
-is open, the displays that still work show it instead of the table's screen, so the players
-know why the board went dark; the game itself is untouched and is shown again once it clears.
+A part that fails or is missing (an OLED off the bus, the controller unplugged) is a *problem*:
+while any is open, the displays that still work show it instead of the table's screen, so the
+players know why the board went dark; the game itself is untouched and is shown again once it
+clears. A key pressed while the problems are shown takes them as read (:meth:`PartsView.dismiss`):
+the table's screen comes back with it, so the game can be played on the parts that work (the
+controller unplugged for the evening), and the problems are shown again when a new one opens.
 A *mark* (the room's broker out of reach: ``offline``) is smaller news: a glyph in a corner of
 every display, the screen kept.
 """
@@ -54,10 +57,24 @@ class PartsView:
     def __init__(self, parts: Parts, problems: Callable[[], Sequence[str]] = tuple) -> None:
         self.parts = parts
         self.problems = problems
+        self.read: tuple[str, ...] = ()  # problems the players dismissed with a key
+        self.showing = False  # the problems are on the displays now
+
+    def dismiss(self) -> None:
+        """A key came: if the problems are on the displays, they are taken as read and the
+        table's screen comes back with the next update (the key still reaches the game, as
+        it always did while they were shown)."""
+        if self.showing:
+            self.read = tuple(self.problems())
 
     def __call__(self, update: Update) -> None:
         self.parts.pegboard.show(update.board)
-        problems = self.problems()
+        now = tuple(self.problems())
+        self.read = tuple(p for p in self.read if p in now)  # one that cleared and comes back is news
+        problems = now if set(now) - set(self.read) else ()
+        self.showing = False
         for display, page in zip(self.parts.displays, self.parts.pages):
             screen = problem_screen(problems) if problems else update.scores if page == "scores" else update.screen
             display.show(render_screen(screen, display.size, update.marks))
+            # shown only where a display works (a guarded one says its own problem otherwise)
+            self.showing = self.showing or bool(problems) and getattr(display, "problem", None) is None

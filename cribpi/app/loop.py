@@ -59,7 +59,8 @@ class TableApp:
         self.clock = clock
         self.queue = ActionQueue()
         self.anim_until = 0.0
-        self.listeners: list[Listener] = [PartsView(parts, problems)]
+        self.view = PartsView(parts, problems)
+        self.listeners: list[Listener] = [self.view]
         self.timers: list[_Timer] = []
         self.marks: frozenset[str] = frozenset()
         self.mailbox: WakeQueue[Callable[[], None]] = WakeQueue()  # calls posted from other threads
@@ -112,7 +113,9 @@ class TableApp:
         self.publish((), ())
 
     def handle(self, action: Action) -> tuple[Effect, ...]:
-        """Apply one action and tell the listeners."""
+        """Apply one action and tell the listeners. A key while the displays show the parts'
+        problems also takes them as read: the table's screen comes back with it."""
+        self.view.dismiss()
         game, seen = self.ui.session.game, len(self.ui.session.game.journal)
         effects = self.ui.handle(action)
         now = self.ui.session.game

@@ -19,8 +19,10 @@ from typing import Any
 from PIL import Image
 
 from cribpi.daemon.backoff import Backoff
+from cribpi.daemon.inputs import ReopeningReader
 from cribpi.exc import HardwareError
 from cribpi.hal.base import Deliver
+from cribpi.hal.serial_cards import SerialCardReader
 from cribpi.views.board import BoardModel
 from cribpi.wiring import Missing
 
@@ -44,6 +46,7 @@ class MissingInputs:
         self.missing = missing
         self.name = missing.name
         self.error = missing.error
+        self.clock = clock
         self.backoff = Backoff(clock)
         self.backoff.failed()
         self.part: Any = None
@@ -66,8 +69,11 @@ class MissingInputs:
             self.part.start(deliver)
 
     def check(self) -> bool:
-        """Try to open the part when due; True when it just opened (the table is redrawn)."""
-        if self.part is not None or self._closed or not self.backoff.ready():
+        """Try to open the part when due; True when it just opened (the table is redrawn).
+        Once open, a card reader is checked as any other (reopened if its port vanishes)."""
+        if self.part is not None:
+            return bool(self.part.check()) if isinstance(self.part, ReopeningReader) else False
+        if self._closed or not self.backoff.ready():
             return False
         try:
             part = self.missing.reopen()
@@ -77,10 +83,10 @@ class MissingInputs:
                 self.error = str(exc)
                 log.error("%s (retrying)", _problem(self.name, self.error))
             return False
-        self.part = part
+        self.part = ReopeningReader(part, self.clock) if isinstance(part, SerialCardReader) else part
         self.backoff.reset()
         if self._deliver is not None:
-            part.start(self._deliver)
+            self.part.start(self._deliver)
         log.warning("%s opened: it joins the table", self.name)
         return True
 

@@ -5,7 +5,9 @@ device factory, the buttons' pin factory)."""
 
 from __future__ import annotations
 
+import os
 import random
+import time
 
 import pytest
 from gpiozero.exc import BadPinFactory
@@ -125,9 +127,12 @@ def test_with_the_buttons_missing_the_display_names_them_the_other_keys_play_and
         assert problem.startswith("buttons: missing (GPIO17 (ok): Unable to load any default pin factory!")
         display = parts.displays[0]
         assert mock_screen(display) == render_screen(problem_screen((problem,)), (128, 64)).tobytes()
-        cards.press("ok")  # the other keys play on
+        cards.press("ok")  # the other keys play on, and the first takes the problem as read:
         app.pump()
         assert len(ui.session.game.journal) == 2
+        assert mock_screen(display) == render_screen(ui.screen(), (128, 64)).tobytes()  # the table's screen
+        wait(2 * FIRST_RETRY_S)
+        assert mock_screen(display) == render_screen(ui.screen(), (128, 64)).tobytes()  # still, while retried
         wait(2 * FIRST_RETRY_S)
         assert buttons.part is None and guard.problems() == (problem,)
         pins.wired = True
@@ -161,3 +166,99 @@ def test_without_stand_ins_a_part_that_will_not_open_fails_the_whole():
     config = Config(parts=PartsConfig(inputs=("mock",), pegboard="mock", displays=(DisplayConfig("pi"),)))
     with pytest.raises(HardwareError, match="Remote I/O error"):
         open_parts(config, inject=Inject(pin_factory=MockFactory(), device_factory=FlakyOled()))
+
+
+@pytest.fixture
+def pty_port(tmp_path):
+    """A serial port at a stable path (as udev's link is) that can be plugged and pulled."""
+    link = tmp_path / "cards"
+    ends: list[int] = []
+
+    def plug() -> int:
+        master, slave = os.openpty()
+        ends.extend((master, slave))
+        link.unlink(missing_ok=True)
+        link.symlink_to(os.ttyname(slave))
+        return master
+
+    def pull(master: int) -> None:
+        for end in (master, master + 1):
+            if end in ends:
+                ends.remove(end)
+                os.close(end)
+        link.unlink()
+
+    yield link, plug, pull
+    for end in ends:
+        os.close(end)
+
+
+def pumped(app, timeout: float = 3.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if app.pump():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_a_card_reader_missing_at_start_joins_when_plugged_and_is_reopened_after_that(pty_port):
+    link, plug, pull = pty_port
+    config = Config(card_reader_port=str(link),
+                    parts=PartsConfig(inputs=("sim",), pegboard="sim", displays=(DisplayConfig("mock"),)))
+    parts, ui, app, guard, wait = table(config, Inject())
+    try:
+        (problem,) = guard.problems()
+        assert problem.startswith(f"card reader {link}: missing (")
+        wait(2 * FIRST_RETRY_S)
+        assert guard.problems() == (problem,)  # still missing: retried, not fatal
+        master = plug()
+        wait(4 * FIRST_RETRY_S)
+        assert guard.problems() == ()
+        os.write(master, b"6S\n")
+        assert pumped(app)  # the reader joined the table
+        pull(master)
+        deadline = time.monotonic() + 5
+        while not guard.problems() and time.monotonic() < deadline:
+            wait(CHECK_S)
+            time.sleep(0.05)
+        assert "gone" in guard.problems()[0]  # once joined, it is watched as any card reader
+        master = plug()
+        wait(8 * FIRST_RETRY_S)
+        assert guard.problems() == ()
+        os.write(master, b"7C\n")
+        assert pumped(app)
+    finally:
+        app.close()
+
+
+def test_problems_taken_as_read_by_a_key_come_back_when_a_new_one_opens():
+    from cribpi.app import TableApp
+    from cribpi.hal.mock import open_mock
+
+    problems = ["controller: unplugged"]
+    parts = open_mock()
+    ui = TableUI(TableSettings(), rng=random.Random(1))
+    app = TableApp(parts, ui, problems=lambda: tuple(problems))
+    app.start()
+    try:
+        def shown():
+            return parts.image.tobytes()
+
+        assert shown() == render_screen(problem_screen(problems), (128, 64)).tobytes()
+        parts.press("ok")
+        app.pump()
+        assert len(ui.session.game.journal) == 2  # the key reached the game
+        assert shown() == render_screen(ui.screen(), (128, 64)).tobytes()  # and took the problem as read
+        app.publish((), ())
+        assert shown() == render_screen(ui.screen(), (128, 64)).tobytes()
+        problems.append("OLED 2: missing")
+        app.publish((), ())
+        assert shown() == render_screen(problem_screen(problems), (128, 64)).tobytes()  # news again
+        problems[:] = []
+        app.publish((), ())
+        problems.append("controller: unplugged")  # one that cleared and comes back is news too
+        app.publish((), ())
+        assert shown() == render_screen(problem_screen(problems), (128, 64)).tobytes()
+    finally:
+        app.close()
