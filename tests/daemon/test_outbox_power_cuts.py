@@ -68,3 +68,33 @@ def test_every_result_added_before_a_cut_is_in_the_outbox_after_it(tmp_path):
         finally:
             box.close()
         assert kept >= owed, f"cut {n}: {owed} results added before the cut, {kept} kept"
+
+
+def test_a_new_outbox_survives_a_cut_right_after_it_was_created(tmp_path):
+    fuse_or_skip()
+    from crashfs import CrashFS, mount
+
+    fs = CrashFS()
+    where = tmp_path / "mnt"
+    unmount = mount(fs, where)
+    try:
+        _durable_folder(where)
+        box = Outbox(where / "state" / "cribpi-outbox.db")
+        box.use_event("ev1")
+        box.add("result", {"game": 1, "scores": [121, 90]})
+        image = fs.cut()  # the table's first result added, and the power goes
+        box.close()
+    finally:
+        unmount()
+    folder = tmp_path / "cut"
+    for path, data in image.items():
+        target = folder / path.lstrip("/")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    assert (folder / "state" / "cribpi-outbox.db").is_file(), sorted(image)
+    box = Outbox(folder / "state" / "cribpi-outbox.db")
+    try:
+        box.use_event("ev1")
+        assert box.count("result") == 1
+    finally:
+        box.close()
