@@ -202,11 +202,14 @@ def _words(words: ptr32, palette):
 
 
 @micropython.viper
-def _count(rows: ptr8, n: int, counts: ptr32):
-    """How many of the first ``n`` LEDs of ``rows`` show each palette colour (counts zeroed first)."""
+def _count(rows: ptr8, n: int, counts):
+    """How many of the first ``n`` LEDs of ``rows`` show each palette colour, into ``counts``."""
+    tally = ptr32(counts)
+    for p in range(int(len(counts))):
+        tally[p] = 0
     for i in range(n):
         p = rows[i]
-        counts[p] = counts[p] + 1
+        tally[p] = tally[p] + 1
 
 
 def new_strips(layout):
@@ -219,8 +222,6 @@ def draw(board, layout, strips, step, animation=None, flash_steps=None):
     paper = canvas(layout)
     colours(board, paper, step, animation, flash_steps)
     counts = paper.counts
-    for p in range(PALETTE):
-        counts[p] = 0
     # the board's tracks only, as the host counts them; the palette entries of absent tracks
     # are then unused
     _count(paper.rows, len(board.tracks) * paper.width, counts)
