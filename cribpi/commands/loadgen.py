@@ -178,9 +178,21 @@ def play(args: argparse.Namespace, creds: dict[str, str]) -> tuple[int, int, int
             time.sleep(0.1)
         played = sum(pub.outbox.count("result") for pub in tables) - before
     finally:
-        for pub in tables:
-            pub.stop()
+        _stop_tables(tables)
     return len(tables), played, events
+
+
+def _stop_tables(tables: list[Any]) -> None:
+    """Stop every table at once: each may wait for its sender (5 s) and for its ``offline`` to
+    be acknowledged (10 s), so one after another a worker's tables took longer than a worker is
+    given to stop (STOP_WAIT_S) on a loaded machine, and it was killed before all said offline."""
+    import threading
+
+    stopping = [threading.Thread(target=pub.stop, name=f"stop {pub.table}", daemon=True) for pub in tables]
+    for thread in stopping:
+        thread.start()
+    for thread in stopping:
+        thread.join()
 
 
 def supervise(args: argparse.Namespace) -> tuple[tuple[int, int, int], list[str]]:
