@@ -47,6 +47,25 @@ def mpy_path(*folders: Path | str) -> str:
     return ":".join([".frozen", *map(str, folders)])
 
 
+def open_host_pty(port: str) -> tuple[int, int]:
+    """The host's end of a USB serial port: a raw pseudo-terminal whose slave ``port`` links
+    to; returns (master, slave)."""
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    link = Path(port)
+    link.unlink(missing_ok=True)
+    link.symlink_to(os.ttyname(slave))
+    return master, slave
+
+
+def close_host_pty(port: str, fds: tuple[int | None, int | None]) -> None:
+    """Unplugged: the link gone and both ends of the pseudo-terminal closed."""
+    Path(port).unlink(missing_ok=True)
+    for fd in fds:
+        if fd is not None:
+            os.close(fd)
+
+
 def firmware_copy(folder: Path, layout_source: str | None = None, settings: dict[str, object] | None = None,
                   **constants: str) -> Path:
     """The firmware copied into ``folder``, with another layout module, other ``settings``
@@ -104,21 +123,14 @@ class Pico:
         self._thread.start()
 
     def plug(self) -> None:
-        master, slave = os.openpty()
-        tty.setraw(slave)
-        link = Path(self.port)
-        link.unlink(missing_ok=True)
-        link.symlink_to(os.ttyname(slave))
+        fds = open_host_pty(self.port)
         with self._lock:
-            self._host, self._host_slave = master, slave
+            self._host, self._host_slave = fds
 
     def unplug(self) -> None:
         with self._lock:
-            host, slave, self._host, self._host_slave = self._host, self._host_slave, None, None
-        Path(self.port).unlink(missing_ok=True)
-        for fd in (host, slave):
-            if fd is not None:
-                os.close(fd)
+            fds, self._host, self._host_slave = (self._host, self._host_slave), None, None
+        close_host_pty(self.port, fds)
 
     def _bridge(self) -> None:
         """Bytes between the host's pty and the firmware's; while unplugged the firmware's

@@ -22,7 +22,6 @@ import shutil
 import subprocess
 import threading
 import time
-import tty
 from pathlib import Path
 from typing import Any, Callable
 
@@ -176,21 +175,14 @@ class EmulatedPico:
 
     # -- the host's serial port
     def plug_host(self) -> None:
-        master, slave = os.openpty()
-        tty.setraw(slave)
-        link = Path(self.port)
-        link.unlink(missing_ok=True)
-        link.symlink_to(os.ttyname(slave))
+        fds = rig.open_host_pty(self.port)
         with self._lock:
-            self._host, self._host_slave = master, slave
+            self._host, self._host_slave = fds
 
     def unplug_host(self) -> None:
         with self._lock:
-            host, slave, self._host, self._host_slave = self._host, self._host_slave, None, None
-        Path(self.port).unlink(missing_ok=True)
-        for fd in (host, slave):
-            if fd is not None:
-                os.close(fd)
+            fds, self._host, self._host_slave = (self._host, self._host_slave), None, None
+        rig.close_host_pty(self.port, fds)
 
     def _read_host(self) -> None:
         while not self._stop:
