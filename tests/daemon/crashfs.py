@@ -15,19 +15,21 @@ from __future__ import annotations
 
 import errno
 import os
+import random
 import shutil
 import stat
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import mfusepy
 
-__all__ = ["CrashFS", "Image", "mount"]
+__all__ = ["CrashFS", "Image", "count_then_cut", "durable_folder", "mount", "mounted", "restore"]
 
 #: path -> file contents, as a disk would hold them after the cut ("" is the root's).
 Image = dict[str, bytes]
@@ -67,6 +69,10 @@ class CrashFS(mfusepy.Operations):
         with self._mutex:
             return {path: self.nodes[ino].durable for path, ino in self.durable_entries.items()
                     if not stat.S_ISDIR(self.nodes[ino].mode)}
+
+    def arm(self, cut_at: set[int]) -> None:
+        """Count the operations from now on, and cut before those numbered in ``cut_at``."""
+        self.ops, self.cut_at = 0, cut_at
 
     def _op(self) -> None:
         self.ops += 1
@@ -252,3 +258,51 @@ def mount(fs: CrashFS, where: Path) -> Callable[[], None]:
         thread.join(10)
 
     return unmount
+
+
+def durable_folder(where: Path) -> None:
+    """The state folder as systemd made it long ago: its entry durable."""
+    (where / "state").mkdir()
+    fd = os.open(where, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def mounted(where: Path, state: bool = True) -> Iterator[CrashFS]:
+    """A fresh crash file system at ``where`` (with its durable state folder, unless not
+    ``state``), unmounted when the block ends."""
+    fs = CrashFS()
+    unmount = mount(fs, where)
+    try:
+        if state:
+            durable_folder(where)
+        yield fs
+    finally:
+        unmount()
+
+
+def restore(folder: Path, image: Image) -> Path:
+    """Write what the disk kept (``image``) into ``folder``, as the next boot finds it; returns it."""
+    for path, data in image.items():
+        target = folder / path.lstrip("/")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    return folder
+
+
+T = TypeVar("T")
+
+
+def count_then_cut(run: Callable[[str, set[int]], tuple[int, list[T]]], seed: int, cuts: int,
+                   share: float) -> list[T]:
+    """``run(name, cut_at)`` once to count its operations, then again cut at ``cuts`` of them
+    chosen at random (seeded); at least ``share`` of the cuts must fall in the second run (its
+    timing may move the operations a little). Returns the second run's cuts."""
+    ops, _ = run("count", set())
+    cut_at = set(random.Random(seed).sample(range(1, ops + 1), min(cuts, ops)))
+    _, images = run("cut", cut_at)
+    assert len(images) >= len(cut_at) * share, f"{len(images)} of {len(cut_at)} cuts fell in the second run"
+    return images

@@ -40,7 +40,7 @@ from cribpi.tournament.eventdb import EventDB
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from test_power_cuts import _durable_folder, fuse_or_skip  # noqa: E402
+pytestmark = pytest.mark.usefixtures("fuse")
 
 EVENT = "open"
 TABLES = [f"t{n}" for n in range(1, 5)]
@@ -153,11 +153,9 @@ def on_crashfs(tmp_path: Path, name: str, cut_at: set[int], seed: int, rounds: i
                over: int) -> tuple[int, list[tuple[Owed, dict[str, bytes]]]]:
     """One event on a fresh crash file system, cut at ``cut_at`` (counted from the start of
     ``director serve``); its operations and the cuts' images with what was owed at each."""
-    from crashfs import CrashFS, mount
+    from crashfs import mounted
 
-    fs = CrashFS()
     where = tmp_path / name
-    unmount = mount(fs, where)
     owed, mutex = Owed(), threading.Lock()
     images: list[tuple[Owed, dict[str, bytes]]] = []
 
@@ -165,31 +163,22 @@ def on_crashfs(tmp_path: Path, name: str, cut_at: set[int], seed: int, rounds: i
         with mutex:
             images.append((owed.copy(), image))
 
-    try:
-        _durable_folder(where)
+    with mounted(where) as fs:
         path = init_event(where)
         fs.on_cut = on_cut
-        fs.ops, fs.cut_at = 0, cut_at
+        fs.arm(cut_at)
         before = fs.fsyncs.get("/" + DB, 0)
         serve_event(path, seed, rounds, owed, mutex, over)
-    finally:
-        unmount()
     if over < 1 << 20:  # the flusher checkpointed (fsyncing the database file), so cuts fell in that too
         assert fs.fsyncs.get("/" + DB, 0) > before + 1, fs.fsyncs
     return fs.ops, images
 
 
-def restore(folder: Path, image: dict[str, bytes]) -> Path:
-    for path, data in image.items():
-        target = folder / path.lstrip("/")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
-    return folder / DB
-
-
 def check_cut(folder: Path, image: dict[str, bytes], owed: Owed) -> None:
     """Open the database the disk kept as ``director serve`` would, and hold it to what was owed."""
-    path = restore(folder, image)
+    from crashfs import restore
+
+    path = restore(folder, image) / DB
     assert path.is_file(), f"the event database is gone after the cut (kept: {sorted(image)})"
     db = EventDB(path)
     try:
@@ -218,12 +207,11 @@ def check_cut(folder: Path, image: dict[str, bytes], owed: Owed) -> None:
 
 
 def run_cuts(tmp_path: Path, seed: int, cuts: int, rounds: int = 4, over: int = 64 << 10) -> int:
-    fuse_or_skip()
-    ops, _ = on_crashfs(tmp_path, "count", set(), seed, rounds, over)
-    cut_at = set(random.Random(seed).sample(range(1, ops + 1), min(cuts, ops)))
-    _, images = on_crashfs(tmp_path, "cut", cut_at, seed, rounds, over)
-    # the flusher's timing moves the operations a little from one run to the next
-    assert len(images) >= len(cut_at) * 0.8, f"{len(images)} of {len(cut_at)} cuts fell in the second run"
+    from crashfs import count_then_cut
+
+    # the flusher's timing moves the operations a little from one run to the next: 0.8 of the cuts
+    images = count_then_cut(lambda name, cut_at: on_crashfs(tmp_path, name, cut_at, seed, rounds, over),
+                            seed, cuts, 0.8)
     for n, (owed, image) in enumerate(images):
         check_cut(tmp_path / f"cut{n}", image, owed)
     return len(images)
@@ -243,19 +231,13 @@ def test_more_cuts_under_the_event_database(tmp_path):
 
 
 def test_a_new_event_database_survives_a_cut_right_after_it_was_created(tmp_path):
-    fuse_or_skip()
-    from crashfs import CrashFS, mount
+    from crashfs import mounted, restore
 
-    fs = CrashFS()
     where = tmp_path / "mnt"
-    unmount = mount(fs, where)
-    try:
-        _durable_folder(where)
+    with mounted(where) as fs:
         init_event(where)  # init has said the event is made
         image = fs.cut()
-    finally:
-        unmount()
-    path = restore(tmp_path / "cut", image)
+    path = restore(tmp_path / "cut", image) / DB
     assert path.is_file(), f"the new event database is gone after the cut (kept: {sorted(image)})"
     db = EventDB(path)
     try:

@@ -34,36 +34,11 @@ from cribpi.store.journal import CHECKPOINT_EVERY
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-
-def fuse_or_skip() -> None:
-    why = None
-    if not Path("/dev/fuse").exists():
-        why = "no /dev/fuse here"
-    elif shutil.which("fusermount3") is None and os.geteuid() != 0:
-        why = "fusermount3 is not installed (apt install fuse3)"
-    else:
-        try:
-            import mfusepy  # noqa: F401
-        except (ImportError, OSError) as exc:
-            why = f"mfusepy (and libfuse 3) are needed: {exc} (.ci/bootstrap installs them)"
-    if why:
-        if os.environ.get("CI") == "true":
-            pytest.fail(why)
-        pytest.skip(why)
+pytestmark = pytest.mark.usefixtures("fuse")
 
 
 def match(seed: int, games: int = 3) -> list:  # type: ignore[type-arg]
     return [e for e, _ in random_game_events(random.Random(seed), ACC, Mode.CLAIM, games)]
-
-
-def _durable_folder(where: Path) -> None:
-    """The state folder as systemd made it long ago: its entry durable."""
-    (where / "state").mkdir()
-    fd = os.open(where, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def journal_match(where: Path, events: list, acked: list[int],  # type: ignore[type-arg]
@@ -86,23 +61,15 @@ def journal_match(where: Path, events: list, acked: list[int],  # type: ignore[t
 
 def on_crashfs(tmp_path: Path, name: str, cut_at: set[int], events: list) -> tuple[int, list]:  # type: ignore[type-arg]
     """One run of the match on a fresh crash file system; its operations and the cuts' images."""
-    from crashfs import CrashFS, mount
+    from crashfs import mounted
 
-    fs = CrashFS()
     where = tmp_path / name
-    unmount = mount(fs, where)
     images: list[tuple[int, dict[str, bytes]]] = []
     acked = [0]  # events whose append returned: the journal owes them to the player
-    try:
-        _durable_folder(where)
+    with mounted(where) as fs:
         fs.on_cut = lambda image: images.append((acked[0], image))
-
-        def created() -> None:  # the cuts fall after the journal's creation (see the module's note)
-            fs.ops, fs.cut_at = 0, cut_at
-
-        journal_match(where, events, acked, created)
-    finally:
-        unmount()
+        # the cuts fall after the journal's creation (see the module's note)
+        journal_match(where, events, acked, lambda: fs.arm(cut_at))
     # the checkpoint thread ran during the match (the journal itself is fsynced only by checkpoints)
     assert fs.fsyncs.get("/state/cribpi.db", 0) >= len(events) // CHECKPOINT_EVERY // 2, fs.fsyncs
     return fs.ops, images
@@ -111,12 +78,10 @@ def on_crashfs(tmp_path: Path, name: str, cut_at: set[int], events: list) -> tup
 def run_cuts(tmp_path: Path, seed: int, cuts: int) -> tuple[int, int]:
     """Journal a seeded match on the crash file system, cut ``cuts`` times at random operations
     (a first run counts them); check every cut. Returns (cuts checked, events journalled)."""
-    fuse_or_skip()
+    from crashfs import count_then_cut
+
     events = match(seed)
-    ops, _ = on_crashfs(tmp_path, "count", set(), events)
-    cut_at = set(random.Random(seed).sample(range(1, ops + 1), min(cuts, ops)))
-    _, images = on_crashfs(tmp_path, "cut", cut_at, events)
-    assert len(images) >= len(cut_at) * 0.9, f"{len(images)} of {len(cut_at)} cuts fell in the second run"
+    images = count_then_cut(lambda name, cut_at: on_crashfs(tmp_path, name, cut_at, events), seed, cuts, 0.9)
     for n, (owed, image) in enumerate(images):
         check_cut(tmp_path / f"cut{n}", image, owed, events)
     return len(images), len(events)
@@ -124,11 +89,9 @@ def run_cuts(tmp_path: Path, seed: int, cuts: int) -> tuple[int, int]:
 
 def check_cut(folder: Path, image: dict[str, bytes], owed: int, events: list) -> None:  # type: ignore[type-arg]
     """Open the journal the disk kept, as the table would at the next boot."""
-    for path, data in image.items():
-        target = folder / path.lstrip("/")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
-    db = folder / "state" / "cribpi.db"
+    from crashfs import restore
+
+    db = restore(folder, image) / "state" / "cribpi.db"
     db.parent.mkdir(parents=True, exist_ok=True)
     with Store(db, recover=True) as store:
         if store.notice:  # damage seen and said: then nothing owed may have been lost either
@@ -157,32 +120,23 @@ def test_more_than_a_thousand_cuts(tmp_path):
 
 
 def test_a_journal_survives_a_cut_right_after_it_was_created(tmp_path):
-    fuse_or_skip()
-    from crashfs import CrashFS, mount
+    from crashfs import mounted
 
-    fs = CrashFS()
     where = tmp_path / "mnt"
-    unmount = mount(fs, where)
-    try:
-        _durable_folder(where)
+    with mounted(where) as fs:
         events = match(7, games=1)
         with Store(where / "state" / "cribpi.db") as store:
             store.new_game(events[0], table="main")
             image = fs.cut()  # the first event acknowledged, and the power goes
-    finally:
-        unmount()
     check_cut(tmp_path / "cut", image, 1, events)
 
 
 def test_the_crash_file_system_drops_what_was_not_synced(tmp_path):
     """The file system itself: data without fsync and entries without a directory fsync are lost."""
-    fuse_or_skip()
-    from crashfs import CrashFS, mount
+    from crashfs import mounted
 
-    fs = CrashFS()
     where = tmp_path / "mnt"
-    unmount = mount(fs, where)
-    try:
+    with mounted(where, state=False) as fs:
         (where / "synced").write_bytes(b"kept")
         with open(where / "synced", "rb+") as f:
             os.fsync(f.fileno())
@@ -196,6 +150,4 @@ def test_the_crash_file_system_drops_what_was_not_synced(tmp_path):
             os.fsync(f.fileno())
         image = fs.cut()
         assert (where / "synced").read_bytes() == b"lost"  # the programs still see what they wrote
-    finally:
-        unmount()
     assert image == {"/synced": b"kept", "/named-only": b""}
