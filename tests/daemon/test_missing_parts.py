@@ -26,14 +26,8 @@ from cribpi.hal.mock import PinDriver
 from cribpi.hal.sim import SimInputs, action_from_words
 from cribpi.views.oled import render_screen
 from cribpi.wiring import Inject, open_parts
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.service.service_tools import Clock, pumped, waiter
+from tests.service.service_tools import pty_port as pluggable_port
 
 
 class FlakyOled:
@@ -69,14 +63,7 @@ def table(config, inject):
     ui = TableUI(TableSettings(), rng=random.Random(1))
     app, guard = guarded_app(parts, ui, clock=clock, pins=config.pins)
     app.start()
-
-    def wait(seconds: float) -> None:
-        end = clock.now + seconds
-        while clock.now < end:
-            clock.now = min(end, clock.now + CHECK_S)
-            app.run_timers()
-
-    return parts, ui, app, guard, wait
+    return parts, ui, app, guard, waiter(app, clock)
 
 
 def mock_screen(display):
@@ -171,35 +158,8 @@ def test_without_stand_ins_a_part_that_will_not_open_fails_the_whole():
 @pytest.fixture
 def pty_port(tmp_path):
     """A serial port at a stable path (as udev's link is) that can be plugged and pulled."""
-    link = tmp_path / "cards"
-    ends: list[int] = []
-
-    def plug() -> int:
-        master, slave = os.openpty()
-        ends.extend((master, slave))
-        link.unlink(missing_ok=True)
-        link.symlink_to(os.ttyname(slave))
-        return master
-
-    def pull(master: int) -> None:
-        for end in (master, master + 1):
-            if end in ends:
-                ends.remove(end)
-                os.close(end)
-        link.unlink()
-
-    yield link, plug, pull
-    for end in ends:
-        os.close(end)
-
-
-def pumped(app, timeout: float = 3.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if app.pump():
-            return True
-        time.sleep(0.02)
-    return False
+    with pluggable_port(tmp_path / "cards") as port:
+        yield port
 
 
 def test_a_card_reader_missing_at_start_joins_when_plugged_and_is_reopened_after_that(pty_port):

@@ -18,16 +18,10 @@ from cribpi.hal.base import CombinedInputs, Parts
 from cribpi.hal.mock import UNPLUGGED, open_mock
 from cribpi.hal.serial_cards import SerialCardReader
 from cribpi.views.oled import render_screen
+from service_tools import Clock, pumped, waiter
+from service_tools import pty_port as pluggable_port
 
 I2C_ERROR = OSError(121, "Remote I/O error")
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @contextmanager
@@ -38,16 +32,8 @@ def guarded_table(parts=None):
     ui = TableUI(TableSettings(), rng=random.Random(1))
     app, guard = guarded_app(parts, ui, clock=clock)
     app.start()
-
-    def wait(seconds: float) -> None:
-        """Let ``seconds`` pass on the loop's clock: its timers run as they would."""
-        end = clock.now + seconds
-        while clock.now < end:
-            clock.now = min(end, clock.now + CHECK_S)
-            app.run_timers()
-
     try:
-        yield parts, ui, app, guard, wait
+        yield parts, ui, app, guard, waiter(app, clock)
     finally:
         app.close()
 
@@ -106,26 +92,8 @@ def test_a_failing_contrast_is_logged_not_raised(caplog):
 @pytest.fixture
 def pty_port(tmp_path):
     """A serial port at a stable path (as udev's /dev/cribpi-controller is) that can vanish."""
-    link = tmp_path / "cards"
-    ends: list[int] = []
-
-    def plug() -> int:
-        master, slave = os.openpty()
-        ends.extend((master, slave))
-        link.unlink(missing_ok=True)
-        link.symlink_to(os.ttyname(slave))
-        return master
-
-    def pull(master: int) -> None:
-        for end in (master, master + 1):
-            if end in ends:
-                ends.remove(end)
-                os.close(end)
-        link.unlink()
-
-    yield link, plug, pull
-    for end in ends:
-        os.close(end)
+    with pluggable_port(tmp_path / "cards") as port:
+        yield port
 
 
 def test_a_serial_port_that_vanishes_is_opened_again_when_it_returns(pty_port):
@@ -136,7 +104,7 @@ def test_a_serial_port_that_vanishes_is_opened_again_when_it_returns(pty_port):
     parts = Parts(CombinedInputs([mock.inputs, reader]), mock.pegboard, mock.displays, backends=mock.backends)
     with guarded_table(parts) as (_, ui, app, guard, wait):
         os.write(master, b"6S\n")
-        assert _pumped(app)
+        assert pumped(app)
         pull(master)
         deadline = time.monotonic() + 5
         while not guard.problems() and time.monotonic() < deadline:
@@ -148,17 +116,7 @@ def test_a_serial_port_that_vanishes_is_opened_again_when_it_returns(pty_port):
         wait(8 * FIRST_RETRY_S)
         assert guard.problems() == ()
         os.write(master, b"7C\n")
-        assert _pumped(app)
-
-
-def _pumped(app, timeout: float = 3.0) -> bool:
-    """Wait for actions from the reader thread and hand them to the table."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if app.pump():
-            return True
-        time.sleep(0.02)
-    return False
+        assert pumped(app)
 
 
 def test_a_full_disk_refuses_the_score_says_so_and_takes_it_once_there_is_room(tmp_path):
