@@ -10,7 +10,8 @@ convention of the hal backends, e.g. the controller's link): it is shown the sam
 table redrawn when it clears.
 
 A serial card reader that vanishes is reopened (:mod:`cribpi.daemon.inputs`), and a button
-stuck down is reported once and ignored until released (:mod:`cribpi.daemon.stuck`). :class:`Guard`
+stuck down is reported once and ignored until released (:mod:`cribpi.daemon.stuck`), whether its
+buttons were there at start or joined later (missing at start, :mod:`cribpi.daemon.missing`). :class:`Guard`
 holds every guarded part and is checked from the loop's timer (:meth:`cribpi.app.TableApp.every`).
 """
 
@@ -25,8 +26,8 @@ from PIL import Image
 from cribpi.daemon.backoff import Backoff
 from cribpi.daemon.inputs import ReopeningReader
 from cribpi.daemon.missing import NO_INPUT, MissingInputs
-from cribpi.daemon.stuck import FilteredInputs, StuckButtons
-from cribpi.hal import Display, InputSource, Parts, Pegboard
+from cribpi.daemon.stuck import FilteredInputs, StuckButtons, gpio_buttons
+from cribpi.hal import Action, Display, InputSource, Parts, Pegboard
 from cribpi.hal.base import CombinedInputs
 from cribpi.hal.buttons import PinBinding
 from cribpi.hal.serial_cards import SerialCardReader
@@ -136,6 +137,7 @@ class Guard:
         self.seen: tuple[str, ...] = ()  # the problems as of the last check
         inputs = parts.inputs
         self.missing_inputs: list[MissingInputs] = []
+        self.joined: list[MissingInputs] = []  # the missing inputs that have joined since
         self.no_input = False  # every input is a stand-in: until one opens, nothing can be played
         if isinstance(inputs, MissingInputs):
             inputs = CombinedInputs([inputs])
@@ -146,13 +148,25 @@ class Guard:
             self.no_input = bool(readers) and len(self.missing_inputs) == len(readers)
             sources: list[InputSource] = list(readers)
             inputs = CombinedInputs(sources)
+        self.clock = clock
+        self.watches: tuple[StuckButtons, ...] = ()  # replaced, never changed: input threads read it
         if buttons is not None:
-            stuck = StuckButtons(*buttons, clock)
-            self.checked.append(stuck)
-            inputs = FilteredInputs(inputs, stuck.ignored)
+            self._watch(*buttons)
+        if buttons is not None or self.missing_inputs:  # buttons that join late are watched too
+            inputs = FilteredInputs(inputs, self.ignored)
         guarded_peg: Pegboard = self.pegboard
         guarded_displays: tuple[Display, ...] = self.displays
         self.parts = Parts(inputs, guarded_peg, guarded_displays, parts.pages, parts.backends)
+
+    def _watch(self, pins: Mapping[int, PinBinding], factory: Any) -> None:
+        """Watch GPIO buttons for one stuck down (those present at start, and a set that joins)."""
+        stuck = StuckButtons(pins, factory, self.clock)
+        self.checked.append(stuck)
+        self.watches = (*self.watches, stuck)
+
+    def ignored(self, action: Action) -> bool:
+        """True for an action of a stuck button (called from the input threads)."""
+        return any(watch.ignored(action) for watch in self.watches)
 
     def problems(self) -> tuple[str, ...]:
         """The open problems: each part's, and first, when every input is missing, that the
@@ -166,6 +180,11 @@ class Guard:
         """Retry what is due and look at the parts' own problems: True when the table must be
         redrawn (a part came back, or a problem opened or cleared since the last check)."""
         came_back = [part.check() for part in self.checked]
+        for joined in [m for m in self.missing_inputs if m.present and m not in self.joined]:
+            self.joined.append(joined)
+            buttons = gpio_buttons(joined.part)
+            if buttons is not None:  # watched from now on, as the buttons present at start are
+                self._watch(*buttons)
         now = self.problems()
         changed, self.seen = now != self.seen, now
         return any(came_back) or changed

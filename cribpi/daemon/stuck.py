@@ -4,6 +4,8 @@ the displays show, and its actions (a repeating hold) are dropped until the pin 
 
 The levels are read with gpiozero's own API from the pin factory the buttons use: the factory
 hands back the pin objects the buttons already hold, so reading ``state`` reserves nothing.
+Buttons missing at start are watched the same way once they join, through the factory they
+then hold (the daemon's guard starts their watch as they open).
 """
 
 from __future__ import annotations
@@ -12,11 +14,13 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from cribpi.daemon.missing import MissingInputs
 from cribpi.hal import Action, InputSource, Parts
 from cribpi.hal.base import Deliver
 from cribpi.hal.buttons import PinBinding
+from cribpi.hal.pi import GpioInputs
 
-__all__ = ["StuckButtons", "FilteredInputs", "button_pins", "STUCK_S"]
+__all__ = ["StuckButtons", "FilteredInputs", "button_pins", "gpio_buttons", "STUCK_S"]
 
 log = logging.getLogger(__name__)
 
@@ -24,16 +28,37 @@ STUCK_S = 10.0
 
 
 def button_pins(pins: Mapping[int, PinBinding], parts: Parts) -> tuple[Mapping[int, PinBinding], Any] | None:
-    """The table's GPIO buttons and their pin factory; None when no input comes from GPIO."""
+    """The table's GPIO buttons and their pin factory; None when no input comes from GPIO, or
+    when the buttons are missing (their stand-in's are watched once they join, by the guard)."""
+    buttons = gpio_buttons(parts.inputs)
+    if buttons is not None:  # the buttons' own pins and factory
+        return buttons
     driver = getattr(parts, "driver", None)  # the mock backend: its own MockFactory
     if driver is not None:
         return driver.pins, driver.factory
-    if "pi" in dict(parts.backends).get("inputs", "").split("+"):
+    if "pi" in dict(parts.backends).get("inputs", "").split("+") and not _stand_ins(parts.inputs):
         from gpiozero import Device
 
         factory = Device.pin_factory  # set by the buttons when they were opened with the default
         return (pins, factory) if factory is not None else None
     return None
+
+
+def gpio_buttons(inputs: object) -> tuple[Mapping[int, PinBinding], Any] | None:
+    """The pins and pin factory of the GPIO buttons among ``inputs`` (a source, or sources
+    combined, as deep as they go); None when there are none."""
+    if isinstance(inputs, GpioInputs):
+        return inputs.pins, inputs.pin_factory
+    for source in getattr(inputs, "sources", ()):
+        found = gpio_buttons(source)
+        if found is not None:
+            return found
+    return None
+
+
+def _stand_ins(inputs: object) -> bool:
+    """Some of ``inputs`` are stand-ins for parts missing at start."""
+    return isinstance(inputs, MissingInputs) or any(_stand_ins(s) for s in getattr(inputs, "sources", ()))
 
 
 class StuckButtons:

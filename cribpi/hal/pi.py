@@ -39,6 +39,7 @@ class GpioInputs:
     ) -> None:
         self.timing = timing or ButtonTiming()
         self.clock = clock or ThreadClock()
+        self.pins = dict(pins)
         self._deliver: Deliver | None = None
         self._drivers: dict[int, ButtonDriver] = {}
         self._buttons: list[Any] = []
@@ -48,6 +49,9 @@ class GpioInputs:
         except BaseException:
             self.close()
             raise
+        # the factory the buttons hold (gpiozero's default when none was given): reading a
+        # pin's level through it reserves nothing (the daemon's stuck-key watch does)
+        self.pin_factory: Any = self._buttons[0].pin_factory if self._buttons else pin_factory
 
     def _button(self, pin: int, binding: PinBinding, pin_factory: Any) -> Any:
         # DigitalInputDevice, not Button: Button's hold thread would duplicate our own timing

@@ -222,3 +222,89 @@ def test_problems_taken_as_read_by_a_key_come_back_when_a_new_one_opens():
         assert shown() == render_screen(problem_screen(problems), (128, 64)).tobytes()
     finally:
         app.close()
+
+
+@pytest.mark.parametrize("late", [False, True], ids=["there at start", "joined late"])
+def test_buttons_that_join_late_are_watched_for_a_key_stuck_down_as_those_there_at_start(late, caplog):
+    from cribpi.daemon.stuck import STUCK_S
+    from cribpi.hal.buttons import ButtonTiming
+
+    config = Config(timing=ButtonTiming(repeat_s=0.5),
+                    parts=PartsConfig(inputs=("mock", "sim"), pegboard="mock", displays=(DisplayConfig("mock"),)))
+    pins, keys_clock = FlakyPins(), ManualClock()
+    pins.wired = not late
+    parts, ui, app, guard, wait = table(config, Inject(pin_factory=pins, clock=keys_clock))
+    try:
+        buttons, cards = parts.inputs.sources
+        if late:
+            assert isinstance(buttons, MissingInputs) and guard.problems()[0].startswith("buttons: missing")
+            pins.wired = True
+            wait(4 * FIRST_RETRY_S)
+            assert buttons.part is not None
+        assert guard.problems() == ()
+        cards.press("ok")  # the cut
+        for card in ("6S", "QH", "5C"):
+            cards.feed_card(card)
+        app.pump()
+        played = len(ui.session.game.journal)
+        driver = PinDriver(pins, config.pins, keys_clock, config.timing)
+        undo = action_from_words("undo")
+        driver.hold_down(undo)
+        keys_clock.advance(1.0)  # a long press: one undo_long, as the player means it
+        app.pump()
+        assert len(ui.session.game.journal) == played + 1
+        wait(STUCK_S + CHECK_S)
+        undo_pin = driver.pin_for(undo)
+        assert guard.problems() == (f"button undo (GPIO{undo_pin}) stuck down: ignored until released",)
+        assert mock_screen(parts.displays[0]) == render_screen(problem_screen(guard.problems()), (128, 64)).tobytes()
+        keys_clock.advance(10.0)  # it would repeat every 0.5 s: 20 more undos, all dropped
+        assert app.pump() == 0 and len(ui.session.game.journal) == played + 1
+        wait(5.0)
+        assert sum("stuck down" in r.message for r in caplog.records) == 1  # reported once
+        driver.let_go(undo)
+        wait(CHECK_S)
+        assert guard.problems() == ()
+        assert mock_screen(parts.displays[0]) == render_screen(ui.screen(), (128, 64)).tobytes()
+        driver.press(undo)  # and it works again
+        app.pump()
+        assert len(ui.session.game.journal) == played + 2
+    finally:
+        app.close()
+
+
+def test_pi_buttons_missing_at_start_are_watched_once_gpiozero_finds_its_pins(monkeypatch, caplog):
+    """As on a Pi (no factory injected) whose GPIO is not there yet: gpiozero finds no default
+    pin factory at start, then does; the buttons join and are watched through the factory
+    they hold, a key stuck down reported once, as it is for buttons there at start."""
+    from gpiozero import Device
+
+    from cribpi.daemon.stuck import STUCK_S
+
+    factory = MockFactory()
+    wired = []
+
+    def default_pin_factory():
+        if not wired:
+            raise BadPinFactory("Unable to load any default pin factory!")
+        return factory
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(default_pin_factory))
+    config = Config(parts=PartsConfig(inputs=("pi", "sim"), pegboard="mock", displays=(DisplayConfig("mock"),)))
+    parts, _ui, app, guard, wait = table(config, Inject(clock=ManualClock()))
+    try:
+        buttons, _ = parts.inputs.sources
+        assert isinstance(buttons, MissingInputs) and len(guard.problems()) == 1
+        wired.append(True)
+        wait(2 * FIRST_RETRY_S)
+        assert buttons.part is not None and guard.problems() == ()
+        ok_pin = next(pin for pin, binding in config.pins.items() if str(binding.press) == "ok")
+        factory.pin(ok_pin).drive_low()
+        wait(STUCK_S + CHECK_S)
+        assert guard.problems() == (f"button ok (GPIO{ok_pin}) stuck down: ignored until released",)
+        assert sum("stuck down" in r.message for r in caplog.records) == 1
+        factory.pin(ok_pin).drive_high()
+        wait(CHECK_S)
+        assert guard.problems() == ()
+    finally:
+        app.close()
