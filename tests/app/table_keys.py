@@ -7,6 +7,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from cribpi.app import TableApp, TableSettings, TableUI
+from cribpi.game.simulate import random_game_events
+from cribpi.hal import Action
 from cribpi.hal.mock import MockParts, open_mock
 
 Table = tuple[MockParts, TableUI, TableApp]
@@ -58,3 +60,20 @@ def deal_to_the_show(parts: MockParts, ui: TableUI, app: TableApp) -> None:
     for text in ("QH", "5C", "TD", "6D", "2C", "4H", "4S", "4D"):
         card(parts, app, text)
     dismiss(parts, ui, app)
+
+
+def game_actions(seed: int) -> list[Action]:
+    """A random whole game as a table keys it (as the table's benchmark does): the cut, whole
+    cards, GO, OK."""
+    events = [e for e, _ in random_game_events(random.Random(seed))]
+    actions = [Action.of_card(c) for c in next(e for e in events if e.kind == "cut").cards]  # type: ignore[attr-defined]
+    for event in events:
+        if event.kind in ("starter", "lay"):
+            actions.append(Action.of_card(event.card))  # type: ignore[attr-defined]
+        elif event.kind == "crib":
+            actions.extend(Action.of_card(c) for c in event.cards)  # type: ignore[attr-defined]
+        elif event.kind == "go":
+            actions.append(Action.parse("go"))
+        elif event.kind == "end_deal":
+            actions.append(Action.parse("ok"))
+    return actions

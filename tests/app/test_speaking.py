@@ -5,13 +5,12 @@ preset; hushed by UNDO, MENU and an undo; a failing speaker shown like a part, t
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import random
 import time
 
 import pytest
 
-from table_keys import card, deal_to_the_show, dismiss, mock_table, press
+from table_keys import card, deal_to_the_show, dismiss, game_actions, mock_table, press
 from cribpi.app import TableApp, TableSettings, TableUI
 from cribpi.app.speaking import (
     EVERYTHING, SCORES, Announcer, SpeechSettings, attach_speaker, callouts, speech_settings,
@@ -19,13 +18,13 @@ from cribpi.app.speaking import (
 from cribpi.config import SpeechConfig
 from cribpi.daemon.table import guarded_app
 from cribpi.game import Phase
-from cribpi.game.simulate import random_game_events
 from cribpi.hal import Action
 from cribpi.hal.mock import open_mock
 from cribpi.hal.speaker import Voice
 from cribpi.hal.speaker.doubles import MockSpeaker
 from cribpi.rules.speech import spoken_items
 from cribpi.views.model import AlertScreen, ScoreScreen, ScreenModel, ShowScreen
+from tests.hal.speaker_rig import wait_for
 
 
 class Recorder:
@@ -139,18 +138,7 @@ def test_the_end_of_a_game_is_said_as_its_screen_says_it() -> None:
 
 def play_a_whole_game(app: TableApp, ui: TableUI, seed: int) -> None:
     """A random game keyed as the table's benchmark keys it (whole cards, GO, OK)."""
-    events = [e for e, _ in random_game_events(random.Random(seed))]
-    actions = [Action.of_card(c) for c in next(e for e in events if e.kind == "cut").cards]  # type: ignore[attr-defined]
-    for event in events:
-        if event.kind in ("starter", "lay"):
-            actions.append(Action.of_card(event.card))  # type: ignore[attr-defined]
-        elif event.kind == "crib":
-            actions.extend(Action.of_card(c) for c in event.cards)  # type: ignore[attr-defined]
-        elif event.kind == "go":
-            actions.append(Action.parse("go"))
-        elif event.kind == "end_deal":
-            actions.append(Action.parse("ok"))
-    for action in actions:
+    for action in game_actions(seed):
         while action.kind.value == "ok" and ui.screens:
             app.handle(action)
         app.handle(action)
@@ -179,21 +167,6 @@ def test_callouts_of_nothing_are_none() -> None:
 
 
 # --- on the parts: the worker, the keys, a failing speaker --------------------------------
-
-
-def wait_for(what: object, timeout: float = 30.0) -> None:
-    """Poll till ``what`` holds; a generous deadline (both cores may be busy), named on failure."""
-    end = time.monotonic() + timeout
-    while not what():  # type: ignore[operator]
-        assert time.monotonic() < end, f"timed out after {timeout:g} s waiting for {described(what)}"
-        time.sleep(0.005)
-
-
-def described(what: object) -> str:
-    try:
-        return " ".join(inspect.getsource(what).split())  # type: ignore[arg-type]
-    except (OSError, TypeError):
-        return repr(what)
 
 
 @pytest.fixture

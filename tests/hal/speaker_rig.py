@@ -3,8 +3,10 @@ required (skipped saying why on a developer machine without it; under CI=true, f
 
 from __future__ import annotations
 
+import inspect
 import os
 import shutil
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +35,21 @@ def need_aplay() -> None:
 
 
 NO_DEVICE = "cribpi_no_such_device"
+
+
+def wait_for(what: object, timeout: float = 30.0) -> None:
+    """Poll till ``what`` holds; a generous deadline (both cores may be busy), named on failure."""
+    end = time.monotonic() + timeout
+    while not (what() if callable(what) else what):
+        assert time.monotonic() < end, f"timed out after {timeout:g} s waiting for {described(what)}"
+        time.sleep(0.005)
+
+
+def described(what: object) -> str:
+    try:
+        return " ".join(inspect.getsource(what).split())  # type: ignore[arg-type]
+    except (OSError, TypeError):
+        return repr(what)
 
 
 @dataclass

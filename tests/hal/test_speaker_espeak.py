@@ -15,32 +15,16 @@ import pytest
 from cribpi.app import TableSettings, TableUI
 from cribpi.app.speaking import Callout, callouts
 from cribpi.game import Alert, AlertKind, Pegged, Reason, Where
-from cribpi.game.simulate import random_game_events
 from cribpi.hal import Action
 from cribpi.hal.speaker import Voice
 from cribpi.hal.speaker.doubles import speaking_time
 from cribpi.hal.speaker.espeak import PROGRAM, EspeakSpeaker, WavSink, espeak_command
 from speaker_rig import need_espeak
+from tests.app.table_keys import game_actions
 
 pytestmark = pytest.mark.speaker
 
 VOICE = Voice()
-
-
-def game_actions(seed: int) -> list[Action]:
-    """A random whole game as a table keys it: the cut, whole cards, GO, OK."""
-    events = [e for e, _ in random_game_events(random.Random(seed))]
-    actions = [Action.of_card(c) for c in next(e for e in events if e.kind == "cut").cards]  # type: ignore[attr-defined]
-    for event in events:
-        if event.kind in ("starter", "lay"):
-            actions.append(Action.of_card(event.card))  # type: ignore[attr-defined]
-        elif event.kind == "crib":
-            actions.extend(Action.of_card(c) for c in event.cards)  # type: ignore[attr-defined]
-        elif event.kind == "go":
-            actions.append(Action.parse("go"))
-        elif event.kind == "end_deal":
-            actions.append(Action.parse("ok"))
-    return actions
 
 
 def whole_game(seed: int) -> tuple[TableUI, list[Callout]]:

@@ -3,7 +3,6 @@ in order, a new batch cutting short the old, hush, and a failing speaker shown a
 
 from __future__ import annotations
 
-import inspect
 import threading
 import time
 import wave
@@ -14,25 +13,10 @@ import pytest
 from cribpi.hal.speaker import SpeechWorker, Voice
 from cribpi.hal.speaker.doubles import MockSpeaker
 from cribpi.hal.speaker.espeak import AlsaSink, EspeakSpeaker, WavSink
-from speaker_rig import NO_DEVICE, need_aplay, need_espeak
+from speaker_rig import NO_DEVICE, need_aplay, need_espeak, wait_for
 
 FAST = Voice(speed=450)
 SLOW = Voice(speed=120)
-
-
-def wait_for(what: object, timeout: float = 30.0) -> None:
-    """Poll till ``what`` holds; a generous deadline (both cores may be busy), named on failure."""
-    end = time.monotonic() + timeout
-    while not (what() if callable(what) else what):
-        assert time.monotonic() < end, f"timed out after {timeout:g} s waiting for {described(what)}"
-        time.sleep(0.005)
-
-
-def described(what: object) -> str:
-    try:
-        return " ".join(inspect.getsource(what).split())  # type: ignore[arg-type]
-    except (OSError, TypeError):
-        return repr(what)
 
 
 @pytest.fixture

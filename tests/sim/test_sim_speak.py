@@ -5,8 +5,6 @@ in one line naming the package."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -15,16 +13,7 @@ import pytest
 
 from cribpi.exc import ConfigError
 from cribpi.sim.speech import check_speech
-
-def require(tool: str) -> str:
-    """The program ``tool``; skipped without it, failed when CI=true (.ci/bootstrap installs it)."""
-    path = shutil.which(tool)
-    if path is None:
-        message = f"{tool} is not installed (.ci/bootstrap installs it)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return path
+from tests.service.service_tools import require
 
 
 KEYS = ["6s", "qh", "5c", "td", "6d", "2c", "4h", "4s", "4d"]  # the starter, then the play: four scores
