@@ -27,7 +27,6 @@ from cribpi.hal.sim import SimInputs, action_from_words
 from cribpi.views.oled import render_screen
 from cribpi.wiring import Inject, open_parts
 from tests.service.service_tools import Clock, pumped, waiter
-from tests.service.service_tools import pty_port as pluggable_port
 
 
 class FlakyOled:
@@ -153,13 +152,6 @@ def test_without_stand_ins_a_part_that_will_not_open_fails_the_whole():
     config = Config(parts=PartsConfig(inputs=("mock",), pegboard="mock", displays=(DisplayConfig("pi"),)))
     with pytest.raises(HardwareError, match="Remote I/O error"):
         open_parts(config, inject=Inject(pin_factory=MockFactory(), device_factory=FlakyOled()))
-
-
-@pytest.fixture
-def pty_port(tmp_path):
-    """A serial port at a stable path (as udev's link is) that can be plugged and pulled."""
-    with pluggable_port(tmp_path / "cards") as port:
-        yield port
 
 
 def test_a_card_reader_missing_at_start_joins_when_plugged_and_is_reopened_after_that(pty_port):

@@ -8,7 +8,6 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -60,10 +59,12 @@ def pumped(app: Any, timeout: float = 3.0) -> bool:
     return False
 
 
-@contextmanager
-def pty_port(link: Path) -> Iterator[tuple[Path, Callable[[], int], Callable[[int], None]]]:
-    """A serial port at a stable path ``link`` (as udev's is) that can be plugged and pulled:
-    yields (link, plug, pull); ``plug()`` returns the far end to write to, ``pull`` takes it."""
+@pytest.fixture
+def pty_port(tmp_path: Path) -> Iterator[tuple[Path, Callable[[], int], Callable[[int], None]]]:
+    """A serial port at a stable path (as udev's /dev/cribpi-controller is) that can be plugged
+    and pulled: (link, plug, pull); ``plug()`` returns the far end to write to, ``pull`` takes it
+    (the conftests of tests/service and tests/daemon offer it)."""
+    link = tmp_path / "cards"
     ends: list[int] = []
 
     def plug() -> int:

@@ -8,7 +8,6 @@ import random
 import time
 from contextlib import contextmanager
 
-import pytest
 
 from cribpi.app import TableSettings, TableUI
 from cribpi.app.listeners import problem_screen
@@ -19,7 +18,6 @@ from cribpi.hal.mock import UNPLUGGED, open_mock
 from cribpi.hal.serial_cards import SerialCardReader
 from cribpi.views.oled import render_screen
 from service_tools import Clock, pumped, waiter
-from service_tools import pty_port as pluggable_port
 
 I2C_ERROR = OSError(121, "Remote I/O error")
 
@@ -87,13 +85,6 @@ def test_a_failing_contrast_is_logged_not_raised(caplog):
         parts.fail_display(I2C_ERROR)
         app.parts.displays[0].contrast(16)
         assert "contrast 16 failed" in caplog.text
-
-
-@pytest.fixture
-def pty_port(tmp_path):
-    """A serial port at a stable path (as udev's /dev/cribpi-controller is) that can vanish."""
-    with pluggable_port(tmp_path / "cards") as port:
-        yield port
 
 
 def test_a_serial_port_that_vanishes_is_opened_again_when_it_returns(pty_port):
