@@ -1,10 +1,13 @@
 """ACC standings and the playoff bracket, from confirmed results only.
 
-Game points: a win 2, a skunk 3, a double skunk 3 (nothing extra), a loss 0. Rank by game
-points, then games won, then spread (points for minus against). The top quarter qualifies
-(``ceil(entrants / 4)``); the bracket is the next power of two, the missing places being byes
-for the top seeds. Standings change by one result at a time (:meth:`Standings.add`), never by
-recounting the event.
+Game points: a win 2, a skunk 3, a double skunk 3 (nothing extra), a loss 0. Rank by the
+ACC's tie-breakers in order (its Cross-checking Guidelines, item 7): game points, games won,
+net spread (points for minus against), plus points (the margins of the games won), then
+head-to-head in the qualifying games among the players still level (:meth:`Standings.ranking`
+says when it applies). Players still level share a rank; their last tie-breaker, a one-game
+playoff, is the director's. The top quarter qualifies (``ceil(entrants / 4)``); the bracket is
+the next power of two, the missing places being byes for the top seeds. Standings change by
+one result at a time (:meth:`Standings.add`), never by recounting the event.
 """
 
 from __future__ import annotations
@@ -13,9 +16,10 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations, groupby
 from typing import Any
 
-__all__ = ["ACC_POINTS", "Line", "Standings", "Match", "cut", "seed_order", "bracket"]
+__all__ = ["ACC_POINTS", "Level", "Line", "Match", "Standings", "bracket", "cut", "seed_order"]
 
 ACC_POINTS = {"win": 2, "skunk": 3, "double_skunk": 3, "lurch": 2}  # a lurch (Hoyle) is a plain win under ACC
 
@@ -27,9 +31,21 @@ class Line:
     won: int = 0
     points: int = 0
     spread: int = 0
+    plus: int = 0  # the plus-spread column: the margins of the games won (spread = plus - minus)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "games": self.games, "won": self.won, "points": self.points, "spread": self.spread}
+        return {"name": self.name, "games": self.games, "won": self.won, "points": self.points, "spread": self.spread,
+                "plus": self.plus}
+
+    @property
+    def totals(self) -> tuple[int, int, int, int]:
+        """The first four tie-breakers: game points, games won, net spread, plus points."""
+        return self.points, self.won, self.spread, self.plus
+
+
+# What ranks a player who has played: the four totals, then the head-to-head balance among the
+# players level on them (0 where head-to-head does not apply). Equal: the same rank.
+Level = tuple[int, int, int, int, int]
 
 
 @dataclass(frozen=True)
@@ -48,6 +64,8 @@ class Outcome:
 class Standings:
     def __init__(self, players: Sequence[str] = ()) -> None:
         self.lines: dict[str, Line] = {}
+        # (winner, loser) -> qualifying games the winner won against the loser (its side against theirs)
+        self.beat: Counter[tuple[str, str]] = Counter()
         for name in players:
             self.register(name)
 
@@ -56,20 +74,62 @@ class Standings:
 
     def add(self, outcome: Outcome, sign: int = 1) -> None:
         """Count a result (``sign=-1`` takes one back: a correction is a take-back and an add).
-        The spread stays zero-sum: each winner gains the margin over each losing side."""
+        The spread stays zero-sum: each winner gains the margin over each losing side, and the
+        same in plus points (a partner, the side's). Head-to-head: each winner beat each loser."""
+        gained = outcome.margin * (outcome.sides - 1)
         for name in outcome.winners:
             win = self.lines[name]
             win.games += sign
             win.won += sign
             win.points += sign * ACC_POINTS[outcome.kind]
-            win.spread += sign * outcome.margin * (outcome.sides - 1)
+            win.spread += sign * gained
+            win.plus += sign * gained
+            for loser in outcome.losers:
+                self.beat[name, loser] += sign
+                if not self.beat[name, loser]:
+                    del self.beat[name, loser]
         for name in outcome.losers:
             line = self.lines[name]
             line.games += sign
             line.spread -= sign * outcome.margin
 
+    def met(self, a: str, b: str) -> bool:
+        """Whether ``a`` and ``b`` have a qualifying game against each other (on opposite sides,
+        one of them winning)."""
+        return bool(self.beat[a, b] or self.beat[b, a])
+
+    def head_to_head(self, names: Sequence[str]) -> dict[str, int] | None:
+        """Each of ``names``' balance in the qualifying games among them (games won against the
+        others minus games lost to them), or None when head-to-head is not available: some two
+        of them have never met. For two players: who won more of their games against each other."""
+        if any(not self.met(a, b) for a, b in combinations(names, 2)):
+            return None
+        return {a: sum(self.beat[a, b] - self.beat[b, a] for b in names if b != a) for a in names}
+
+    def ranking(self) -> list[tuple[Line, Level]]:
+        """The players who have played, best first, each with what ranks them (equal: the same
+        rank). Game points, games won, net spread, plus points; then, among the players level on
+        all four, head-to-head when every one of them has met every other in qualifying: their
+        balance in those games (won minus lost against the others in the group; for two, who won
+        more of their games against each other). Where a group has a pair who never met,
+        head-to-head is unavailable and the whole group stays level; players with the same
+        balance stay level too (no further round among them). Within a level group: by name."""
+        played = sorted((x for x in self.lines.values() if x.games),
+                        key=lambda x: (-x.points, -x.won, -x.spread, -x.plus, x.name))
+        out: list[tuple[Line, Level]] = []
+        for totals, group in groupby(played, key=lambda x: x.totals):
+            lines = list(group)
+            balance = self.head_to_head([x.name for x in lines]) if len(lines) > 1 else None
+            if balance is None:
+                out += [(x, (*totals, 0)) for x in lines]
+            else:
+                out += [(x, (*totals, balance[x.name])) for x in sorted(lines, key=lambda x: (-balance[x.name], x.name))]
+        return out
+
     def ranked(self) -> list[Line]:
-        return sorted(self.lines.values(), key=lambda x: (-x.points, -x.won, -x.spread, x.name))
+        """Every player, best first (:meth:`ranking`), then those who have played no game, by name."""
+        return [line for line, _ in self.ranking()] + sorted((x for x in self.lines.values() if not x.games),
+                                                             key=lambda x: x.name)
 
 
 def cut(entrants: int) -> int:

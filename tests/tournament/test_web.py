@@ -39,7 +39,7 @@ def client(room: Room) -> TestClient:
 def test_the_api_serves_standings_tables_bracket_and_players(client: TestClient, room: Room) -> None:
     ranked = client.get("/api/standings").json()
     assert ranked[0] == {"rank": 1, "name": "P04", "games": 1, "won": 1, "points": 3, "spread": 71,
-                         "withdrawn": False}
+                         "plus": 71, "withdrawn": False}
     assert [t["table"] for t in client.get("/api/tables").json()] == [f"t{n}" for n in range(1, 9)]
     assert client.get("/api/tables/t1").json()["online"] is False
     assert client.get("/api/tables/t99").status_code == 404

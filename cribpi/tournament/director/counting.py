@@ -15,7 +15,6 @@ from cribpi.tournament.director.base import SEAT_COLOURS, Base
 from cribpi.tournament.eventdb import EventDB
 from cribpi.tournament.standings import (
     ACC_POINTS,
-    Line,
     Outcome,
     Standings,
     bracket,
@@ -75,17 +74,18 @@ class Counting(Base):
             self._load(row, kinds.get(row["round"], "qualifying"))
 
     def ranked(self) -> list[dict[str, Any]]:
-        """The standings, best first; players level on game points, games won and spread share
-        a rank (1, 2, 2, 4), listed by name. A player who has played no game yet (registered
-        late) has no rank (None) and is listed after every player who has."""
+        """The standings, best first, by the ACC's tie-breakers (:meth:`Standings.ranking`: game
+        points, games won, spread, plus points, head-to-head); players still level share a rank
+        (1, 2, 2, 4), listed by name. A player who has played no game yet (registered late) has
+        no rank (None) and is listed after every player who has."""
         with self.lock:
             out, rows, rank, level = self.db.withdrawn(), [], 0, None
-            lines = self.standings.ranked()
-            for n, line in enumerate([x for x in lines if x.games], 1):
-                if _level(line) != level:
-                    rank, level = n, _level(line)
+            for n, (line, key) in enumerate(self.standings.ranking(), 1):
+                if key != level:
+                    rank, level = n, key
                 rows.append({"rank": rank, **line.as_dict(), "withdrawn": line.name in out})
-            rows += [{"rank": None, **line.as_dict(), "withdrawn": line.name in out} for line in lines if not line.games]
+            rows += [{"rank": None, **line.as_dict(), "withdrawn": line.name in out}
+                     for line in self.standings.ranked() if not line.games]
             return rows
 
     def player(self, name: str) -> dict[str, Any] | None:
@@ -114,16 +114,16 @@ class Counting(Base):
 
     def _cut(self) -> tuple[list[str], list[str]]:
         """(the qualifiers as the standings order them, the players level across the cut): the
-        top quarter of the entrants, a withdrawn player passed over; the second list names
-        every player level (points, games won, spread) with the last qualifier when one of
-        them falls below the cut, else it is empty. A player who has played no game is not in
-        it."""
+        top quarter of the entrants, in the leaderboard's order with a withdrawn player passed
+        over; the second list names every player still level (after every tie-breaker the
+        standings have, head-to-head included) with the last qualifier when one of them falls
+        below the cut, else it is empty. A player who has played no game is not in it."""
         out = self.db.withdrawn()
-        lines = [line for line in self.standings.ranked() if line.name not in out and line.games]  # played, in
+        lines = [(line.name, key) for line, key in self.standings.ranking() if line.name not in out]  # played, in
         size = cut(len(self.standings.lines))
-        seeds = [line.name for line in lines[:size]]
-        if 0 < size < len(lines) and _level(lines[size - 1]) == _level(lines[size]):
-            return seeds, [line.name for line in lines if _level(line) == _level(lines[size - 1])]
+        seeds = [name for name, _ in lines[:size]]
+        if 0 < size < len(lines) and lines[size - 1][1] == lines[size][1]:
+            return seeds, [name for name, key in lines if key == lines[size - 1][1]]
         return seeds, []
 
     def close_qualifying(self, order: list[str] | None = None) -> list[str]:
@@ -132,9 +132,10 @@ class Counting(Base):
         qualifying standings (a correction, a late registration), and no qualifying round is
         seated. Seating the bracket the first time closes qualifying. The seeds.
 
-        Players level on points, games won and spread across the cut are not split by name: a
-        ConfigError names them, and the director breaks the tie as the event's rules say and
-        gives ``order``, the tied players best first."""
+        Players still level across the cut (game points, games won, spread, plus points, and
+        head-to-head did not separate them) are not split by name: a ConfigError names them;
+        the director has them play the ACC's last tie-breaker, a one-game playoff (cut for
+        first deal), and gives ``order``, the tied players best first."""
         with self.lock:
             recorded = self.db.get("seeds")
             if recorded:
@@ -142,8 +143,9 @@ class Counting(Base):
             seeds, tied = self._cut()
             if tied and order is None:
                 places = sum(1 for name in seeds if name in tied)
-                raise ConfigError(f"a tie at the cut: {', '.join(tied)} are level on game points, games won and spread,"
-                                  f" for {places} place{'s' * (places != 1)}; break the tie as the event's rules say and"
+                raise ConfigError(f"a tie at the cut: {', '.join(tied)} are level on game points, games won, spread and"
+                                  f" plus points, and head-to-head does not separate them, for {places}"
+                                  f" place{'s' * (places != 1)}; a one-game playoff (cut for first deal) decides:"
                                   " give their order, best first")
             if tied and order is not None:
                 if sorted(order) != sorted(tied):
@@ -193,7 +195,3 @@ def _unusable(row: dict[str, Any], side: Callable[[str], tuple[str, ...] | None]
         return f"{players} are not all registered"
     return None
 
-
-def _level(line: Line) -> tuple[int, int, int]:
-    """What ranks a player: game points, games won, spread (equal: the same rank)."""
-    return line.points, line.won, line.spread

@@ -59,14 +59,16 @@ function board(live, length) {
 
 // The standings from the row after ``offset`` (a leaderboard split in columns): a long name is
 // cut short with an ellipsis (its whole name on hover), never pushing the numbers off the screen.
+// Plus points (the margins of the games won, the ACC's fourth tie-breaker) after the spread;
+// a phone leaves that column out (the player's page shows it).
 function standingsTable(rows, cut, offset = 0) {
-  const heads = ["#", "Player", "Games", "Won", "Points", "Spread"];
-  const t = el("table", { class: "standings" }, el("tr", {}, ...heads.map((h, i) => el("th", { class: i === 1 ? "name" : "" }, h))));
+  const heads = ["#", "Player", "Games", "Won", "Points", "Spread", "Plus"];
+  const t = el("table", { class: "standings" }, el("tr", {}, ...heads.map((h, i) => el("th", { class: i === 1 ? "name" : i === 6 ? "plus" : "" }, h))));
   rows.forEach((r, i) => {
     const name = el("a", { href: playerLink(r.name), title: r.name }, r.name);
     t.append(el("tr", { class: offset + i + 1 === cut ? "cut" : "" }, el("td", {}, r.rank === null ? "–" : String(r.rank)), el("td", { class: "name" }, name),
       el("td", {}, String(r.games)), el("td", {}, String(r.won)), el("td", {}, String(r.points)),
-      el("td", {}, (r.spread > 0 ? "+" : "") + r.spread)));
+      el("td", {}, (r.spread > 0 ? "+" : "") + r.spread), el("td", { class: "plus" }, String(r.plus))));
   });
   return t;
 }
