@@ -34,7 +34,7 @@ from cribpi.tournament.messages import GAME_LENGTHS, NAME
 
 __all__ = ["DIRECTOR", "MAX_TABLES", "Room", "write_room", "table_ids", "init_event", "EVENT_DB", "CREDENTIALS", "ROOM_FILES",
            "BROKER_DIR", "BROKER_FILES", "check_bind", "check_user", "room_files", "room_path", "read_credentials",
-           "room_event", "fresh_event_db", "write_credentials", "private_file", "room_warnings"]
+           "room_event", "fresh_event_db", "write_credentials", "private_file", "room_warnings", "fsync_dir"]
 
 DIRECTOR = "director"  # the director's MQTT username
 MAX_TABLES = 2000  # as `cribpi loadgen` can play (a broker past ~1000 needs its open-files limit raised)
@@ -85,17 +85,39 @@ def room_path(folder: Path, name: str) -> Path:
 
 def private_file(path: Path, text: str) -> None:
     """Write ``text`` to a new file only its owner can read (never readable by others, not
-    even for a moment)."""
+    even for a moment), on the disk when this returns (its entry in the folder is the folder's
+    fsync: :func:`fsync_dir`)."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         os.fchmod(f.fileno(), 0o600)  # a file that was there keeps its mode otherwise
         f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make ``folder``'s entries durable (the files and folders made, renamed or removed in it):
+    a file's own fsync does not make its name in the folder survive a power cut."""
+    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _fsync_file(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def write_credentials(folder: Path, credentials: dict[str, str]) -> Path:
-    """The room's ``credentials.json`` (mode 0600: every password in clear)."""
+    """The room's ``credentials.json`` (mode 0600: every password in clear), on the disk."""
     path = folder / CREDENTIALS
     private_file(path, json.dumps(credentials, indent=1))
+    fsync_dir(folder)
     return path
 
 
@@ -175,6 +197,7 @@ def write_room(folder: Path, event: str, tables: int, *, port: int = 1883, bind:
     tool = shutil.which("mosquitto_passwd")
     if tool is None:
         raise HardwareError("mosquitto_passwd is not installed (apt install mosquitto)")
+    made = [p for p in (folder, *folder.parents) if not p.exists()]  # the folders mkdir makes, deepest first
     folder.mkdir(parents=True, exist_ok=True)
     broker = folder / BROKER_DIR
     broker.mkdir(mode=0o700, exist_ok=True)
@@ -210,7 +233,14 @@ def write_room(folder: Path, event: str, tables: int, *, port: int = 1883, bind:
         "max_queued_messages 1000000\n"
         "max_inflight_messages 0\n"
         f"max_packet_size {16 * 1024}\n", encoding="utf-8")
-    return Room(folder, port, creds, _hand_to_broker(broker, run_as))
+    user = _hand_to_broker(broker, run_as)
+    # On the disk before init says the room is made: the broker's files, then each folder's
+    # entries, up to the new event folder's own in its parent (and any parent mkdir made).
+    for name in BROKER_FILES:
+        _fsync_file(broker / name)
+    for path in (data, broker, folder, *dict.fromkeys(p.parent for p in [folder, *made])):
+        fsync_dir(path)
+    return Room(folder, port, creds, user)
 
 
 def _hand_to_broker(broker: Path, run_as: str | None) -> str | None:
@@ -313,3 +343,4 @@ def _event_db(folder: Path, event: str, tables: list[str], admin_password: str, 
         db.put(key, value)
     db.add_tables(tables)
     db.close()
+    fsync_dir(folder)  # event.db's entry in the folder (SQLite syncs its WAL's, not always the database's)

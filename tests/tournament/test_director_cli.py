@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import stat
 from pathlib import Path
@@ -38,6 +39,38 @@ def test_init_writes_the_event_and_the_room(tmp_path: Path, capsys: pytest.Captu
     db = EventDB(folder / "event.db")
     assert db.tables() == ["t1", "t2", "t3"] and db.get("event") == "open26"
     assert check_password("a long admin secret", db.get("admin")) and not check_password("guess", db.get("admin"))
+
+
+@pytest.mark.mqtt
+def test_init_leaves_the_new_folder_and_its_files_on_the_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A power cut right after init said the event is made keeps it: each file init wrote is
+    fsynced, and so is each folder that holds a new entry, the new event folder's parent (and a
+    parent init made on the way) included. Seen through os.fsync: which inodes it was called on."""
+    require("mosquitto_passwd")
+    (tmp_path / "pw").write_text("a long admin secret\n")
+    folder = tmp_path / "events" / "open26"  # events/ is made too
+    synced: list[tuple[int, int]] = []
+    fsync = os.fsync
+
+    def spy(fd: int) -> None:
+        st = os.fstat(fd)
+        synced.append((st.st_dev, st.st_ino))
+        fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", spy)
+    assert main(["director", "init", "open26", "--dir", str(folder), "--tables", "2",
+                 "--admin-password-file", str(tmp_path / "pw")]) == 0
+
+    def inode(path: Path) -> tuple[int, int]:
+        st = path.stat()
+        return st.st_dev, st.st_ino
+
+    broker = folder / "broker"
+    for path in (tmp_path, tmp_path / "events", folder, broker, broker / "data", folder / "credentials.json",
+                 broker / "passwd", broker / "acl", broker / "mosquitto.conf"):
+        assert inode(path) in synced, f"{path.relative_to(tmp_path)} never fsynced"
+    # the parent's fsync comes after the folder was made with everything in it
+    assert synced.index(inode(tmp_path)) > synced.index(inode(folder))
 
 
 @pytest.mark.parametrize("argv, says", [
