@@ -8,13 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cribpi.exc import ConfigError
 from cribpi.tournament.director import Director
+from cribpi.tournament.eventdb import hash_password
 from cribpi.tournament.standings import Outcome, Standings
+from tests.tournament.test_browser import Server, browser  # noqa: F401 - a fixture
 from tests.tournament.test_standings import Room
+from tests.tournament.test_web import PASSWORD
 
 # 12 entrants (a cut of 3), three rounds; (winner, loser, loser's score), every game a plain
 # win (the loser on 91 or more: 2 game points).
@@ -180,3 +184,27 @@ def test_plus_points_are_what_a_win_adds_to_the_spread() -> None:
     s.add(Outcome(("B",), ("A", "C"), "win", 5, sides=3), -1)  # taken back: as if never counted
     assert [(x.name, x.spread, x.plus) for x in s.ranked()] == [("A", 20, 20), ("B", -10, 0), ("C", -10, 0)]
     assert s.beat == {("A", "B"): 1, ("A", "C"): 1}
+
+
+@pytest.mark.browser
+def test_the_admin_page_takes_the_order_after_the_playoff(tmp_path: Path, browser: Any) -> None:  # noqa: F811
+    names = ["Ann", "Ben", "Cat", "Dan", "Eve", "F", "G", "H", "I", "J", "K", "L"]
+    room = event(tmp_path, names, [[("Ann", "Ben", 100), ("Dan", "Eve", 91)], [("Ben", "Cat", 100), ("Eve", "Dan", 91)],
+                                   [("Cat", "Ann", 100)]])
+    room.director.db.put("admin", hash_password(PASSWORD))
+    server = Server(room.director)
+    try:
+        page = browser.new_page()
+        page.goto(server.url("/admin"))
+        page.fill("input[name=password]", PASSWORD)
+        page.click("button:text-is('Log in')")
+        close = page.locator("form:has(h3:text-is('Close qualifying'))")
+        close.locator("button").click()
+        page.wait_for_function("document.getElementById('said').textContent.startsWith('refused')")
+        assert "a tie at the cut: Ann, Ben, Cat" in page.inner_text("#said")
+        close.locator("textarea").fill("Cat\n Ann \n\nBen")
+        close.locator("button").click()
+        page.wait_for_function("document.getElementById('said').textContent.startsWith('done')")
+        assert room.director.bracket()["seeds"] == ["Dan", "Eve", "Cat"]
+    finally:
+        server.stop()

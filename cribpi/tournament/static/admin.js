@@ -25,6 +25,7 @@ function form(title, fields, action) {
   const f = el("form", {}, el("h3", {}, title));
   for (const [name, kind, options] of fields) {
     f.append(kind === "select" ? el("select", { name }, ...options.map((o) => el("option", {}, o)))
+      : kind === "textarea" ? el("textarea", { name, placeholder: options, rows: "3" })
       : el("input", { name, placeholder: name, type: kind }));
   }
   f.append(el("button", {}, title));
@@ -48,7 +49,13 @@ async function adminPage() {
     form("Withdraw", [["name", "text"], ["again", "select", ["withdraws", "plays again"]]],
       (d) => post("/admin/players/withdraw", { name: d.name, withdrawn: d.again === "withdraws" })),
     form("Rename", [["name", "text"], ["new", "text"]], (d) => post("/admin/players/rename", d)),
-    form("Close qualifying", [], () => post("/admin/qualifying/close", {})),
+    // A tie at the cut is refused with the tied players' names; after their one-game playoff
+    // the director gives their order here, one name a line (a name may hold a comma).
+    form("Close qualifying", [["order", "textarea", "only for a tie at the cut: the tied players, best first, one a line"]],
+      (d) => {
+        const order = d.order.split("\n").map((n) => n.trim()).filter((n) => n);
+        return post("/admin/qualifying/close", order.length ? { order } : {});
+      }),
     form("Seat a round", [["method", "select", ["swiss", "random", "bracket"]], ["games", "number"]],
       (d) => post("/admin/rounds", d.games ? { method: d.method, games: +d.games } : { method: d.method })),
     form("Correct", [["id", "number"], ["scores", "text"], ["winner", "number"], ["kind", "select", ["win", "skunk", "double_skunk"]], ["margin", "number"], ["why", "text"]],
