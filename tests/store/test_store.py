@@ -350,8 +350,6 @@ def test_checkpoints_run_in_the_table_s_pauses_and_keep_the_wal_small(db_path):
     """No checkpoint inside a commit (SQLite's own only as a far backstop): the writer's thread
     folds the WAL in during a pause after every CHECKPOINT_EVERY commits, so the WAL starts
     again from its beginning instead of growing, and readers see every event throughout."""
-    import time
-
     from cribpi.store.checkpoint import BACKSTOP_PAGES
     from cribpi.store.journal import CHECKPOINT_EVERY
 
@@ -366,10 +364,29 @@ def test_checkpoints_run_in_the_table_s_pauses_and_keep_the_wal_small(db_path):
         for start in range(1, len(events), burst):
             extend(store, game_id, game, events[start:start + burst])
             sizes.append(wal.stat().st_size)
-            time.sleep(0.3)  # the players think
+            if len(events[start:start + burst]) == CHECKPOINT_EVERY:  # the players think, and meanwhile
+                wait_till_folded_in(db_path)  # the thread folds in all this burst wrote (not the last part of one)
         per_burst = sizes[0]
         assert max(sizes) <= 2 * per_burst + 65536, sizes  # bounded by the commits between pauses
         assert sizes[-1] < sizes[0] * len(sizes) / 2, sizes  # not the whole match's frames
         with Store(db_path, read_only=True) as reader:
             assert reader.events(game_id) == events
     assert not wal.exists()  # the writer's close folded the rest in
+
+
+def wait_till_folded_in(db_path: pathlib.Path, timeout: float = 30.0) -> None:
+    """Poll (not checkpointing itself) till every frame in the WAL has been copied back into the
+    journal: the WAL index (the -shm file, https://www.sqlite.org/walformat.html) says so when
+    its nBackfill (bytes 96-99) has reached its mxFrame (bytes 16-19), both in native order."""
+    import sys
+    import time
+
+    shm = db_path.with_name(db_path.name + "-shm")
+    deadline = time.monotonic() + timeout
+    while True:
+        header = shm.read_bytes()[:100]
+        frames, backfilled = (int.from_bytes(header[at:at + 4], sys.byteorder) for at in (16, 96))
+        if frames and backfilled == frames:
+            return
+        assert time.monotonic() < deadline, f"the WAL not folded in after {timeout:g} s: {backfilled} of {frames} frames"
+        time.sleep(0.01)
