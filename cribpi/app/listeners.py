@@ -11,7 +11,9 @@ clears. A key pressed while the problems are shown takes them as read (:meth:`Pa
 the table's screen comes back with it, so the game can be played on the parts that work (the
 controller unplugged for the evening), and the problems are shown again when a new one opens.
 A *mark* (the room's broker out of reach: ``offline``) is smaller news: a glyph in a corner of
-every display, the screen kept.
+every display, the screen kept. A part still down once its problem was taken as read keeps one
+(``missing``) until it joins, so the table never looks whole while it is not; the update names
+those parts (``missing``) for the views that have words to spare (the simulator's status line).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ class Update:
     effects: tuple[Effect, ...] = ()
     game_id: int | None = None
     marks: frozenset[str] = frozenset()  # status marks shown beside the screen (``offline``)
+    missing: tuple[str, ...] = ()  # the parts down now, said short (``LEDs``): marked while any is
 
 
 Listener = Callable[[Update], None]
@@ -73,8 +76,10 @@ class PartsView:
         self.read = tuple(p for p in self.read if p in now)  # one that cleared and comes back is news
         problems = now if set(now) - set(self.read) else ()
         self.showing = False
+        # the problem screen names the parts down; the table's screen keeps a mark for them
+        marks = update.marks | {"missing"} if update.missing and not problems else update.marks
         for display, page in zip(self.parts.displays, self.parts.pages):
             screen = problem_screen(problems) if problems else update.scores if page == "scores" else update.screen
-            display.show(render_screen(screen, display.size, update.marks))
+            display.show(render_screen(screen, display.size, marks))
             # shown only where a display works (a guarded one says its own problem otherwise)
             self.showing = self.showing or bool(problems) and getattr(display, "problem", None) is None

@@ -44,13 +44,16 @@ class _Timer:
 
 class TableApp:
     """The UI on ``parts``; ``listeners`` are told of every change (the parts' view first).
-    ``problems`` gives the parts' open faults, which the displays show while there are any."""
+    ``problems`` gives the parts' open faults, which the displays show while there are any;
+    ``missing`` the parts down, said short (``LEDs``), which every update carries."""
 
     def __init__(self, parts: Parts, ui: TableUI, *, led_settings: LedSettings | None = None,
                  clock: Callable[[], float] = time.monotonic,
-                 problems: Callable[[], Sequence[str]] = tuple) -> None:
+                 problems: Callable[[], Sequence[str]] = tuple,
+                 missing: Callable[[], Sequence[str]] = tuple) -> None:
         self.parts = parts
         self.ui = ui
+        self.missing = missing
         # OK pages a long screen as often as the table's own display needs (a 128x32 one
         # takes more pages than the default 128x64).
         ui.display_size = next((d.size for d, page in zip(parts.displays, parts.pages) if page == "table"),
@@ -132,6 +135,7 @@ class TableApp:
         update = Update(
             screen=ui.screen(), scores=scores_screen(ui.state), board=ui.board(marks=self.led_settings.marks),
             state=ui.state, events=events, effects=effects, game_id=ui.session.game_id, marks=self.marks,
+            missing=tuple(self.missing()),
         )
         for listener in self.listeners:
             try:

@@ -51,7 +51,10 @@ class Checked(Protocol):
 
 
 class GuardedPart:
-    """One output part behind a guard: ``put(thing)`` shows it, or keeps it for the retry."""
+    """One output part behind a guard: ``put(thing)`` shows it, or keeps it for the retry.
+    ``label`` is how the displays' lasting mark says it while it is down (``LEDs``)."""
+
+    label = "part"
 
     def __init__(self, name: str, part: Any, clock: Callable[[], float]) -> None:
         self.name = name
@@ -104,14 +107,17 @@ class GuardedPart:
 
 
 class GuardedPegboard(GuardedPart):
+    label = "LEDs"
+
     def show(self, board: BoardModel) -> None:
         self.put(board)
 
 
 class GuardedDisplay(GuardedPart):
-    def __init__(self, name: str, part: Display, clock: Callable[[], float]) -> None:
+    def __init__(self, name: str, part: Display, clock: Callable[[], float], number: int | None = None) -> None:
         super().__init__(name, part, clock)
         self.size = part.size
+        self.label = "OLED" if number is None else f"OLED {number}"
 
     def show(self, image: Image.Image) -> None:
         self.put(image)
@@ -131,7 +137,8 @@ class Guard:
                  buttons: tuple[Mapping[int, PinBinding], Any] | None = None) -> None:
         self.pegboard = GuardedPegboard(_name(parts, "pegboard"), parts.pegboard, clock)
         several = len(parts.displays) > 1
-        self.displays = tuple(GuardedDisplay(_name(parts, "display") + (f" {i + 1}" if several else ""), d, clock)
+        self.displays = tuple(GuardedDisplay(_name(parts, "display", i) + (f" {i + 1}" if several else ""), d, clock,
+                                             i + 1 if several else None)
                               for i, d in enumerate(parts.displays))
         self.checked: list[Checked] = [self.pegboard, *self.displays]
         self.seen: tuple[str, ...] = ()  # the problems as of the last check
@@ -176,6 +183,19 @@ class Guard:
             return (NO_INPUT, *own)
         return own
 
+    def missing(self) -> tuple[str, ...]:
+        """The parts down now, each said short (``LEDs``, ``OLED``, ``buttons``, ``card
+        reader``, ``speaker``): missing since the start, gone since, or failing. The displays
+        keep a mark for them after a key took their problems as read; a key stuck down is not
+        one (its buttons are there)."""
+        labels: list[str] = []
+        for part in self.checked:
+            if part.problem and not isinstance(part, StuckButtons):
+                label = _label(part)
+                if label not in labels:
+                    labels.append(label)
+        return tuple(labels)
+
     def check(self) -> bool:
         """Retry what is due and look at the parts' own problems: True when the table must be
         redrawn (a part came back, or a problem opened or cleared since the last check)."""
@@ -190,9 +210,18 @@ class Guard:
         return any(came_back) or changed
 
 
-def _name(parts: Parts, part: str) -> str:
-    """How logs and the OLED name a part: the controller and the OLED by name, others by backend."""
+def _label(part: Checked) -> str:
+    """A part as the displays' lasting mark says it: its label, else its name (a card reader
+    without its port: the port is in its problem)."""
+    label = str(getattr(part, "label", None) or part.name)
+    return "card reader" if label.startswith("card reader") else label
+
+
+def _name(parts: Parts, part: str, index: int = 0) -> str:
+    """How logs and the OLED name a part: the controller and the OLED by name, others by backend
+    (the ``index``-th display by its own: the backends name each display in turn)."""
     named = dict(parts.backends)
-    backend = (named.get(part) or named.get("all", "")).split("+")[0]
+    own = [backend for kind, backend in parts.backends if kind == part]
+    backend = ((own[index] if index < len(own) else "") or named.get("all", "")).split("+")[0]
     known = {("pegboard", "controller"): "controller", ("display", "pi"): "OLED"}
     return known.get((part, backend), f"{part} ({backend or 'unknown'})")

@@ -166,7 +166,8 @@ def guarded_app(parts: Parts, table: TableUI, *, led_settings: LedSettings | Non
     its loop checks them every ``CHECK_S`` and redraws when a part comes back or a problem
     opens or clears."""
     guard = Guard(parts, clock, button_pins(pins, parts))
-    app = TableApp(guard.parts, table, led_settings=led_settings, clock=clock, problems=guard.problems)
+    app = TableApp(guard.parts, table, led_settings=led_settings, clock=clock, problems=guard.problems,
+                   missing=guard.missing)
 
     def check_parts() -> None:
         if guard.check():

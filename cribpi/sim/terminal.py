@@ -65,6 +65,7 @@ class Terminal:
         self._batching = False  # keys being handled: their frame is drawn once, after them
         self._shown: list[Line] = []  # the lines on the screen now
         self._shown_size = (0, 0)
+        self.missing: tuple[str, ...] = ()  # the parts down, as the last update said them
         app.subscribe(self._updated)
 
     # -- what is shown --------------------------------------------------------------------
@@ -76,7 +77,7 @@ class Terminal:
         self.mapper.context = _called_on(state, self.mapper.entry)
         prompt = self.mapper.notice or self.mapper.prompt or _waiting_for(self.app)
         return View(str(self.journal or ""), self.pegboard.frame if self.pegboard else None, labels,
-                    self.display.image if self.display else None, status_line(state, columns),
+                    self.display.image if self.display else None, status_line(state, columns, self.missing),
                     tuple(screen_text(ui.screen()).split("\n")), prompt, LEGEND)
 
     def draw(self) -> None:
@@ -126,8 +127,9 @@ class Terminal:
                 pass  # the bottom-right cell: written, but the cursor cannot move past it
             x += len(text)
 
-    def _updated(self, _update: Update) -> None:
+    def _updated(self, update: Update) -> None:
         """The table changed: draw now, or once at the end of a batch of keys."""
+        self.missing = update.missing
         if not self._batching:
             self.draw()
 
@@ -286,12 +288,14 @@ def rules_words(name: str) -> str:
     return " ".join([*(said.get(word, word) for word in name.split("-")), "rules"])
 
 
-def status_line(state: State, columns: int = STATUS_COLUMNS) -> str:
+def status_line(state: State, columns: int = STATUS_COLUMNS, missing: Sequence[str] = ()) -> str:
     """The scores, how the game is set, its phase and who deals, in the players' words, in the
     fullest form that fits ``columns``: the set-up is said shorter ("claim, muggins", "ACC
     tournament"), then the phase is left out (the prompt line says what the table waits for),
     then the rules, then the mode, before a score or the dealer is ever cut (four players on
-    three-digit scores fit 80 columns).
+    three-digit scores fit 80 columns). The parts down (``missing``) are said last, for as long as
+    they are down ("no LEDs"): the set-up is left out before them, and they are said shorter
+    ("no LEDs +2") before a score or the dealer is cut.
 
     >>> from cribpi.game import Game, NewGame
     >>> from cribpi.rules import ACC
@@ -299,6 +303,8 @@ def status_line(state: State, columns: int = STATUS_COLUMNS) -> str:
     'Ann 0  Bob 0 · count mode · ACC rules · cut for deal'
     >>> status_line(Game([NewGame(("Ann", "Bob"), ACC)]).state, 40)
     'Ann 0 Bob 0 · count · ACC · cut for deal'
+    >>> status_line(Game([NewGame(("Ann", "Bob"), ACC)]).state, 40, ("LEDs",))
+    'Ann 0  Bob 0 · count · ACC · no LEDs'
     """
     names = [state.team_name(t) for t in range(len(state.scores))]
     # muggins is said where it is played (claim mode): without it on the line, only an export showed it
@@ -314,7 +320,12 @@ def status_line(state: State, columns: int = STATUS_COLUMNS) -> str:
     # the phase goes first: the line under the words says what the table waits for
     forms: tuple[list[str], ...] = ([mode, rules, phase], [short_mode, short_rules, phase], [short_mode, short_rules],
                                     [short_mode], [])
-    lines = [" · ".join([gap.join(sides), *form, *dealer]) for form in forms for gap in ("  ", " ")]
+    # the parts down, all named, else the first and how many more
+    down: list[list[str]] = [[f"no {', '.join(missing)}"]] if missing else [[]]
+    if len(missing) > 1:
+        down.append([f"no {missing[0]} +{len(missing) - 1}"])
+    lines = [" · ".join([gap.join(sides), *form, *dealer, *said]) for said in down for form in forms
+             for gap in ("  ", " ")]
     fitting = next((line for line in lines if len(line) <= columns), None)
     return fitting if fitting is not None else lines[-1][:max(columns - 1, 0)] + "…"
 

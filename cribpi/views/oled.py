@@ -366,9 +366,11 @@ def render_screen(screen: ScreenModel, size: Size = DEFAULT_SIZE, marks: Collect
 # -- status marks -------------------------------------------------------------------------
 
 #: A status the table shows beside any screen, without taking it over (a part's problem does
-#: that): its 7x7 glyph, rows top down, ``#`` lit.
+#: that): its 7x7 glyph, rows top down, ``#`` lit. ``missing``: a part is still down (named on
+#: the problem screen until a key took it as read), until it joins.
 MARKS: dict[str, tuple[str, ...]] = {
     "offline": ("#######", "##...##", "#.#.#.#", "#..#..#", "#.#.#.#", "##...##", "#######"),  # a crossed box
+    "missing": ("...#...", "..###..", "..#.#..", ".##.##.", ".#####.", "###.###", "#######"),  # a warning sign
 }
 MARK = 7
 

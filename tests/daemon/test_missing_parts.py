@@ -116,15 +116,17 @@ def test_with_the_buttons_missing_the_display_names_them_the_other_keys_play_and
         cards.press("ok")  # the other keys play on, and the first takes the problem as read:
         app.pump()
         assert len(ui.session.game.journal) == 2
-        assert mock_screen(display) == render_screen(ui.screen(), (128, 64)).tobytes()  # the table's screen
+        # the table's screen, with a mark in its corner: a part is still missing
+        assert guard.missing() == ("buttons",)
+        assert mock_screen(display) == render_screen(ui.screen(), (128, 64), {"missing"}).tobytes()
         wait(2 * FIRST_RETRY_S)
-        assert mock_screen(display) == render_screen(ui.screen(), (128, 64)).tobytes()  # still, while retried
+        assert mock_screen(display) == render_screen(ui.screen(), (128, 64), {"missing"}).tobytes()  # still
         wait(2 * FIRST_RETRY_S)
         assert buttons.part is None and guard.problems() == (problem,)
         pins.wired = True
         wait(4 * FIRST_RETRY_S)
-        assert buttons.part is not None and guard.problems() == ()
-        assert mock_screen(display) == render_screen(ui.screen(), (128, 64)).tobytes()
+        assert buttons.part is not None and guard.problems() == () and guard.missing() == ()
+        assert mock_screen(display) == render_screen(ui.screen(), (128, 64)).tobytes()  # joined: no mark
         screen = ui.screen()
         PinDriver(pins, config.pins, keys_clock, config.timing).press(action_from_words("ok"))
         app.pump()
@@ -298,5 +300,55 @@ def test_pi_buttons_missing_at_start_are_watched_once_gpiozero_finds_its_pins(mo
         factory.pin(ok_pin).drive_high()
         wait(CHECK_S)
         assert guard.problems() == ()
+    finally:
+        app.close()
+
+
+def test_the_missing_oled_is_marked_on_the_other_display_after_a_key_until_it_joins():
+    config = Config(parts=PartsConfig(inputs=("mock",), pegboard="mock",
+                                      displays=(DisplayConfig("pi"), DisplayConfig("mock"))))
+    pins, keys_clock, oled = MockFactory(), ManualClock(), FlakyOled()
+    parts, ui, app, guard, wait = table(config, Inject(pin_factory=pins, clock=keys_clock, device_factory=oled))
+    try:
+        other = parts.displays[1]
+        (problem,) = guard.problems()
+        assert problem.startswith("OLED 1: missing (") and guard.missing() == ("OLED 1",)
+        assert mock_screen(other) == render_screen(problem_screen((problem,)), (128, 64)).tobytes()
+        PinDriver(pins, config.pins, keys_clock, config.timing).press(action_from_words("ok"))
+        app.pump()  # the problem taken as read: the table's screen, marked while the OLED is missing
+        assert mock_screen(other) == render_screen(ui.screen(), (128, 64), {"missing"}).tobytes()
+        wait(8 * FIRST_RETRY_S)
+        assert mock_screen(other) == render_screen(ui.screen(), (128, 64), {"missing"}).tobytes()
+        oled.plugged = True
+        wait(LAST_RETRY_S + CHECK_S)
+        assert guard.problems() == () and guard.missing() == ()
+        assert mock_screen(other) == render_screen(ui.screen(), (128, 64)).tobytes()  # it joined: no mark
+        display = parts.displays[0].part
+        assert display.flush(5.0)
+        assert display.inner.device.image.convert("1").tobytes() == render_screen(ui.screen(), (128, 64)).tobytes()
+    finally:
+        app.close()
+
+
+def test_the_simulators_status_line_says_a_missing_part_until_it_joins():
+    from cribpi.sim.terminal import Terminal
+
+    config = Config(parts=PartsConfig(inputs=("mock", "sim"), pegboard="sim", displays=(DisplayConfig("sim"),)))
+    pins = FlakyPins()
+    parts, ui, app, guard, wait = table(config, Inject(pin_factory=pins, clock=ManualClock()))
+    try:
+        terminal = Terminal(app, parts)
+        _, cards = parts.inputs.sources
+        cards.press("ok")  # takes the problem as read: the status line keeps saying it
+        app.pump()
+        assert len(ui.session.game.journal) == 2
+        status = terminal.view().status
+        assert status.endswith(" · no buttons") and len(status) <= 80
+        assert terminal.display.image.tobytes() == render_screen(ui.screen(), (128, 64), {"missing"}).tobytes()
+        pins.wired = True
+        wait(4 * FIRST_RETRY_S)
+        assert guard.missing() == ()
+        assert "no buttons" not in terminal.view().status
+        assert terminal.display.image.tobytes() == render_screen(ui.screen(), (128, 64)).tobytes()
     finally:
         app.close()

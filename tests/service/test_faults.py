@@ -11,7 +11,7 @@ from contextlib import contextmanager
 
 from cribpi.app import TableSettings, TableUI
 from cribpi.app.listeners import problem_screen
-from cribpi.daemon.backoff import FIRST_RETRY_S
+from cribpi.daemon.backoff import FIRST_RETRY_S, LAST_RETRY_S
 from cribpi.daemon.table import CHECK_S, guarded_app
 from cribpi.hal.base import CombinedInputs, Parts
 from cribpi.hal.mock import UNPLUGGED, open_mock
@@ -78,6 +78,24 @@ def test_the_controller_unplugged_a_hundred_times(caplog):
             assert len(parts.boards) > shown and parts.boards[-1] == ui.board()  # redrawn
             assert shows(parts, ui.screen())
         assert len(ui.session.game.journal) == 2
+
+
+def test_the_leds_down_are_marked_on_the_oled_after_a_key_took_the_problem_as_read():
+    with guarded_table() as (parts, ui, app, guard, wait):
+        parts.memory.unplug()
+        wait(CHECK_S)
+        assert guard.missing() == ("LEDs",)
+        assert shows(parts, problem_screen(guard.problems()))  # the problem screen names them
+        key(parts, app, "ok")  # taken as read: the table's screen, with the mark in its corner
+        assert len(ui.session.game.journal) == 2
+        marked = render_screen(ui.screen(), (128, 64), {"missing"}).tobytes()
+        assert parts.image.tobytes() == marked
+        wait(8 * FIRST_RETRY_S)
+        assert parts.image.tobytes() == marked  # for as long as they are down
+        parts.memory.replug()
+        wait(LAST_RETRY_S + CHECK_S)
+        assert guard.problems() == () and guard.missing() == ()
+        assert shows(parts, ui.screen())  # back: no mark
 
 
 def test_a_failing_contrast_is_logged_not_raised(caplog):

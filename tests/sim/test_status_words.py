@@ -100,3 +100,24 @@ def test_a_wide_terminal_gets_the_whole_line():
     assert wide == ("Red 118  Blue 120  Green 121 · claim mode, muggins · ACC tournament rules · deal counted"
                     f" · {state.names[state.deal.dealer]} deals")
     assert len(status_line(state)) <= 80 < len(wide)
+
+
+#: The parts a table can have down at once, as the daemon's guard says them.
+ALL_DOWN = ("LEDs", "OLED 2", "buttons", "card reader", "speaker")
+
+
+def test_a_part_down_is_said_last_and_every_table_still_fits_80_columns():
+    """A part down is said ("no LEDs") for as long as it is, at the end of the line; the set-up
+    is left out before it, and every part down is said shorter ("no LEDs +4") before a score or
+    the dealer is cut."""
+    for state in _worst_cases():
+        for missing, said in ((("LEDs",), " · no LEDs"), (ALL_DOWN[:2], " · no LEDs, OLED 2"),
+                              (ALL_DOWN, " · no LEDs")):
+            line = status_line(state, missing=missing)
+            assert len(line) <= 80 and "…" not in line and said in line, line
+            for team, score in enumerate(state.scores):
+                assert f"{state.team_name(team)} {score}" in line, line
+            if state.deal is not None:
+                assert f" · {state.names[state.deal.dealer]} deals · no LEDs" in line, line
+    assert status_line(state, 132, ALL_DOWN).endswith(" · no LEDs, OLED 2, buttons, card reader, speaker")
+    assert status_line(state, missing=ALL_DOWN).endswith(" · no LEDs +4")

@@ -1,5 +1,6 @@
 """Status marks: a small glyph in the top right corner of any screen (the table out of reach of
-its tournament broker: ``offline``), the rest of the screen as it was."""
+its tournament broker: ``offline``; a part still missing: ``missing``), the rest of the screen
+as it was."""
 
 from __future__ import annotations
 
@@ -48,5 +49,16 @@ def test_on_a_play_score_the_mark_leaves_the_starter_in_view() -> None:
 
 
 def test_an_unknown_mark_is_refused_by_name() -> None:
-    with pytest.raises(ViewError, match="no status mark 'busy': marks are offline"):
+    with pytest.raises(ViewError, match="no status mark 'busy': marks are offline, missing"):
         render_screen(MessageScreen(("x",)), marks={"busy"})
+
+
+def test_the_missing_mark_sits_at_the_corner_and_the_offline_mark_left_of_it() -> None:
+    screen = PlayScreen(count=15, turn="Ann", starter=Card.parse("5H"))
+    plain, marked = render_screen(screen), render_screen(screen, marks={"missing", "offline"})
+    starter = 128 - SMALL.text_width("5H")
+    assert _lit(marked, (starter, 0, 128, 8)) == _lit(plain, (starter, 0, 128, 8))  # the starter kept
+    assert _lit(marked, (starter - 8, 0, starter - 1, 7)) == list(MARKS["missing"])
+    assert _lit(marked, (starter - 17, 0, starter - 10, 7)) == list(MARKS["offline"])
+    changed = ImageChops.difference(plain.convert("L"), marked.convert("L")).getbbox()
+    assert changed is not None and changed[3] <= 8  # the top row only: the count and the score as they were
