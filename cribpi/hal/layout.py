@@ -18,8 +18,9 @@ Each ``leds`` item takes the next LEDs of the strip in order:
 * ``"games T:A-B"`` / ``"games T:N"`` game-counter LEDs of track T;
 * ``"skip N"`` N LEDs under no hole (a fold, a corner).
 
-Loading checks every hole 1-121 of every track and every game counter is mapped exactly once
-and that no LED is used twice; each error is a :class:`~cribpi.exc.ConfigError` naming the
+Loading checks every hole 1-121 of every track and every game counter is mapped exactly once,
+that no LED is used twice and that no strip is longer than the controller drives
+(:data:`MAX_STRIP_LEDS`); each error is a :class:`~cribpi.exc.ConfigError` naming the
 file, the entry, the value and what would be accepted.
 """
 
@@ -30,21 +31,23 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from cribpi.exc import ConfigError
 from cribpi.inputs import escaped, read_user_text, shown, unprintable
 from cribpi.views.board import HOLES, RGB
 from cribpi.views.leds import LedFrame
 
-__all__ = ["Layout", "load_layout", "parse_layout", "ENTRY_FORMS"]
+__all__ = ["Layout", "load_layout", "parse_layout", "ENTRY_FORMS", "MAX_STRIP_LEDS"]
 
 Led = tuple[int, int]  # (strip, index)
 Spot = tuple[str, int, int]  # ("hole" | "games", track, number)
 ENTRY_FORMS = '"T:A-B", "T:H", "games T:A-B", "games T:N", "skip N"'
 # [0-9], not \d: \d also matches "١" and "１", which int() then takes (see cribpi.inputs.parse_int)
 _ENTRY = re.compile(r"(?:(?P<games>games)\s+)?(?P<track>[0-9]{1,4}):(?P<a>[0-9]{1,4})(?:-(?P<b>[0-9]{1,4}))?")
-MAX_LED_INDEX = 9999  # no strip is longer: a bigger index is a typo, and would cost memory
+#: The most LEDs a strip may have: what the controller's firmware drives (its ``MAX_LEDS``,
+#: firmware/settings.py; tests/hal/test_strip_limit.py holds the two equal).
+MAX_STRIP_LEDS: Final = 512
 _SKIP = re.compile(r"skip\s+(?P<n>[0-9]{1,40})")
 
 
@@ -89,7 +92,7 @@ class _Builder:
         if not isinstance(run, dict) or set(run) - {"strip", "start", "leds"}:
             raise self.fail(key, run, "a table with strip, start (optional) and leds")
         strip = self._int(run.get("strip", 0), f"{key}.strip", 0, 15)
-        index = self._int(run.get("start", self.next_index.get(strip, 0)), f"{key}.start", 0, 9999)
+        index = self._int(run.get("start", self.next_index.get(strip, 0)), f"{key}.start", 0, MAX_STRIP_LEDS - 1)
         leds = run.get("leds")
         if not isinstance(leds, list) or not leds:
             raise self.fail(f"{key}.leds", leds, f"a non-empty list of entries: {ENTRY_FORMS}")
@@ -106,17 +109,24 @@ class _Builder:
         text = entry.strip().lower() if isinstance(entry, str) else ""
         skip = _SKIP.fullmatch(text)
         if skip:
-            if index + int(skip["n"]) > MAX_LED_INDEX:
-                raise self.fail(key, entry, f"a skip that keeps the strip under {MAX_LED_INDEX + 1} LEDs")
+            self._within(key, entry, strip, index + int(skip["n"]))
             return index + int(skip["n"])
         match = _ENTRY.fullmatch(text)
         if match is None:
             raise self.fail(key, entry, f"one of {ENTRY_FORMS}")
         kind = "games" if match["games"] else "hole"
-        for number in self._numbers(key, entry, match, kind):
+        numbers = self._numbers(key, entry, match, kind)
+        self._within(key, entry, strip, index + len(numbers))
+        for number in numbers:
             self.place(key, (kind, int(match["track"]), number), (strip, index))
             index += 1
         return index
+
+    def _within(self, key: str, entry: Any, strip: int, length: int) -> None:
+        """Refuse an entry that makes ``strip`` ``length`` LEDs long, past what the controller drives."""
+        if length > MAX_STRIP_LEDS:
+            raise self.fail(key, entry, f"it makes strip {strip} {length} LEDs long; the controller drives "
+                                        f"at most {MAX_STRIP_LEDS} LEDs a strip")
 
     def _numbers(self, key: str, entry: str, match: re.Match[str], kind: str) -> range:
         track, a = int(match["track"]), int(match["a"])
