@@ -13,12 +13,6 @@ from cribpi.hal import Action, Kind
 from cribpi.views.model import AlertScreen, PlayScreen, PromptScreen
 
 
-@pytest.fixture
-def table():
-    with mock_table() as parts_ui_app:
-        yield parts_ui_app
-
-
 def test_claim_mode_pegs_claims_from_peg_actions(table):
     parts, ui, app = table
     ui.settings = TableSettings(mode=Mode.CLAIM)

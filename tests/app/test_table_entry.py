@@ -3,7 +3,6 @@ a hand are collected until there are enough; with the review on, each discard on
 
 import random
 
-import pytest
 from table_keys import card, deal_to_the_show, mock_table, press
 
 from cribpi.app import TableSettings, TableUI
@@ -11,12 +10,6 @@ from cribpi.app.entry import crib_step
 from cribpi.game import Crib, Phase
 from cribpi.hal import Action
 from cribpi.views.model import AlertScreen
-
-
-@pytest.fixture
-def table():
-    with mock_table() as parts_ui_app:
-        yield parts_ui_app
 
 
 def test_a_refused_crib_card_keeps_the_cards_already_entered(table):

@@ -20,12 +20,6 @@ from cribpi.hal import Action
 from cribpi.views.model import AlertScreen, MenuScreen
 
 
-@pytest.fixture
-def table():
-    with mock_table() as parts_ui_app:
-        yield parts_ui_app
-
-
 def test_menu_changes_mode_and_starts_a_new_game(table):
     parts, ui, app = table
     press(parts, app, "menu")

@@ -7,7 +7,7 @@ Card entry, claims and menus have their own files (test_table_entry, _claims, _m
 import random
 
 import pytest
-from table_keys import card, dismiss, mock_table, press
+from table_keys import card, dismiss, press
 
 from cribpi.app import Session, TableSettings, TableUI, open_table
 from cribpi.game import Mode, Phase
@@ -15,12 +15,6 @@ from cribpi.hal import Action
 from cribpi.store import Store
 from cribpi.views.model import AlertScreen, MessageScreen, PromptScreen, ScoreScreen, ShowScreen
 from cribpi.views.oled import pages
-
-
-@pytest.fixture
-def table():
-    with mock_table() as parts_ui_app:
-        yield parts_ui_app
 
 
 def test_a_whole_deal_from_button_presses(table):
