@@ -52,11 +52,16 @@ def pick(parts: MockParts, app: TableApp, ui: TableUI, prefix: str) -> None:
     press(parts, app, "ok")
 
 
-def deal_to_the_show(parts: MockParts, ui: TableUI, app: TableApp) -> None:
-    """Cut, starter 6S and the play of a known deal: the hands are next to count."""
+def starter(parts: MockParts, ui: TableUI, app: TableApp, text: str) -> None:
+    """The cut (OK, its screens dismissed), then ``text`` keyed as the starter: the play is next."""
     press(parts, app, "ok")
     dismiss(parts, ui, app)
-    card(parts, app, "6S")
+    card(parts, app, text)
+
+
+def deal_to_the_show(parts: MockParts, ui: TableUI, app: TableApp) -> None:
+    """Cut, starter 6S and the play of a known deal: the hands are next to count."""
+    starter(parts, ui, app, "6S")
     for text in ("QH", "5C", "TD", "6D", "2C", "4H", "4S", "4D"):
         card(parts, app, text)
     dismiss(parts, ui, app)

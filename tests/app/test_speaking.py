@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from table_keys import card, deal_to_the_show, dismiss, game_actions, mock_table, press
+from table_keys import card, deal_to_the_show, dismiss, game_actions, mock_table, press, starter
 from cribpi.app import TableApp, TableSettings, TableUI
 from cribpi.app.speaking import (
     EVERYTHING, SCORES, Announcer, SpeechSettings, attach_speaker, callouts, speech_settings,
@@ -97,9 +97,7 @@ def test_a_deal_is_said_in_the_screens_words_and_order() -> None:
 def test_names_are_said_when_someone_else_could_have_scored() -> None:
     with mock_table() as (parts, ui, app):
         recorder = listening(app)
-        press(parts, app, "ok")
-        dismiss(parts, ui, app)
-        card(parts, app, "JS")  # the starter: a jack is the dealer's two for his heels
+        starter(parts, ui, app, "JS")  # the starter: a jack is the dealer's two for his heels
         dealer = ui.state.names[ui.state.deal.dealer]  # type: ignore[union-attr]
         assert recorder.said == [f"{dealer}: two for his heels is two"]  # as its screen says it
         for text in ("KH", "KD"):
@@ -209,9 +207,7 @@ def test_undo_and_menu_keys_stop_the_utterance(spoken_table) -> None:  # type: i
 
 def test_a_new_score_cuts_short_the_one_being_said(spoken_table) -> None:  # type: ignore[no-untyped-def]
     parts, ui, app, guard, speaker = spoken_table
-    press(parts, app, "ok")
-    dismiss(parts, ui, app)
-    card(parts, app, "6S")
+    starter(parts, ui, app, "6S")
     card(parts, app, "5H")
     card(parts, app, "TD")  # fifteen two
     wait_for(speaker.speaking.is_set)
@@ -224,9 +220,7 @@ def test_a_new_score_cuts_short_the_one_being_said(spoken_table) -> None:  # typ
 def test_a_failing_speaker_is_shown_retried_and_the_table_goes_on(spoken_table) -> None:  # type: ignore[no-untyped-def]
     parts, ui, app, guard, speaker = spoken_table
     speaker.fail("espeak-ng is not installed (apt install espeak-ng)")
-    press(parts, app, "ok")
-    dismiss(parts, ui, app)
-    card(parts, app, "6S")
+    starter(parts, ui, app, "6S")
     card(parts, app, "5H")
     card(parts, app, "TD")  # fifteen two: the speaker fails to say it
     wait_for(lambda: guard.problems() != ())

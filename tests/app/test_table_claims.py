@@ -5,7 +5,7 @@ import random
 from contextlib import contextmanager
 
 import pytest
-from table_keys import card, dismiss, mock_table, press
+from table_keys import card, dismiss, mock_table, press, starter
 
 from cribpi.app import TableSettings, TableUI
 from cribpi.game import Mode, Phase
@@ -17,9 +17,7 @@ def test_claim_mode_pegs_claims_from_peg_actions(table):
     parts, ui, app = table
     ui.settings = TableSettings(mode=Mode.CLAIM)
     ui.new_game()
-    press(parts, app, "ok")
-    dismiss(parts, ui, app)
-    card(parts, app, "KS")
+    starter(parts, ui, app, "KS")
     dealer = ui.state.deal.dealer
     card(parts, app, "5C")
     card(parts, app, "TD")
@@ -59,9 +57,7 @@ def test_claim_mode_says_whose_score_is_open_but_never_how_much(table):
     parts, ui, app = table
     ui.settings = TableSettings(mode=Mode.CLAIM, names=("Ann", "Bob"))
     ui.new_game()
-    press(parts, app, "ok")
-    dismiss(parts, ui, app)
-    card(parts, app, "KS")
+    starter(parts, ui, app, "KS")
     card(parts, app, "5C")
     card(parts, app, "TD")  # a fifteen, not claimed yet
     screen = ui.screen()
@@ -116,9 +112,7 @@ def pair_claimed_as(points: int):
     """A claim-mode game with muggins on: the pone leads 5H, the dealer pairs it with 5C and
     claims ``points`` of the pair's 2."""
     with mock_table(TableSettings(mode=Mode.CLAIM, muggins=True)) as (parts, ui, app):
-        press(parts, app, "ok")
-        dismiss(parts, ui, app)
-        card(parts, app, "KS")
+        starter(parts, ui, app, "KS")
         dealer = ui.state.deal.dealer
         card(parts, app, "5H")
         card(parts, app, "5C")

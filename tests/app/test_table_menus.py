@@ -5,7 +5,7 @@ import doctest
 import random
 
 import pytest
-from table_keys import card, dismiss, mock_table, pick, press
+from table_keys import card, dismiss, mock_table, pick, press, starter
 
 import cribpi.app.settings
 from cribpi.app import TableSettings, TableUI
@@ -41,9 +41,7 @@ def test_menu_changes_mode_and_starts_a_new_game(table):
 
 def test_the_judges_penalty_from_the_menu(table):
     parts, ui, app = table
-    press(parts, app, "ok")
-    dismiss(parts, ui, app)
-    card(parts, app, "KS")
+    starter(parts, ui, app, "KS")
     press(parts, app, "menu")
     labels = ui.screen().items
     ui.menu.selected = labels.index("Penalty...")

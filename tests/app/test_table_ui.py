@@ -7,7 +7,7 @@ Card entry, claims and menus have their own files (test_table_entry, _claims, _m
 import random
 
 import pytest
-from table_keys import card, dismiss, press
+from table_keys import card, dismiss, press, starter
 
 from cribpi.app import Session, TableSettings, TableUI, open_table
 from cribpi.game import Mode, Phase
@@ -45,9 +45,7 @@ def test_a_whole_deal_from_button_presses(table):
 
 def test_wrong_card_shows_an_alert_and_changes_nothing(table):
     parts, ui, app = table
-    press(parts, app, "ok")
-    dismiss(parts, ui, app)
-    card(parts, app, "6S")
+    starter(parts, ui, app, "6S")
     before = ui.state
     card(parts, app, "6S")  # the starter again
     assert ui.state is before
@@ -56,9 +54,7 @@ def test_wrong_card_shows_an_alert_and_changes_nothing(table):
 
 def test_undo_takes_back_a_rank_then_events(table):
     parts, ui, app = table
-    press(parts, app, "ok")
-    dismiss(parts, ui, app)
-    card(parts, app, "JS")  # heels
+    starter(parts, ui, app, "JS")  # heels
     assert max(ui.state.scores) == 2
     dismiss(parts, ui, app)
     press(parts, app, "rank", "5")
@@ -70,9 +66,7 @@ def test_undo_takes_back_a_rank_then_events(table):
 
 def test_long_press_on_undo_repeats(table):
     parts, ui, app = table
-    press(parts, app, "ok")
-    dismiss(parts, ui, app)
-    card(parts, app, "KS")
+    starter(parts, ui, app, "KS")
     card(parts, app, "5C")
     card(parts, app, "TD")
     events = len(ui.session.game.events)
@@ -83,9 +77,7 @@ def test_long_press_on_undo_repeats(table):
 
 def test_undo_after_a_refusal_only_takes_back_the_refusal(table):
     parts, ui, app = table
-    press(parts, app, "ok")
-    dismiss(parts, ui, app)
-    card(parts, app, "KS")
+    starter(parts, ui, app, "KS")
     card(parts, app, "KS")  # refused
     assert ui.screen().title == "Not allowed" and ui.screen().lines[-1] == "UNDO: back"  # says what UNDO does here
     events = len(ui.session.game.events)
@@ -97,9 +89,7 @@ def test_undo_after_a_refusal_only_takes_back_the_refusal(table):
 
 def test_undo_says_what_it_took_back(table):
     parts, ui, app = table
-    press(parts, app, "ok")
-    dismiss(parts, ui, app)
-    card(parts, app, "KS")
+    starter(parts, ui, app, "KS")
     card(parts, app, "5C")
     dismiss(parts, ui, app)
     press(parts, app, "undo")
