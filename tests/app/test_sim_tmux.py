@@ -90,6 +90,18 @@ class Tmux:
         subprocess.run([self.tmux, "-L", self.name, "kill-server"], capture_output=True)
 
 
+def sim_at_80x24(args: str) -> Iterator[Tmux]:
+    """``cribpi sim ARGS`` in an 80x24 terminal (a tmux session), killed when done."""
+    session = Tmux(f"{CRIBPI} sim {args}; sleep 30", 80, 24)
+    yield session
+    session.kill()
+
+
+def claim_session(tmp_path: Path) -> Iterator[Tmux]:
+    """Ann and Bob in claim mode (seed 7: Bob deals) at 80x24, with a journal of their own."""
+    yield from sim_at_80x24(f"--db {tmp_path / 'claim.db'} --seed 7 --names Ann,Bob --mode claim")
+
+
 @pytest.fixture
 def sim(tmp_path):
     db = tmp_path / "sim.db"
@@ -295,10 +307,7 @@ def test_a_first_time_player_plays_a_three_player_game_at_80x24(first_time):
 
 @pytest.fixture
 def claim_sim(tmp_path) -> Iterator[Tmux]:
-    session = Tmux(f"{CRIBPI} sim --db {tmp_path / 'claim.db'} --seed 7 --names Ann,Bob --mode claim; sleep 30",
-                   80, 24)
-    yield session
-    session.kill()
+    yield from claim_session(tmp_path)
 
 
 def test_muggins_switched_on_from_the_menu_in_the_default_preset(claim_sim):
@@ -333,9 +342,7 @@ def test_muggins_switched_on_from_the_menu_in_the_default_preset(claim_sim):
 
 @pytest.fixture
 def count_sim(tmp_path) -> Iterator[Tmux]:
-    session = Tmux(f"{CRIBPI} sim --db {tmp_path / 'count.db'} --seed 7 --names Ann,Bob; sleep 30", 80, 24)
-    yield session
-    session.kill()
+    yield from sim_at_80x24(f"--db {tmp_path / 'count.db'} --seed 7 --names Ann,Bob")
 
 
 def test_a_refused_go_and_a_card_moved_to_its_seat(count_sim):
@@ -407,9 +414,7 @@ def three_from_a_position(tmp_path) -> Iterator[Tmux]:
         setup = Setup((100, 110, 112), dealer=1)
         game.apply(setup)
         store.append(game_id, setup, game)
-    session = Tmux(f"{CRIBPI} sim --db {db}; sleep 30", 80, 24)
-    yield session
-    session.kill()
+    yield from sim_at_80x24(f"--db {db}")
 
 
 def test_three_players_muggins_said_on_whom_a_renege_taken_back_and_a_false_claim_of_game(three_from_a_position):

@@ -7,15 +7,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.app.test_sim_tmux import CRIBPI, Tmux, choose
+from tests.app.test_sim_tmux import Tmux, choose, claim_session
 
 
 @pytest.fixture
 def claim_game(tmp_path) -> Iterator[Tmux]:
-    session = Tmux(f"{CRIBPI} sim --db {tmp_path / 'claim.db'} --seed 7 --names Ann,Bob --mode claim; sleep 30",
-                   80, 24)
-    yield session
-    session.kill()
+    yield from claim_session(tmp_path)
 
 
 def test_muggins_switched_on_for_the_game_being_played(claim_game):
