@@ -210,13 +210,20 @@ def test_a_call_on_a_seat_with_nothing_open_or_on_ones_own_claim_is_refused() ->
         s.game.apply(Muggins(1, 2, accused=1))
 
 
-def test_a_call_with_nothing_open_is_refused_even_after_a_claim_in_the_previous_deal() -> None:
+def crib_turned_up() -> Script:
+    """A claim-mode game with muggins whose first deal is played and its hands claimed right:
+    the crib (4D 5D 4S KH) is turned up, its claim next."""
     s = Script(NewGame(("Pone", "Dealer"), MUGGINS, Mode.CLAIM, first_dealer=DEALER))
     s(Starter(C("2S")))
     play_claiming_right(s)
     while s.state.deal.pending is not None:
         s(Claim(s.state.deal.pending.seat, s.state.deal.pending.points))
     s(Crib(cards("4D 5D 4S KH")))
+    return s
+
+
+def test_a_call_with_nothing_open_is_refused_even_after_a_claim_in_the_previous_deal() -> None:
+    s = crib_turned_up()
     s(Claim(DEALER, s.state.deal.pending.points))
     assert s.state.deal.missed  # the crib's claim is open until the deal ends
     s(EndDeal(), Starter(C("9D")))
@@ -238,12 +245,7 @@ def test_a_window_that_closes_says_so() -> None:
 
 
 def test_an_under_claim_open_at_the_end_of_the_deal_closes_out_loud() -> None:
-    s = Script(NewGame(("Pone", "Dealer"), MUGGINS, Mode.CLAIM, first_dealer=DEALER))
-    s(Starter(C("2S")))
-    play_claiming_right(s)
-    while s.state.deal.pending is not None:
-        s(Claim(s.state.deal.pending.seat, s.state.deal.pending.points))
-    s(Crib(cards("4D 5D 4S KH")))
+    s = crib_turned_up()
     crib = s.state.deal.pending
     s(Claim(DEALER, crib.points - 1))
     effects = s.game.apply(EndDeal())
