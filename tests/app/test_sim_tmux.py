@@ -93,13 +93,18 @@ class Tmux:
 def sim_at_80x24(args: str) -> Iterator[Tmux]:
     """``cribpi sim ARGS`` in an 80x24 terminal (a tmux session), killed when done."""
     session = Tmux(f"{CRIBPI} sim {args}; sleep 30", 80, 24)
-    yield session
-    session.kill()
+    try:
+        yield session
+    finally:
+        session.kill()
 
 
 def claim_session(tmp_path: Path) -> Iterator[Tmux]:
-    """Ann and Bob in claim mode (seed 7: Bob deals) at 80x24, with a journal of their own."""
-    yield from sim_at_80x24(f"--db {tmp_path / 'claim.db'} --seed 7 --names Ann,Bob --mode claim")
+    """Ann and Bob in claim mode (seed 7: Bob deals) at 80x24, with a journal of their own,
+    once the cut for deal shows."""
+    for tmux in sim_at_80x24(f"--db {tmp_path / 'claim.db'} --seed 7 --names Ann,Bob --mode claim"):
+        tmux.wait_for(" · claim mode · ACC rules · cut for deal")
+        yield tmux
 
 
 @pytest.fixture
@@ -312,7 +317,6 @@ def claim_sim(tmp_path) -> Iterator[Tmux]:
 
 def test_muggins_switched_on_from_the_menu_in_the_default_preset(claim_sim):
     tmux = claim_sim
-    tmux.wait_for(" · claim mode · ACC rules · cut for deal")
     tmux.send("m")
     choose(tmux, "Next game setup...")
     choose(tmux, "Muggins: off")

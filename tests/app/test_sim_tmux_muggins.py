@@ -17,7 +17,6 @@ def claim_game(tmp_path) -> Iterator[Tmux]:
 
 def test_muggins_switched_on_for_the_game_being_played(claim_game):
     tmux = claim_game
-    tmux.wait_for(" · claim mode · ACC rules · cut for deal")
     tmux.send("Enter")  # a random cut: Bob deals (seed 7)
     tmux.wait_for(" · claim mode · ACC rules · starter card · Bob deals")
     tmux.send("m")
