@@ -26,6 +26,7 @@ __all__ = [
     "TableSettings", "settings_of", "MAIN_TABLE", "MODES_CYCLE", "PLAYER_SETUPS", "BRIGHTNESS_STEPS", "MATCH_LENGTHS",
     "DEFAULT_NAMES", "next_mode", "next_players", "next_rules", "next_brightness", "next_match",
     "toggle_review", "toggle_muggins", "muggins_on", "kept_data", "with_kept", "GAME_LENGTHS", "game_length_of",
+    "seated",
     "fixed_game_length", "next_game_length", "review_allowed",
     "SPEECH_VOICES", "SPEECH_VOLUMES", "SPEECH_SPEEDS", "next_speech", "next_speech_say", "next_speech_volume",
     "next_speech_voice", "next_speech_speed", "speech_words",
@@ -103,6 +104,24 @@ def _seat_names(names: tuple[str, ...], base: tuple[str, ...]) -> tuple[str, ...
         candidates = [*base[seat:seat + 1], DEFAULT_NAMES[seat], *DEFAULT_NAMES, f"Seat {seat + 1}"]
         out.append(next(name for name in candidates if name not in out))
     return tuple(out)
+
+
+def seated(settings: TableSettings, names: tuple[str, ...], *, partnerships: bool = False,
+           match_games: int = 1) -> TableSettings:
+    """``settings`` for the players a tournament's director seated at the table: ``names`` in
+    seat order (seat 1 pegs the first track), as many players, in partnerships or not, playing
+    matches of ``match_games``; a two-handed-only rule set falls back as the menu's does.
+
+    >>> s = seated(TableSettings(), ("Ann", "Bob", "Cy", "Di"), partnerships=True, match_games=3)
+    >>> s.new_game().names, s.new_game().rules.partnerships, s.match_games
+    (('Ann', 'Bob', 'Cy', 'Di'), True, 3)
+    >>> seated(TableSettings(), ("Ann", "Bob")).names
+    ('Ann', 'Bob', 'Green', 'Yellow')
+    """
+    players = len(names)
+    rules = settings.rules if players == 2 or settings.rules != TWO_HANDED_ONLY else FALLBACK_RULES
+    return dataclasses.replace(settings, names=_seat_names(tuple(names), settings.names), players=players,
+                               partnerships=partnerships, rules=rules, match_games=match_games)
 
 
 def next_mode(settings: TableSettings) -> TableSettings:

@@ -6,6 +6,12 @@ colour, or that the round leaves the table empty. Retained, so a table that conn
 (or again) learns its seating on subscribing; ``serve`` sends the current seating again when it
 starts. The table shows it on its OLED once for each seating it has not shown yet
 (``Round 2: Ann v Bob`` / ``Ann, you are Red``) until OK or the next key.
+
+The table then plays the players seated there, nobody typing a name (:func:`take_seat`): its
+set-up takes their names in seat order, their number (four, or two teams entered as
+``Ann & Cy``: partnerships, seats 1 and 3 against 2 and 4) and the match a playoff seats; a
+table whose game has not begun, or whose match is over, starts a game with them at once, and a
+match under way finishes as it began (the seating is the next game's, and the screen says so).
 """
 
 from __future__ import annotations
@@ -14,9 +20,11 @@ import json
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from cribpi.exc import CribpiError
+from cribpi.game import Game, Phase, State
 from cribpi.views.model import MessageScreen
 from cribpi.views.seat import seat_screen
 
@@ -24,13 +32,17 @@ if TYPE_CHECKING:
     import paho.mqtt.client as mqtt
 
     from cribpi.app.loop import TableApp
+    from cribpi.app.settings import TableSettings
+    from cribpi.app.ui import TableUI
     from cribpi.tournament.director import Director
     from cribpi.tournament.publisher import TablePublisher
 
-__all__ = ["Seat", "seat_topic", "seat_body", "parse_seat", "cast", "follow", "listen", "show_on"]
+__all__ = ["Seat", "seat_topic", "seat_body", "parse_seat", "cast", "follow", "listen", "show_on", "seat_names",
+           "seat_setup", "take_seat", "NEXT_GAME"]
 
 log = logging.getLogger(__name__)
 MAX_SEAT = 2048  # bytes: four names of 64 characters and the rest
+NEXT_GAME = "Seated from the next game"  # the seat screen's last line while a match is under way
 
 
 def seat_topic(event: str, table: str) -> str:
@@ -132,10 +144,102 @@ def listen(publisher: TablePublisher, seated: Callable[[Seat], None]) -> None:
 
 def show_on(app: TableApp) -> Callable[[Seat], None]:
     """What shows a seating on ``app``'s displays, from any thread: posted to the table's loop,
-    which puts it in front of the screens (OK puts it away; an open menu stays on top)."""
+    which sets the table up for the players seated there (:func:`take_seat`) and puts the
+    seating in front of the screens (OK puts it away; an open menu stays on top, unless a game
+    with the seated players starts now: a new game closes it, as the menu's own does)."""
     def seated(seat: Seat) -> None:
         def show() -> None:
-            app.ui.screens.insert(0, seat.screen())
-            app.publish((), ())
+            ui = app.ui
+            game = ui.session.game
+            taken = take_seat(ui, seat)
+            screen = seat.screen()
+            if taken == "next":
+                screen = replace(screen, lines=(*screen.lines, NEXT_GAME))
+            ui.screens.insert(0, screen)
+            now = ui.session.game
+            app.publish(tuple(now.journal) if now is not game else (), ())  # a new game: its NewGame
         app.mailbox.put(show)
     return seated
+
+
+# -- the table playing its seats ----------------------------------------------------------------
+
+def _partners(name: str) -> tuple[str, str] | None:
+    """The two partners of a team entered as one entrant (``Ann & Cy``), or None."""
+    parts = name.split(" & ")
+    if len(parts) != 2 or any(not p or p != p.strip() for p in parts) or parts[0] == parts[1]:
+        return None
+    return parts[0], parts[1]
+
+
+def seat_names(players: tuple[str, ...]) -> tuple[tuple[str, ...], bool]:
+    """The table's names for the seated ``players``, seat by seat, and whether they play in
+    partnerships. Four players are partners across the table (seats 1 & 3 against 2 & 4): the
+    table's sides are then "Ann & Cy", as the director reads them. Two teams entered each as
+    one entrant ("Ann & Cy" v "Bob & Di") are four players too, seated Ann, Bob, Cy, Di, so the
+    table's sides are the entrants' own names."""
+    if len(players) == 4:
+        return players, True
+    if len(players) == 2:
+        a, b = _partners(players[0]), _partners(players[1])
+        if a is not None and b is not None and len({*a, *b}) == 4:
+            return (a[0], b[0], a[1], b[1]), True
+    return players, False
+
+
+def seat_setup(seat: Seat, settings: TableSettings) -> TableSettings | None:
+    """``settings`` for the players ``seat`` seats at the table, or None: it seats nobody (or
+    one player), or the set-up cannot start a game. A qualifying match of several games is as
+    many one-game matches (one result each, as the director counts them); a playoff match is
+    a best-of match, as the bracket has it."""
+    from cribpi.app.settings import seated  # the table's side only: the director never loads the app
+
+    names, partnerships = seat_names(seat.players)
+    if len(names) < 2:
+        return None
+    games = seat.games or 1
+    match = games if seat.kind == "playoff" and games % 2 == 1 and games <= 99 else 1
+    setup = seated(settings, names, partnerships=partnerships, match_games=match)
+    try:
+        Game([setup.new_game()])
+    except CribpiError as exc:
+        log.warning("table %s: the seating of round %d cannot start a game here: %s", seat.table, seat.round, exc)
+        return None
+    return setup
+
+
+def _plays(state: State, setup: TableSettings) -> bool:
+    """Whether the table's game has the set-up's players, sides and match."""
+    want = setup.new_game()
+    return state.names == want.names and state.rules.partnerships == want.rules.partnerships \
+        and state.match_games == want.match_games
+
+
+def _free(ui: TableUI) -> bool:
+    """The table's game has not begun (no card, no score: a cut taken back is none), or its
+    match is over and every side has had its say on the result."""
+    state = ui.state
+    if state.phase in (Phase.NEW, Phase.CUT) and not state.games and not any(state.scores):
+        return True
+    return state.phase is Phase.MATCH_OVER and ui.confirming() is None
+
+
+def take_seat(ui: TableUI, seat: Seat) -> str:
+    """Set the table up for the players ``seat`` seats there, on the table's own path (kept
+    and journalled as a menu's change): ``"started"`` when a game with them starts now (the
+    table's game had not begun, or its match is over), ``"next"`` when a match under way
+    goes on and the seating is the next new game's, ``""`` when nothing changes (nobody is
+    seated, the table has them already, or the set-up cannot be kept: the refusal shows)."""
+    setup = seat_setup(seat, ui.settings)
+    if setup is None:
+        return ""
+    if setup != ui.settings:
+        ui.change_settings(lambda settings: setup)
+        if ui.settings != setup:
+            return ""
+    if _plays(ui.state, setup):
+        return ""
+    if _free(ui):
+        ui.new_game()
+        return "started"
+    return "next"
