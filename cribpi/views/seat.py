@@ -1,6 +1,7 @@
 """Where the players of a tournament table sit this round, for its OLED: the round the
 director seated, who plays whom and each player's seat colour (the colour of the track that
-player pegs on), as ``Round 2: Ann v Bob`` / ``Ann, you are Red`` / ``Bob, you are Blue``.
+player pegs on), as ``Round 2: Ann v Bob`` / ``Ann, you are Red`` / ``Bob, you are Blue``;
+partners, who share a track, as ``Ann & Cy, you are Red``.
 A table the round leaves empty says so."""
 
 from __future__ import annotations
@@ -19,7 +20,10 @@ def seat_screen(round_number: int, table: str, players: Sequence[str], colours: 
     if not players:
         return MessageScreen((f"No match at table {table} this round.",), title)
     length = (f"best of {games}" if playoff else f"{games} game{'' if games == 1 else 's'}") if games else ""
-    lines = [f"{title}: {' v '.join(players)}"]
-    lines += [f"{name}, you are {colour}" for name, colour in zip(players, colours)]
+    sides: dict[str, list[str]] = {}  # partners (seats 1 and 3, 2 and 4) share their side's track
+    for name, colour in zip(players, colours):
+        sides.setdefault(colour, []).append(name)
+    lines = [f"{title}: {' v '.join(' & '.join(names) for names in sides.values())}"]
+    lines += [f"{' & '.join(names)}, you are {colour}" for colour, names in sides.items()]
     lines.append(", ".join(part for part in (f"table {table}", "playoff" if playoff else "", length) if part))
     return MessageScreen(tuple(lines), "Your seats")

@@ -78,7 +78,7 @@ def test_the_seating_of_the_round_is_public_with_each_seats_colour(tmp_path: Pat
     assert [t["table"] for t in seating["tables"]] == [f"t{n}" for n in range(1, 9)]
     room.director.db.add_round("qualifying", {"t2": ["P01", "P02", "P03", "P04"]}, 3)  # a four-handed table
     assert client.get("/api/seating").json() == {"round": 2, "kind": "qualifying", "games": 3, "tables": [
-        {"table": "t2", "players": ["P01", "P02", "P03", "P04"], "colours": ["Red", "Blue", "Green", "Yellow"],
+        {"table": "t2", "players": ["P01", "P02", "P03", "P04"], "colours": ["Red", "Blue", "Red", "Blue"],
          "games": 3}]}
     assert "Find your name" in client.get("/seating").text
 

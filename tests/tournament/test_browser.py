@@ -206,5 +206,17 @@ def test_the_seating_page_on_a_phone_and_on_the_wall(tmp_path: Path, browser: An
         assert size >= 1080 / 40  # readable across a room (2.2 vw at 1920 px wide: 42 px)
         assert wall.evaluate("document.scrollingElement.scrollHeight <= innerHeight")  # 8 tables, no scrolling
         wall.screenshot(path=str(shots / "tournament-seating.png"))
+        four = PLAYERS[:4]  # a four-handed table plays as partners: seats 1 and 3 share Red's track
+        room.director.db.add_round("qualifying", {"t2": list(four)}, 1)
+        page.goto(server.url("/seating"))
+        page.wait_for_selector("tr[data-players]")
+        row = page.locator("tr[data-players]")
+        assert row.count() == 1 and row.inner_text().split() == [
+            "t2", "●", *four[0].split(), "&", *four[2].split(), "(Red)", "v", "●", *four[1].split(), "&", *four[3].split(),
+            "(Blue)"]
+        colours = page.evaluate("[...document.querySelectorAll('tr[data-players] .seat > span:first-child')]"
+                                ".map((e) => getComputedStyle(e).color)")
+        red_seat = page.evaluate("getComputedStyle(document.querySelector('.c0')).color")
+        assert colours[0] == red_seat and colours[1] != red_seat  # each side in its own track's colour
     finally:
         server.stop()

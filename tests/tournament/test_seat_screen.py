@@ -15,6 +15,7 @@ import pytest
 from cribpi.app import TableApp
 from cribpi.config import load_config
 from cribpi.tournament.attach import attach
+from cribpi.tournament.director.counting import seat_colours
 from cribpi.tournament.seatcast import Seat, follow, listen, parse_seat, seat_topic
 from cribpi.views.model import MessageScreen
 from cribpi.views.oled import render_screen
@@ -37,8 +38,10 @@ def test_the_seat_screen_says_who_plays_whom_and_each_seats_colour() -> None:
     playoff = seat_screen(5, "t1", ["Ann", "Bob"], ["Red", "Blue"], 3, playoff=True)
     assert playoff.lines[-1] == "table t1, playoff, best of 3"
     assert seat_screen(2, "t9", [], []).lines == ("No match at table t9 this round.",)
-    four = seat_screen(1, "t2", ["Ann", "Bob", "Cat", "Dan"], ["Red", "Blue", "Green", "Yellow"], 3)
-    assert four.lines[4] == "Dan, you are Yellow"
+    four = seat_screen(1, "t2", ["Ann", "Bob", "Cat", "Dan"], seat_colours(4), 3)  # partners share a track
+    assert four.lines[:3] == ("Round 1: Ann & Cat v Bob & Dan", "Ann & Cat, you are Red", "Bob & Dan, you are Blue")
+    three = seat_screen(1, "t2", ["Ann", "Bob", "Cat"], seat_colours(3), 3)
+    assert three.lines[:4] == ("Round 1: Ann v Bob v Cat", "Ann, you are Red", "Bob, you are Blue", "Cat, you are Green")
     for s in (screen, playoff, four):
         assert render_screen(s).getbbox() is not None  # drawn on the 128x64 OLED (wrapped, paged)
 

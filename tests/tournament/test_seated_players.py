@@ -20,6 +20,7 @@ from cribpi.game.confirm import answers
 from cribpi.hal import Action
 from cribpi.hal.mock import open_mock
 from cribpi.tournament.attach import attach
+from cribpi.tournament.director.counting import seat_colours
 from cribpi.tournament.seatcast import NEXT_GAME, Seat, follow, parse_seat, seat_body, show_on
 from cribpi.views.model import MessageScreen
 from tests.app.setup_menu import opened
@@ -29,11 +30,10 @@ from tests.tournament.test_publisher import wait_for
 from tests.tournament.test_room import director
 from tests.tournament.test_standings import Room
 
-COLOURS = ("Red", "Blue", "Green", "Yellow")
 
 
 def seat(*players: str, round_: int = 1, kind: str = "qualifying", games: int = 1) -> Seat:
-    return Seat(round_, "t1", kind, games, players, COLOURS[:len(players)])
+    return Seat(round_, "t1", kind, games, players, tuple(seat_colours(len(players))))
 
 
 def seated(app: TableApp, s: Seat) -> list[Update]:

@@ -172,10 +172,17 @@ class Counting(Base):
         order = {t: n for n, t in enumerate(self.db.tables())}
         best_of = {frozenset((m["a"], m["b"])): m["best_of"] for r in self.bracket()["rounds"] for m in r} \
             if kind == "playoff" else {}
-        tables = [{"table": t, "players": names, "colours": [SEAT_COLOURS[n % len(SEAT_COLOURS)] for n in range(len(names))],
+        tables = [{"table": t, "players": names, "colours": seat_colours(len(names)),
                    "games": best_of.get(frozenset(names), int(self.db.get("best_of", "3"))) if kind == "playoff" else games}
                   for t, names in sorted(seats.items(), key=lambda item: order.get(item[0], len(order)))]
         return {"round": number, "kind": kind, "games": games if kind == "qualifying" else None, "tables": tables}
+
+
+def seat_colours(seats: int) -> list[str]:
+    """The colour of the track each seat pegs on: a four-handed table plays as partners (seats 1
+    and 3 against 2 and 4), so partners share their side's track; otherwise a track a seat."""
+    sides = 2 if seats == 4 else seats
+    return [SEAT_COLOURS[n % sides % len(SEAT_COLOURS)] for n in range(seats)]
 
 
 def _unusable(row: dict[str, Any], side: Callable[[str], tuple[str, ...] | None]) -> str | None:
