@@ -88,10 +88,10 @@ leds.Strips.write = timed(leds.Strips.write, 4)
 _redraw = firmware_main.Firmware.redraw
 
 
-def redraw(self):
+def redraw(self, *args, **kwargs):
     global started
     started = time.ticks_us() & 0x3FFFFFFF
-    _redraw(self)
+    _redraw(self, *args, **kwargs)
 
 
 firmware_main.Firmware.redraw = redraw
@@ -220,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
             parts: dict[str, list[float]] = {name: [] for name in ("wait", "colours", "power", "place", "write")}
             leds = longest = 0
             for n in range(args.pegs):
-                new = board_at(40 + 10 * n, tracks)
+                new = board_at(40 + 10 * (n % 8), tracks)  # the front peg goes round 40-110
                 new_state = board_commands(new, CAP_MA)
                 bodies = changed_commands(state, new_state)
                 assert len(bodies) == 1 and bodies[0].startswith("T "), bodies

@@ -36,6 +36,7 @@ class Board:
     ``anim_since``: when (ms) the animation last changed."""
 
     def __init__(self, tracks=2):
+        self.now = 0  # the time of the command being applied (ms)
         self.reset(tracks, 121)
 
     def reset(self, tracks, game_length):
@@ -55,9 +56,10 @@ class Board:
         change to the next: the board changes through apply() and reset() only, which drop it
         (apply() needs it before and after, and every redraw once: building it each time was a
         good part of a peg command's time on the Pico)."""
-        if self._key is None:
-            self._key = (tuple([t.key() for t in self.tracks]), self.game_length, self.marks,
-                         self.brightness, self.cap_ma, self.animation, self.anim_track, self.winner)
+        if self._key is None:  # Track.key()'s, without a call each
+            self._key = (tuple([(t.front, t.rear, t.colour, t.games, t.flash) for t in self.tracks]),
+                         self.game_length, self.marks, self.brightness, self.cap_ma, self.animation,
+                         self.anim_track, self.winner)
         return self._key
 
     def apply(self, words, now=0):
@@ -71,19 +73,9 @@ class Board:
         if len(args) != handler[1]:
             raise arg_error(takes(words[0], handler[1], len(args)))
         before = self.key()
-        flashes = [t.flash for t in self.tracks]
-        animation = (self.animation, self.anim_track)
+        self.now = now  # for the handlers that restart a flash or the animation
         handler[0](self, args)
         self._key = None
-        if words[0] == "Z":
-            self.anim_since = now
-            for track in self.tracks:
-                track.since = now
-        for track, flash in zip(self.tracks, flashes):
-            if track.flash != flash:
-                track.since = now
-        if (self.animation, self.anim_track) != animation:
-            self.anim_since = now
         return self.key() != before
 
     def track(self, word):
@@ -107,6 +99,15 @@ def _reset(board, args):
     if args[1] not in GAME_LENGTHS:
         raise arg_error("game length %s is not %s" % (shown(args[1]), " or ".join(GAME_LENGTHS)))
     board.reset(tracks, int(args[1]))
+    board.anim_since = board.now  # a full state restarts every flash and the animation
+    for track in board.tracks:
+        track.since = board.now
+
+
+def _set_flash(board, track, flash):
+    """A track's flash; a changed one starts blinking now."""
+    if flash != track.flash:
+        track.flash, track.since = flash, board.now
 
 
 def _pegs(board, args):
@@ -116,12 +117,12 @@ def _pegs(board, args):
         raise arg_error("rear %d is past front %d" % (rear, front))
     flash = number(args[3], 0, front, "flash count")
     track.front, track.rear = front, rear
-    track.flash = tuple(range(front - flash + 1, front + 1))
+    _set_flash(board, track, tuple(range(front - flash + 1, front + 1)))
 
 
 def _flash(board, args):
     track = board.track(args[0])
-    track.flash = holes_from_hex(args[1], board.game_length, "flash")
+    _set_flash(board, track, holes_from_hex(args[1], board.game_length, "flash"))
 
 
 def _colour(board, args):
@@ -151,6 +152,8 @@ def _animation(board, args):
     anim_track, winner = _maybe(args[1], last, "track"), _maybe(args[2], last, "winner")
     if args[0] in ("alert", "winner") and anim_track is None:
         raise arg_error("the %s animation needs a track" % args[0])
+    if (args[0], anim_track) != (board.animation, board.anim_track):
+        board.anim_since = board.now  # a changed animation starts now
     board.animation, board.anim_track, board.winner = args[0], anim_track, winner
 
 

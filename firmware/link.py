@@ -6,7 +6,7 @@ does the I/O, so tests run this under CPython and under the MicroPython VM alike
 from board import Board, takes
 from protocol import (
     E_GAP, E_LONG, E_PARSE, E_VERSION, FIRMWARE, FLASH_STEPS, HOST_TIMEOUT_MS, MAX_LINE, NO_SEQ,
-    PROTOCOL, STEP_MS, ProtocolError, arg_error, frame, shown, unframe, version,
+    PROTOCOL, STEP_MS, ProtocolError, ack, arg_error, frame, shown, unframe, version,
 )
 import settings
 
@@ -25,6 +25,12 @@ class LineBuffer:
         self.dropping = False
 
     def feed(self, data):
+        end = data.find(b"\n")
+        if 0 <= end == len(data) - 1 and end < MAX_LINE and not self.buf and not self.dropping:
+            # the usual: one whole line, and nothing before it
+            if end and data[end - 1] == 13:  # its CR
+                end -= 1
+            return [bytes(data[:end])]
         lines = []
         data = bytes(data)
         start = 0
@@ -100,7 +106,7 @@ class Controller:
                 self.board.apply(words, now)
         except ProtocolError as exc:
             return self._err(seq, exc)
-        return frame(seq, "ACK")
+        return ack(seq)
 
     def _count(self, words, wanted):
         if len(words) - 1 != wanted:

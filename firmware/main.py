@@ -3,9 +3,10 @@ loop), answers each, draws the board on the strips, scans the keys, feeds the wa
 shows the host-lost pattern when the host goes quiet. Tasks on one asyncio loop.
 
 A command is answered first and drawn right after: once its replies are out the read task
-redraws itself, or, while the last frame is still going out, sets ``changed`` for the show task
-to redraw as soon as it has; the show task's ticker sets it every quarter step for the
-animations and the flashes.
+draws the frame itself, into the strips' second set of buffers while the last frame is still
+going out of the first, and starts it as soon as the wire is free. The show task's ticker sets
+``changed`` every quarter step for the animations and the flashes; the show task draws once
+the last frame is out, and leaves the frame to the read task when a command is waiting.
 """
 
 import os
@@ -28,11 +29,36 @@ from link import Controller, LineBuffer
 from protocol import STEP_MS
 
 READ_CHUNK = 256  # bytes read at once before the loop runs its other tasks
-#: Free heap below this at a tick: collect the garbage then, between commands, not when an
-#: allocation runs out in the middle of one (a collection takes ~8 ms on the Pico).
-COLLECT_BELOW = 48 * 1024
+#: The garbage is collected (~4 ms on the Pico) when a frame has just started going out, at
+#: most this often: the next frame waits for the wire (~8 ms) anyway, so a command coming in
+#: meanwhile is drawn as soon as it would have been. Often enough that the heap never runs out
+#: in the middle of a command (a collection of its own there), whatever the frames.
+COLLECT_MS = 1000
+#: With no frame drawn for this long, the garbage is collected on an animation tick instead.
+COLLECT_IDLE_MS = 5000
 #: A file whose presence at boot keeps the firmware from starting, once (REPL).
 REPL_FLAG = "repl.flag"
+
+
+@micropython.viper
+def gather(ipoll, readinto, one, buf, n: int) -> int:
+    """The bytes waiting on the input (``ipoll`` and ``readinto`` its), one at a time through
+    ``one`` (a bytearray of 1), into ``buf`` after its first ``n``, until none is waiting or
+    ``buf`` is full; the count ``buf`` then holds. Viper: a Python loop a byte took about
+    0.1 ms on the Pico, a third of a command's way in."""
+    out = ptr8(buf)
+    byte = ptr8(one)
+    size = int(len(buf))
+    while n < size:
+        ready = 0
+        for _ in ipoll(0):
+            ready = 1
+        if not ready:
+            break
+        readinto(one)
+        out[n] = byte[0]
+        n += 1
+    return n
 
 
 class Clock:
@@ -53,42 +79,53 @@ class Firmware:
     def __init__(self):
         self.clock = Clock()
         self.link = Controller(layout, self.clock.now())
-        self.strips = new_strips(layout)
+        # two sets of buffers: one drawn while the other goes out
+        self.strips = (new_strips(layout), new_strips(layout))
+        self.back = 0  # the set the next frame is drawn into
         self.out = Strips(settings.LED_PINS[:len(layout.STRIPS)])
+        self.poller = select.poll()  # the input: a command waiting pre-empts an animation frame
+        self.poller.register(sys.stdin.buffer, select.POLLIN)
+        self.ended = False  # the input ended (a test's pipe): nothing more will wait on it
         self.keys = Debouncer()
         self.matrix = Matrix()
         self.wdt = machine.WDT(timeout=settings.WDT_MS)
         self.drawn = None  # what the strips show: (board key, step, lost)
+        self.collected = 0  # when the garbage was last collected (clock ms)
         self.changed = asyncio.Event()  # something to draw, perhaps: a command or a tick
 
     def send(self, line):
         if line is not None:  # None: an event before the handshake, which nobody hears
             sys.stdout.buffer.write(line)
 
+    def pending(self):
+        """Whether input is waiting: the read task will draw the frame."""
+        if self.ended:
+            return False
+        for _, event in self.poller.ipoll(0):
+            return bool(event & select.POLLIN)
+        return False
+
     async def read(self):
         src = sys.stdin.buffer
-        poller = select.poll()
-        poller.register(src, select.POLLIN)
         reader = asyncio.StreamReader(src)
         lines = LineBuffer()
+        buf, one = bytearray(READ_CHUNK), bytearray(1)
+        ipoll, readinto = self.poller.ipoll, src.readinto  # bound once
         while True:
-            data = bytearray(await reader.read(1))
-            if not data:  # end of input: only a test's pipe ends; the USB port never does
+            first = await reader.read(1)
+            if not first:  # end of input: only a test's pipe ends; the USB port never does
+                self.ended = True
                 await asyncio.sleep_ms(50)
                 continue
-            poll, read = poller.poll, src.read  # bound once: this loop runs a byte at a time
-            while len(data) < READ_CHUNK and poll(0):
-                data += read(1)
-            for line in lines.feed(data):
+            self.ended = False
+            buf[0] = first[0]
+            for line in lines.feed(buf[:gather(ipoll, readinto, one, buf, 1)]):
                 self.send(self.link.handle(line, self.clock.now()))
             if self.link.repl:
                 await self.to_repl()
             # the replies are out: draw now, here, rather than after whatever task runs next
-            # (a key scan, the ticker), unless the last frame is still going out
-            if self.out.busy():
-                self.changed.set()
-            else:
-                self.redraw()
+            # (a key scan, the ticker), into the buffers the last frame is not going out of
+            self.redraw()
 
     async def to_repl(self):
         """The flasher asked for the REPL: its ACK out first, then a reset that stops at the
@@ -127,22 +164,39 @@ class Firmware:
             await self.changed.wait()
             self.changed.clear()
             self.wdt.feed()
-            while self.out.busy():  # the last frame is still going out of its buffers
+            while self.out.busy():  # the last frame is still going out
                 await asyncio.sleep_ms(1)
-            self.redraw()
-            if gc.mem_free() < COLLECT_BELOW:
-                gc.collect()
+            if self.pending():  # a command: the read task draws it, and this step with it
+                continue
+            self.redraw(yielding=True)
+            if self.clock.now() - self.collected >= COLLECT_IDLE_MS:
+                self.collect()
 
-    def redraw(self):
+    def collect(self):
+        """Collect the garbage now, at a moment that costs no frame its time (gc.mem_free(),
+        to ask whether it is time, walks the whole heap: ~8 ms, as long as a collection)."""
+        gc.collect()
+        self.collected = self.clock.now()
+
+    def redraw(self, yielding=False):
+        """Draw the board as it is now into the back buffers and send them once the last
+        frame is out, unless the strips show it already; ``yielding``: not when a command came
+        in meanwhile (its own redraw follows)."""
         now = self.clock.now()
         link = self.link
         step, animation, flashes = link.picture(now)  # each track's flash runs on its own clock
         moving = animation or link.board.animation != "-"
         wanted = (link.board.key(), step if moving else 0, tuple(flashes), animation)
         if wanted != self.drawn:
-            draw(link.board, layout, self.strips, step, animation, flashes)
-            self.out.write(self.strips)
+            strips = self.strips[self.back]
+            draw(link.board, layout, strips, step, animation, flashes)
+            if yielding and self.pending():
+                return
+            self.out.write(strips)  # waits for the wire, if the last frame is still on it
+            self.back ^= 1
             self.drawn = wanted
+            if now - self.collected >= COLLECT_MS:
+                self.collect()  # while this frame goes out
 
 
 async def run():

@@ -69,6 +69,17 @@ def crc8(data) -> int:
     return crc
 
 
+_ACKS = [None] * 256  # each sequence number's ACK line, made once
+
+
+def ack(seq):
+    """``frame(seq, "ACK")``, made once for each ``seq``."""
+    line = _ACKS[seq]
+    if line is None:
+        line = _ACKS[seq] = frame(seq, "ACK")
+    return line
+
+
 def frame(seq, body):
     """``seq`` (an int 0-255, or NO_SEQ) and ``body`` (str) as the bytes of one line."""
     head = ("%02X %s" % (seq, body)) if isinstance(seq, int) else ("%s %s" % (seq, body))
@@ -79,7 +90,11 @@ def frame(seq, body):
 def unframe(line):
     """One received line (bytes, without its newline and the CR before it) -> ``(seq, words)``;
     else ProtocolError. The checks, in this order: length (LONG), shape (PARSE), checksum
-    (CRC), printable ASCII and single spaces (PARSE)."""
+    (CRC), printable ASCII and single spaces (PARSE). A good line passes them all in one viper
+    call (_good); only a bad one goes through them one by one, for its reason."""
+    seq = _good(line)
+    if seq >= 0:
+        return seq, line[3:len(line) - 3].decode().split(" ")
     if len(line) >= MAX_LINE:
         raise ProtocolError(E_LONG, "line over %d bytes" % (MAX_LINE - 1))
     seq = _hex2(line[:2])
@@ -102,6 +117,42 @@ def unframe(line):
     if "" in words:
         raise ProtocolError(E_PARSE, "words are separated by one space", seq)
     return seq, words
+
+
+@micropython.viper
+def _good(line) -> int:
+    """The sequence number of a line that passes every check of unframe(), else -1: under
+    MAX_LINE bytes, ``SS `` then words of printable ASCII but the star, one space apart, then
+    ``*CC``, the CRC-8 of what comes before the star."""
+    buf = ptr8(line)
+    n = int(len(line))
+    if n >= int(MAX_LINE) or n < 7 or buf[2] != 32 or buf[n - 3] != 42:
+        return -1
+    value = 0
+    for k in range(4):  # SS and CC: upper-case hex digits
+        c = buf[k if k < 2 else n - 4 + k]
+        if c >= 48 and c <= 57:
+            value = (value << 4) | (c - 48)
+        elif c >= 65 and c <= 70:
+            value = (value << 4) | (c - 55)
+        else:
+            return -1
+    crc = 0
+    last = 32  # the byte before: a word may not start or end with a space, nor hold two
+    for i in range(n - 3):
+        c = buf[i]
+        if c < 32 or c > 126 or c == 42 or (c == 32 and last == 32 and i > 2):
+            return -1
+        last = c
+        crc ^= c
+        for _ in range(8):
+            if crc & 0x80:
+                crc = ((crc << 1) ^ 0x07) & 0xFF
+            else:
+                crc = (crc << 1) & 0xFF
+    if last == 32 or crc != value & 0xFF:
+        return -1
+    return value >> 8
 
 
 @micropython.viper
@@ -139,8 +190,28 @@ def digits(word, what):
         raise arg_error("%s %s is not a number" % (what, shown(word)))
 
 
+@micropython.viper
+def _decimal(word) -> int:
+    """``word`` (str) as a number if it is one by digits(), of at most 9 digits; else -1 (not
+    a number) or -2 (a number of more digits)."""
+    buf = ptr8(word)
+    n = int(len(word))
+    if n == 0 or (buf[0] == 48 and n > 1):
+        return -1
+    value = 0
+    for i in range(n):
+        c = buf[i]
+        if c < 48 or c > 57:
+            return -1
+        value = value * 10 + c - 48
+    return value if n <= 9 else -2
+
+
 def number(word, low, high, what):
     """A number in low..high."""
+    value = _decimal(word)  # one viper call for a good word; a bad one is told below why
+    if low <= value <= high:
+        return value
     digits(word, what)
     if len(word) > len(str(high)) or not low <= int(word) <= high:
         raise arg_error("%s %s is not %d-%d" % (what, shown(word), low, high))
