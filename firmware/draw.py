@@ -19,9 +19,16 @@ import settings
 from board import MAX_TRACKS
 from protocol import FLASH_STEPS, HOLES
 
+from micropython import const
+
 OFF = (0, 0, 0)
-# Palette numbers: four fixed colours, then each track's colour and its rear peg's.
-P_OFF, P_MARK, P_FLASH, P_ALERT, P_TRACK = 0, 1, 2, 3, 4
+# Palette numbers: four fixed colours, then each track's colour and its rear peg's (const:
+# numbers in the bytecode, not a lookup of a global each time).
+P_OFF = const(0)
+P_MARK = const(1)
+P_FLASH = const(2)
+P_ALERT = const(3)
+P_TRACK = const(4)
 PALETTE = P_TRACK + 2 * MAX_TRACKS
 
 
@@ -67,6 +74,7 @@ class Canvas:
         self.marks = ()
         self.marked = bytearray(HOLES)  # a track's row with only the marks: copied, not rebuilt
         self.palette = [OFF] * PALETTE
+        self.rears = [(None, OFF)] * MAX_TRACKS  # each track's (colour, rear peg's colour)
         self.counts = array("I", [0] * PALETTE)
         self.words = array("I", [0] * PALETTE)
 
@@ -103,31 +111,35 @@ def colours(board, canvas, step, animation=None, flash_steps=None):
     palette[P_MARK], palette[P_FLASH], palette[P_ALERT] = (
         settings.MARK_COLOUR, settings.FLASH_COLOUR, settings.ALERT_COLOUR)
     end = board.game_length - 1
-    for number in range(len(board.tracks)):
-        track, base, colour = board.tracks[number], number * width, P_TRACK + 2 * number
+    tracks, rears, marked, counters = board.tracks, canvas.rears, canvas.marked, canvas.counters
+    for number in range(len(tracks)):
+        track, base, colour = tracks[number], number * width, P_TRACK + 2 * number
         palette[colour] = track.colour
-        palette[colour + 1] = scale(track.colour, settings.REAR_PERMILLE)
-        rows[base:base + HOLES] = canvas.marked
+        rear = rears[number]
+        if rear[0] is not track.colour:  # scaled once for each colour the host sets
+            rear = rears[number] = (track.colour, scale(track.colour, settings.REAR_PERMILLE))
+        palette[colour + 1] = rear[1]
+        rows[base:base + HOLES] = marked
         if track.rear:
             rows[base + track.rear - 1] = colour + 1
         if track.front:
             rows[base + track.front - 1] = colour
         flash = step if flash_steps is None else flash_steps[number]
-        if flash < FLASH_STEPS and flash % 2 == 0:
-            for hole in track.flash:
-                rows[base + hole - 1] = P_FLASH
+        if flash < FLASH_STEPS and not flash & 1:
+            _put(rows, base - 1, track.flash, P_FLASH)
         if board.winner == number:
             rows[base + end] = colour
-        for n in range(min(track.games, canvas.counters)):
-            rows[base + HOLES + n] = colour
+        games = min(track.games, counters)
+        if games:
+            _fill(rows, base + HOLES, games, colour)
     animation = animation or board.animation
     if animation == "waiting" and step % 4 < 2:
-        for number in range(len(board.tracks)):
+        for number in range(len(tracks)):
             rows[number * width + end] = P_ALERT
     number = board.anim_track
     if number is None:
         return
-    track, base = board.tracks[number], number * width
+    track, base = tracks[number], number * width
     if animation == "winner":
         for hole in range(1 + step % 8, board.game_length, 8):
             rows[base + hole - 1] = P_TRACK + 2 * number
@@ -135,8 +147,22 @@ def colours(board, canvas, step, animation=None, flash_steps=None):
         for hole in (track.rear, track.front) + track.flash:
             if hole:
                 rows[base + hole - 1] = P_ALERT
-        for n in range(canvas.counters):
+        for n in range(counters):
             rows[base + HOLES + n] = P_ALERT
+
+
+@micropython.viper
+def _put(rows: ptr8, base: int, holes, value: int):
+    """``value`` at ``base`` + each of ``holes`` (a tuple of ints) in ``rows``."""
+    for hole in holes:
+        rows[base + int(hole)] = value
+
+
+@micropython.viper
+def _fill(rows: ptr8, start: int, count: int, value: int):
+    """``value`` at ``count`` places of ``rows`` from ``start``."""
+    for i in range(start, start + count):
+        rows[i] = value
 
 
 def power(palette, counts, brightness, cap_ma):
@@ -216,17 +242,23 @@ def new_strips(layout):
     return [array("I", [0] * length) for length in layout.STRIPS]
 
 
-def draw(board, layout, strips, step, animation=None, flash_steps=None):
+def draw(board, layout, strips, step, animation=None, flash_steps=None, stop=None):
     """The whole frame for ``board`` at animation ``step`` (and each track's flash at its
-    step in ``flash_steps``, if given) into ``strips``."""
+    step in ``flash_steps``, if given) into ``strips``; True once drawn. ``stop``, if given,
+    is asked between the parts: when it says so, the frame is left half drawn (False)."""
     paper = canvas(layout)
     colours(board, paper, step, animation, flash_steps)
+    if stop is not None and stop():
+        return False
     counts = paper.counts
     # the board's tracks only, as the host counts them; the palette entries of absent tracks
     # are then unused
     _count(paper.rows, len(board.tracks) * paper.width, counts)
     power(paper.palette, counts, board.brightness, board.cap_ma)
+    if stop is not None and stop():
+        return False
     place(paper, strips)
+    return True
 
 
 def rgb(word):
