@@ -1,6 +1,7 @@
 """The controller's program: reads the host's lines from USB (sys.stdin, never blocking the
 loop), answers each, draws the board on the strips, scans the keys, feeds the watchdog, and
-shows the host-lost pattern when the host goes quiet. Tasks on one asyncio loop.
+shows the host-lost pattern when the host goes quiet. Tasks on one asyncio loop; main.py
+starts it (start()).
 
 A command is answered first and drawn right after: once its replies are out the read task
 draws the frame itself, into the strips' second set of buffers while the last frame is still
@@ -189,7 +190,9 @@ class Firmware:
         wanted = (link.board.key(), step if moving else 0, tuple(flashes), animation)
         if wanted != self.drawn:
             strips = self.strips[self.back]
-            draw(link.board, layout, strips, step, animation, flashes)
+            stop = self.pending if yielding else None  # asked between the parts of the frame
+            if not draw(link.board, layout, strips, step, animation, flashes, stop):
+                return
             if yielding and self.pending():
                 return
             self.out.write(strips)  # waits for the wire, if the last frame is still on it
@@ -218,7 +221,8 @@ def at_repl():
     return True
 
 
-if __name__ == "__main__":  # the Pico runs main.py as __main__; tests import it
+def start():
+    """The firmware, for ever; or, once after a REPL command, the REPL."""
     if at_repl():
         print("cribpi: at the REPL for the flasher; a reset runs the firmware again")
     else:
