@@ -30,13 +30,14 @@ from link import Controller, LineBuffer
 from protocol import STEP_MS
 
 READ_CHUNK = 256  # bytes read at once before the loop runs its other tasks
-#: The garbage is collected (~4 ms on the Pico) when a frame has just started going out, at
+#: The garbage is collected (~5 ms on the Pico) when a frame has just started going out, at
 #: most this often: the next frame waits for the wire (~8 ms) anyway, so a command coming in
-#: meanwhile is drawn as soon as it would have been. Often enough that the heap never runs out
-#: in the middle of a command (a collection of its own there), whatever the frames.
-COLLECT_MS = 1000
+#: meanwhile loses little. Rarely, so that few commands come in during one; often enough that
+#: the heap (~190 KB free) never runs out in the middle of a command (a collection of its own
+#: there): a peg every 0.3 s with its flashes makes ~15 KB of garbage a second.
+COLLECT_MS = 4000
 #: With no frame drawn for this long, the garbage is collected on an animation tick instead.
-COLLECT_IDLE_MS = 5000
+COLLECT_IDLE_MS = 10000
 #: A file whose presence at boot keeps the firmware from starting, once (REPL).
 REPL_FLAG = "repl.flag"
 
@@ -174,10 +175,12 @@ class Firmware:
                 self.collect()
 
     def collect(self):
-        """Collect the garbage now, at a moment that costs no frame its time (gc.mem_free(),
-        to ask whether it is time, walks the whole heap: ~8 ms, as long as a collection)."""
-        gc.collect()
-        self.collected = self.clock.now()
+        """Collect the garbage now, at a moment that costs no frame its time, unless a command
+        is waiting (then at the next). Time, not gc.mem_free(), says when: it walks the whole
+        heap, as long as a collection."""
+        if not self.pending():
+            gc.collect()
+            self.collected = self.clock.now()
 
     def redraw(self, yielding=False):
         """Draw the board as it is now into the back buffers and send them once the last
