@@ -181,7 +181,7 @@ def board_at(front: int, tracks: int) -> BoardModel:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--pegs", type=int, default=6, help="peg commands timed (default 6)")
+    parser.add_argument("--pegs", type=int, default=16, help="peg commands timed (default 16)")
     parser.add_argument("--layout", default="four-track-serpentine")
     args = parser.parse_args(argv)
     why = emulated.missing()
@@ -267,7 +267,9 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.monotonic() - started
 
     def ms(values: list[float]) -> str:
-        return f"median {statistics.median(values) / 1000:.2f} ms, max {max(values) / 1000:.2f} ms"
+        p90 = sorted(values)[min(len(values) - 1, int(0.9 * len(values)))]
+        return (f"median {statistics.median(values) / 1000:.2f} ms, p90 {p90 / 1000:.2f} ms, "
+                f"max {max(values) / 1000:.2f} ms")
 
     strips = len(layout.place(render_board(board, settings, 0)))
     print(f"emulated RP2040 at {clk / 1e6:.0f} MHz, MicroPython v1.28.0 (rp2, RPI_PICO), layout {args.layout} "
@@ -279,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  drawing in MicroPython:          {ms(draws)}")
     for name, what in (("wait", "command to redraw (USB, read, parse, ACK)"), ("colours", "colours()"),
                        ("power", "power() (brightness, cap)"), ("place", "place() (into the strips' words)"),
-                       ("write", "Strips.write() (the strips' DMA started)")):
+                       ("write", "Strips.write() (the wire free, the DMA started)")):
         if parts[name]:
             print(f"    {what + ':':48} {ms(parts[name])}")
     print(f"  the wire:                        {ms(wires)} ({statistics.median(wires) / longest:.1f} us an LED "
