@@ -8,7 +8,7 @@ dozen palette colours (brightness, then the cap from how many LEDs show each), a
 maps the bytes through the layout into the strips' words in one viper loop per strip. Every
 buffer is made once per layout (a busy frame used to allocate ~150 KB of tuples, and the
 collections that followed cost more than the drawing), and per LED the work is a few native
-instructions, not a tuple per LED; the figures are in docs/performance.md.
+instructions, not a tuple per LED; the figures are in the README (bench_pico).
 """
 
 from array import array
