@@ -90,7 +90,12 @@ def run(args: argparse.Namespace) -> int:
     args.outbox_dir = args.outbox_dir or Path(tempfile.mkdtemp(prefix="cribpi-loadgen-"))
     args.outbox_dir.mkdir(parents=True, exist_ok=True)
     failed: list[str] = []
-    previous = signal.signal(signal.SIGTERM, _interrupt)  # stops the tables as Ctrl-C does: each says offline
+    # SIGTERM stops the tables as Ctrl-C does (each says offline). Both are installed here, not
+    # left as inherited: a loadgen started in the background of a script inherits SIGINT
+    # ignored (and Python then leaves it so), and a Ctrl-C or a worker's stop went unheard.
+    stopping = (signal.SIGINT, signal.SIGTERM)
+    previous = {s: signal.signal(s, _interrupt) for s in stopping}
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, stopping)
     try:
         if args.worker or args.tables <= args.per_process:
             tables, games, events = play(args, creds)
@@ -100,7 +105,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             (tables, games, events), failed = supervise(args)
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
     print(f"{tables} tables played {games} games: {events} events published")
     for failure in failed:
         print(f"cribpi loadgen: {failure}", file=sys.stderr)
@@ -241,7 +247,7 @@ def _stop(workers: list[tuple[range, subprocess.Popen[str]]]) -> None:
     line for each that did not stop as asked."""
     for _, proc in workers:
         if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
+            proc.send_signal(signal.SIGTERM)
     deadline = time.monotonic() + STOP_WAIT_S
     for share, proc in workers:
         try:

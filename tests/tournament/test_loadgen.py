@@ -77,13 +77,16 @@ def director(broker: Mosquitto, tables: int) -> Director:
 class Loadgen:
     """``cribpi loadgen`` as a process, its stderr read as it comes (the workers' pids)."""
 
-    def __init__(self, broker: Mosquitto, tmp_path: Path, *options: str) -> None:
+    def __init__(self, broker: Mosquitto, tmp_path: Path, *options: str, background: bool = False) -> None:
+        """``background``: started as ``cribpi loadgen ... &`` in a script starts it, with SIGINT
+        ignored (a shell's background job inherits that, and Python then leaves it ignored)."""
         creds = tmp_path / "credentials.json"
         creds.write_text(json.dumps(broker.room.credentials))
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "cribpi", "loadgen", "--broker", broker.url, "--event", EVENT,
              "--credentials", str(creds), "--outbox-dir", str(tmp_path / "outboxes"), *options],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if background else None)
         self.err: list[str] = []
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -153,11 +156,13 @@ def test_a_worker_that_dies_is_named_by_its_tables_and_the_run_fails(room: Mosqu
     d.close()
 
 
-@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])  # Ctrl-C, or a service manager's stop
+@pytest.mark.parametrize("stop, background", [(signal.SIGINT, False), (signal.SIGTERM, False),  # Ctrl-C, a stop
+                                              (signal.SIGINT, True)])  # kill -INT of a script's background job
 def test_ctrl_c_stops_every_worker_and_their_tables_say_offline(room: Mosquitto, tmp_path: Path,
-                                                               stop: signal.Signals) -> None:
+                                                               stop: signal.Signals, background: bool) -> None:
     d = director(room, 6)
-    run = Loadgen(room, tmp_path, "--tables", "6", "--per-process", "3", "--games", "100", "--pace", "0.2")
+    run = Loadgen(room, tmp_path, "--tables", "6", "--per-process", "3", "--games", "100", "--pace", "0.2",
+                  background=background)
     wait_for(lambda: run.running() and all(d.live[t]["online"] for t in table_ids(6)), what="the 6 tables online")
     wait_for(lambda: run.running() and len(run.workers()) == 2, what="the loadgen's line for each worker's pid")
     pids = run.workers()
