@@ -52,6 +52,14 @@ class Mosquitto:
     def url(self) -> str:
         return f"mqtt://127.0.0.1:{self.room.port}"
 
+    def table_config(self, folder: Path, table: str = "t1") -> Path:
+        """A table's ``cribpi.toml`` in ``folder`` for this room: its journal and its
+        ``[tournament]`` section with the table's own password."""
+        config = folder / "cribpi.toml"
+        config.write_text(f'db = "table.db"\n[tournament]\nbroker = "{self.url}"\nevent = "{EVENT}"\n'
+                          f'table = "{table}"\npassword = "{self.room.credentials[table]}"\n')
+        return config
+
     def start(self) -> None:
         self.proc = subprocess.Popen([require("mosquitto"), "-c", str(self.room.conf)],
                                      stdout=subprocess.DEVNULL, stderr=(self.room.folder / "mosquitto.log").open("ab"))

@@ -16,7 +16,7 @@ from cribpi.tournament.attach import attach
 from cribpi.app.listeners import Update
 from cribpi.views.oled import MARKS
 from tests.app.table_keys import mock_table
-from tests.tournament.conftest import EVENT, Mosquitto
+from tests.tournament.conftest import Mosquitto
 
 pytestmark = pytest.mark.mqtt
 
@@ -37,9 +37,7 @@ def _keep(shown: list[frozenset[str]], update: Update) -> None:
 
 
 def test_the_offline_mark_shows_while_the_broker_is_stopped(broker: Mosquitto, tmp_path: Path) -> None:
-    config_file = tmp_path / "cribpi.toml"
-    config_file.write_text(f'db = "table.db"\n[tournament]\nbroker = "{broker.url}"\nevent = "{EVENT}"\n'
-                           f'table = "t1"\npassword = "{broker.room.credentials["t1"]}"\n')
+    config_file = broker.table_config(tmp_path)
     with mock_table() as (parts, ui, app):
         shown: list[frozenset[str]] = []
         app.subscribe(lambda update: _keep(shown, update))

@@ -60,9 +60,7 @@ def test_a_seating_message_is_read_with_care() -> None:
 def test_a_seated_round_shows_on_each_tables_oled(broker: Mosquitto, tmp_path: Path) -> None:
     d = director(broker)  # Ann and Ben registered
     follow(d)
-    config_file = tmp_path / "cribpi.toml"
-    config_file.write_text(f'db = "table.db"\n[tournament]\nbroker = "{broker.url}"\nevent = "{EVENT}"\n'
-                           f'table = "t1"\npassword = "{broker.room.credentials["t1"]}"\n')
+    config_file = broker.table_config(tmp_path)
     other: list[Seat] = []
     t2 = publisher(broker, tmp_path, "t2")
     listen(t2, other.append)

@@ -25,7 +25,7 @@ from cribpi.tournament.seatcast import NEXT_GAME, Seat, follow, parse_seat, seat
 from cribpi.views.model import MessageScreen
 from tests.app.setup_menu import opened
 from tests.app.table_keys import game_actions, mock_table
-from tests.tournament.conftest import EVENT, Mosquitto
+from tests.tournament.conftest import Mosquitto
 from tests.tournament.test_publisher import wait_for
 from tests.tournament.test_room import director
 from tests.tournament.test_standings import Room
@@ -163,9 +163,7 @@ def posted_until(app: TableApp, done: Callable[[], bool], timeout: float = 60) -
 def test_the_result_of_a_game_played_after_a_seating_counts_at_the_director(broker: Mosquitto, tmp_path: Path) -> None:
     d = director(broker)  # Ann and Ben registered
     follow(d)
-    config_file = tmp_path / "cribpi.toml"
-    config_file.write_text(f'db = "table.db"\n[tournament]\nbroker = "{broker.url}"\nevent = "{EVENT}"\n'
-                           f'table = "t1"\npassword = "{broker.room.credentials["t1"]}"\n')
+    config_file = broker.table_config(tmp_path)
     store, ui = opened(tmp_path / "journal.db", TableSettings(table="t1", confirm_results=True))
     app = TableApp(open_mock(), ui)
     app.start()
