@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import anyio
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -167,15 +168,25 @@ class Hub:
         for queue in list(self.streams):
             loop.call_soon_threadsafe(queue.put_nowait, item)
 
-    async def stream(self) -> AsyncIterator[dict[str, str]]:
+    async def stream(self, bye: anyio.Event | None = None) -> AsyncIterator[dict[str, str]]:
+        """What happens, as it happens, until ``bye`` (the server stopping): then the stream
+        ends as a stream should, rather than being cut off (which uvicorn logs as an ERROR at
+        every stop with a page open); the page's EventSource reconnects by itself."""
         queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue(maxsize=10_000)
         self.streams.add(queue)
+        stopping = asyncio.ensure_future(bye.wait()) if bye is not None else asyncio.get_running_loop().create_future()
         try:
             yield {"event": "hello", "data": "{}"}
             while True:
-                what, data = await queue.get()
+                got = asyncio.ensure_future(queue.get())
+                await asyncio.wait((got, stopping), return_when=asyncio.FIRST_COMPLETED)
+                if not got.done():
+                    got.cancel()
+                    return
+                what, data = got.result()
                 yield {"event": what, "data": data}
         finally:
+            stopping.cancel()
             self.streams.discard(queue)
 
 
@@ -230,7 +241,8 @@ def create_app(director: Director, *, rng: random.Random | None = None, gate: Lo
 
     async def events(request: Request) -> Response:
         hub.loop = asyncio.get_running_loop()
-        return EventSourceResponse(hub.stream(), ping=15)
+        bye = anyio.Event()  # set when the server stops: the stream ends cleanly within the grace
+        return EventSourceResponse(hub.stream(bye), ping=15, shutdown_event=bye, shutdown_grace_period=2)
 
     # -- admin ---------------------------------------------------------------------------------
 
