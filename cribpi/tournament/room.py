@@ -98,15 +98,11 @@ def private_file(path: Path, text: str) -> None:
 def fsync_dir(folder: Path) -> None:
     """Make ``folder``'s entries durable (the files and folders made, renamed or removed in it):
     a file's own fsync does not make its name in the folder survive a power cut."""
-    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    _fsync_file(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
 
 
-def _fsync_file(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
+def _fsync_file(path: Path, flags: int = os.O_RDONLY) -> None:
+    fd = os.open(path, flags)
     try:
         os.fsync(fd)
     finally:
