@@ -68,13 +68,17 @@ class Outbox:
         if "done" not in {row[1] for row in self.db.execute("PRAGMA table_info(tournament_outbox)")}:
             self.db.execute("ALTER TABLE tournament_outbox ADD COLUMN done TEXT")
         self.db.execute(_UNSENT_INDEX)
-        # A new outbox numbers its rows from the time it was made, in milliseconds: the director
+        # A new outbox numbers its rows from the time it was made, in microseconds: the director
         # knows a table's messages by (table, id), so a table whose outbox is new (a replaced
         # card, a load generator's second run) must not start again at 1, where every message
-        # would be taken for a replay of the old outbox's.
+        # would be taken for a replay of the old outbox's. An outbox's ids stay behind the clock
+        # while it adds fewer than one row a microsecond (in milliseconds, a quick table's
+        # second outbox could start under its first's last ids); an outbox numbered in
+        # milliseconds before this is passed by a new one at once. 2**53 (JSON's and the
+        # director's limit) is some 230 years away.
         self.db.execute("INSERT INTO sqlite_sequence (name, seq) SELECT 'tournament_outbox', ? WHERE NOT EXISTS"
                         " (SELECT 1 FROM sqlite_sequence WHERE name = 'tournament_outbox')"
-                        " AND NOT EXISTS (SELECT 1 FROM tournament_outbox)", (int(time.time() * 1000),))
+                        " AND NOT EXISTS (SELECT 1 FROM tournament_outbox)", (time.time_ns() // 1000,))
         self.event = ""
 
     def use_event(self, event: str) -> None:
