@@ -98,6 +98,7 @@ def test_a_failing_speaker_is_a_problem_retried_until_it_comes_back(worker: Spee
     mock.fail(None)
     wait_for(lambda: worker.problem is None)
     assert worker.check() is True and worker.check() is False  # came back: once
+    wait_for(lambda: len(changes) >= 2)  # the table is told just after the state changes, on the thread
     assert changes == ["speaker: unplugged (USB)", None]
     assert not any(s.text == "a pair is two" for s in mock.said)
     worker.say(["fifteen four"], FAST)
