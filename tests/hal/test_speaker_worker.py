@@ -33,11 +33,13 @@ def worker(mock: MockSpeaker) -> SpeechWorker:
 
 
 def test_say_returns_at_once_and_speaks_in_order(worker: SpeechWorker, mock: MockSpeaker) -> None:
-    start = time.monotonic()
     worker.say(["fifteen two", "a pair is two"], FAST)
-    assert time.monotonic() - start < 0.05  # the caller (the table's loop) never waits
+    returned = time.monotonic()
     assert worker.wait_idle(30)
     assert [(s.text, s.whole) for s in mock.said] == [("fifteen two", True), ("a pair is two", True)]
+    # the caller (the table's loop) never waits: back before the first was said to its end (half
+    # a second), by the clock the speaker stamps; no bound a busy machine's scheduler could break
+    assert returned < mock.said[0].ended
 
 
 def test_a_new_batch_cuts_short_the_one_being_said(worker: SpeechWorker, mock: MockSpeaker) -> None:
@@ -47,7 +49,8 @@ def test_a_new_batch_cuts_short_the_one_being_said(worker: SpeechWorker, mock: M
     cut_at = time.monotonic()
     worker.say(["thirty-one for two"], FAST)
     wait_for(lambda: len(mock.said) == 2)
-    assert mock.said[0].whole is False and mock.said[0].ended - cut_at < 0.1
+    # cut soon after, not at the end of its 8 s (the bound leaves room for a busy CI machine)
+    assert mock.said[0].whole is False and mock.said[0].ended - cut_at < 2.0
     assert worker.wait_idle(30)
     assert [s.text for s in mock.said] == ["Red's hand: fifteen two, fifteen four, and a pair is six",
                                           "thirty-one for two"]  # the crib waiting behind it was dropped
@@ -94,6 +97,7 @@ def test_a_failing_speaker_is_a_problem_retried_until_it_comes_back(worker: Spee
     tries = mock.attempts
     wait_for(lambda: mock.attempts >= tries + 2)  # retried by itself, nothing asked of it
     worker.say(["a pair is two"], FAST)  # said while failing: dropped, not said late
+    assert worker.wait_idle(30)  # the thread has taken it while the speaker still fails
     assert worker.check() is False
     mock.fail(None)
     wait_for(lambda: worker.problem is None)
@@ -123,7 +127,7 @@ def test_close_stops_the_thread_and_the_speaker(mock: MockSpeaker) -> None:
     wait_for(mock.speaking.is_set)
     start = time.monotonic()
     worker.close()
-    assert time.monotonic() - start < 0.5
+    assert time.monotonic() - start < 1.5  # cut short: not the 7 s the text takes (room for a busy machine)
     assert not any(t.name == "speaker worker" and t.is_alive() for t in threading.enumerate())
 
 
