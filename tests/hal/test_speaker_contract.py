@@ -38,10 +38,20 @@ def timed(call: Callable[[], bool]) -> tuple[bool, float]:
     return result, time.monotonic() - start
 
 
-def stop_after(speaker: Speaker, seconds: float) -> threading.Timer:
-    timer = threading.Timer(seconds, speaker.stop)
-    timer.start()
-    return timer
+def stop_after(speaker: Speaker, seconds: float) -> threading.Event:
+    """Stop ``speaker`` from another thread ``seconds`` from now, and again every 50 ms till the
+    returned event is set (the speech returned): a stop that came before a busy machine let the
+    speech begin is a stop while silent, which rightly leaves the speech alone."""
+    done = threading.Event()
+
+    def stopping() -> None:
+        if not done.wait(seconds):
+            speaker.stop()
+            while not done.wait(0.05):
+                speaker.stop()
+
+    threading.Thread(target=stopping, daemon=True).start()
+    return done
 
 
 def test_is_a_speaker(rig: SpeakerRig) -> None:
@@ -58,24 +68,27 @@ def test_says_a_text_whole_taking_as_long_as_speech(rig: SpeakerRig) -> None:
 
 def test_stop_from_another_thread_cuts_it_short(rig: SpeakerRig) -> None:
     slow = Voice(speed=120)
-    stop_after(rig.speaker, 0.3)
-    said, took = timed(lambda: rig.speaker.speak(COUNT, slow))
+    stopped = stop_after(rig.speaker, 0.3)
+    try:
+        said, took = timed(lambda: rig.speaker.speak(COUNT, slow))
+    finally:
+        stopped.set()
     assert said is False
-    assert 0.25 <= took < 0.6, took  # stopped at once, not at the end (4 seconds at this speed)
+    assert 0.25 <= took < 2.0, took  # stopped soon, not at the end (4 seconds at this speed; room for a busy machine)
 
 
 def test_cancel_set_before_it_starts_says_nothing(rig: SpeakerRig) -> None:
     cancel = threading.Event()
     cancel.set()
     said, took = timed(lambda: rig.speaker.speak(COUNT, FAST, cancel))
-    assert said is False and took < 0.2
+    assert said is False and took < 0.6, took  # at once, not the 1.7 s it takes to say (room for a busy machine)
 
 
 def test_cancel_set_while_it_speaks_cuts_it_short(rig: SpeakerRig) -> None:
     cancel = threading.Event()
     threading.Timer(0.3, lambda: (cancel.set(), rig.speaker.stop())).start()
     said, took = timed(lambda: rig.speaker.speak(COUNT, Voice(speed=120), cancel))
-    assert said is False and took < 0.6, took
+    assert said is False and took < 2.0, took  # cut soon after 0.3 s, not at the end (4 s at this speed)
 
 
 def test_stop_while_silent_leaves_the_next_utterance_alone(rig: SpeakerRig) -> None:
