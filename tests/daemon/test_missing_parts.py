@@ -172,7 +172,7 @@ def test_a_card_reader_missing_at_start_joins_when_plugged_and_is_reopened_after
         os.write(master, b"6S\n")
         assert pumped(app)  # the reader joined the table
         pull(master)
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 30  # only bounds a failure: both cores may be busy
         while not guard.problems() and time.monotonic() < deadline:
             wait(CHECK_S)
             time.sleep(0.05)

@@ -49,7 +49,7 @@ def waiter(app: Any, clock: Clock) -> Callable[[float], None]:
     return wait
 
 
-def pumped(app: Any, timeout: float = 3.0) -> bool:
+def pumped(app: Any, timeout: float = 30.0) -> bool:  # only bounds a failure: both cores may be busy
     """Wait for actions from the reader thread and hand them to the table."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -115,7 +115,7 @@ def test_a_serial_port_that_vanishes_is_opened_again_when_it_returns(pty_port):
         os.write(master, b"6S\n")
         assert pumped(app)
         pull(master)
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 30  # only bounds a failure: both cores may be busy
         while not guard.problems() and time.monotonic() < deadline:
             wait(CHECK_S)
             time.sleep(0.05)
@@ -274,7 +274,7 @@ def test_a_pi_oled_written_by_its_thread_reports_its_fault_to_the_guard_and_is_r
         device.fault = I2C_ERROR
         key(mock, app, "ok")  # the loop goes on: nothing raised
         assert len(ui.session.game.journal) == 2 and mock.boards[-1] == ui.board()
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 30  # only bounds a failure: both cores may be busy
         while not guard.problems() and time.monotonic() < deadline:
             time.sleep(0.01)
         assert guard.problems() == ("display (mock): [Errno 121] Remote I/O error",)
