@@ -73,6 +73,6 @@ def test_a_key_script_file_is_read_once_and_a_bad_line_is_skipped(tmp_path, capl
     got: queue.SimpleQueue = queue.SimpleQueue()
     script = KeyScript(keys)
     script.start(got.put)
-    assert [got.get(timeout=5), got.get(timeout=5)] == [Action.parse("ok"), Action.parse("card 5H")]
+    assert [got.get(timeout=30), got.get(timeout=30)] == [Action.parse("ok"), Action.parse("card 5H")]
     script.close()
     assert "skipped 'fly away'" in caplog.text
