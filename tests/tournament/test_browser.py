@@ -96,6 +96,7 @@ def test_the_wall_and_leaderboard_update_live(broker: Mosquitto, tmp_path: Path,
         board = browser.new_page(viewport={"width": 900, "height": 560})
         board.goto(server.url("/leaderboard"))
         board.wait_for_selector("#conn.live")
+        board.wait_for_selector("td.name")  # the standings drawn: "live" is set before the page fetches them
         assert board.locator("td:nth-child(5)").all_text_contents() == ["0"] * 8
         for state in t1:  # the rest of table 1's game, and its result confirmed by each side
             pass
