@@ -195,6 +195,7 @@ def test_undo_and_menu_keys_stop_the_utterance(spoken_table) -> None:  # type: i
         wait_for(speaker.speaking.is_set)
         parts.press(key)  # hushed on the key's own thread, before the loop has it
         wait_for(lambda: not speaker.speaking.is_set())
+        assert worker.wait_idle(30)  # the speaker marks the utterance cut only after it stops speaking
         assert [s.whole for s in speaker.said] == [False]
         assert speaker.said[0].text.startswith("Red's crib: fifteen two")
         app.pump()
