@@ -144,10 +144,10 @@ def test_a_board_from_the_future_does_not_freeze_the_table(broker: Mosquitto, tm
         next(game)
     wait_for(lambda: pub.outbox.unsent() == 0 and d.live["t1"]["state"] is not None
              and d.live["t1"]["state"].get("id") == pub.handed)
-    # the table's owner publishes a board far in the future (by its clock and by its id)
+    # the table's owner publishes a board far in the future (by its clock and by its id): refused
     forged = {**d.live["t1"]["state"], "scores": [120, 120], "at": 1e12, "id": 2**53}
     pub.client.publish(pub.topic("state"), json.dumps(forged).encode(), qos=1, retain=True).wait_for_publish(30)
-    wait_for(lambda: d.live["t1"]["state"]["scores"] == [120, 120])
+    wait_for(lambda: d.refused["from_the_future"] == 1)
     for _ in range(10):  # the table plays on: its real boards are shown again
         next(game)
     wait_for(lambda: pub.outbox.unsent() == 0 and d.live["t1"]["state"]["id"] == pub.handed)
@@ -155,3 +155,34 @@ def test_a_board_from_the_future_does_not_freeze_the_table(broker: Mosquitto, tm
     pub.stop()
     d.close()
     d.db.close()
+
+
+def test_a_forged_event_and_board_from_the_future_do_not_freeze_the_table(broker: Mosquitto, tmp_path: Path) -> None:
+    """The two-message form: an event with a made-up id far ahead raised the bar a board's id
+    could raise it to, and the table's real events and boards were refused as out of order."""
+    d = director(broker)
+    pub = publisher(broker, tmp_path)
+    pub.start()
+    game = play_match(NAMES, random.Random(7), pub, 1)
+    for _ in range(10):
+        next(game)
+    wait_for(lambda: pub.outbox.unsent() == 0 and d.live["t1"]["state"] is not None
+             and d.live["t1"]["state"].get("id") == pub.handed)
+    forged_id = 9007199254740990
+    forged_event = {"id": forged_id, "game": 1, "event": {"type": "go", "seat": 0}, "at": 1.0}
+    forged = {**d.live["t1"]["state"], "scores": [99, 0], "id": forged_id}
+    for kind, body, retain in (("events", forged_event, False), ("state", forged, True)):
+        pub.client.publish(pub.topic(kind), json.dumps(body).encode(), qos=1, retain=retain).wait_for_publish(30)
+    wait_for(lambda: d.refused["from_the_future"] == 2)
+    for _ in range(10):  # the table plays on: its real events and boards are taken
+        next(game)
+    wait_for(lambda: pub.outbox.unsent() == 0 and d.live["t1"]["state"]["id"] == pub.handed)
+    assert d.live["t1"]["state"]["scores"] != [99, 0] and "out_of_order" not in d.refused
+    d.close()
+    d.db.close()
+    again = director(broker)  # and a director started again shows the table's retained board
+    wait_for(lambda: again.live["t1"]["state"] is not None and again.live["t1"]["state"]["id"] == pub.handed)
+    assert "out_of_order" not in again.refused and "from_the_future" not in again.refused
+    pub.stop()
+    again.close()
+    again.db.close()

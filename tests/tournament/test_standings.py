@@ -4,6 +4,7 @@ worked out by hand; and every kind of bad message refused, counted, and changing
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -224,17 +225,51 @@ def test_a_state_delivered_again_after_a_newer_one_is_a_replay_and_changes_nothi
 
 
 def test_a_board_from_the_future_freezes_nothing(room: Room) -> None:
-    """A board with a made-up id (or clock) far ahead is shown until the next one: the bar for
-    the next boards rises no higher than the events the table really sent."""
+    """A board with a made-up clock far ahead is shown until the next one, and one with a
+    made-up id past any table's is refused: the bar for the next boards rises no higher than
+    the events the table really sent."""
     state = {"game": 1, "players": ["P01", "P16"], "scores": [5, 7], "rear": [0, 3], "dealer": 0, "game_number": 1,
              "match_games": 1, "games_won": [0, 0], "last": None, "phase": "play", "status": "playing", "at": 1.0,
              "id": 5}
     assert room.send("t1", "events", event(5))
     assert room.send("t1", "state", state)
-    assert room.send("t1", "state", {**state, "scores": [0, 0], "id": 2**53, "at": 1e12})
+    assert room.send("t1", "state", {**state, "scores": [1, 0], "at": 1e12})
+    assert room.director.live["t1"]["state"]["scores"] == [1, 0]
+    assert not room.send("t1", "state", {**state, "scores": [0, 0], "id": 2**53, "at": 1e12})
     assert room.send("t1", "events", event(6))
     assert room.send("t1", "state", {**state, "scores": [6, 7], "id": 6})
-    assert room.director.live["t1"]["state"]["scores"] == [6, 7] and room.director.refused == {}
+    assert room.director.live["t1"]["state"]["scores"] == [6, 7]
+    assert room.director.refused == {"from_the_future": 1}
+
+
+def test_a_forged_event_and_board_from_the_future_freeze_nothing(room: Room) -> None:
+    """The two-message form: an event with a made-up id far ahead, then a board with that id.
+    Ids that no table's outbox can have yet are refused, and the table's real ones shown."""
+    state = {"game": 1, "players": ["P01", "P16"], "scores": [5, 7], "rear": [0, 3], "dealer": 0, "game_number": 1,
+             "match_games": 1, "games_won": [0, 0], "last": None, "phase": "play", "status": "playing", "at": 1.0}
+    forged = 9007199254740990
+    assert not room.send("t1", "events", {**event(5), "id": forged})
+    assert not room.send("t1", "state", {**state, "scores": [99, 0], "id": forged})
+    assert room.director.refused == {"from_the_future": 2}
+    assert room.send("t1", "events", event(11))
+    assert room.send("t1", "state", {**state, "scores": [6, 7], "id": 12})
+    assert room.director.live["t1"]["state"]["scores"] == [6, 7]
+
+
+def test_a_forged_event_and_board_a_little_ahead_freeze_a_table_for_three_boards_at_most(room: Room) -> None:
+    """Ids ahead, but not past the director's clock: the table's real boards are refused as
+    out of order three times, and then its order is forgotten, as when it reconnects."""
+    state = {"game": 1, "players": ["P01", "P16"], "scores": [5, 7], "rear": [0, 3], "dealer": 0, "game_number": 1,
+             "match_games": 1, "games_won": [0, 0], "last": None, "phase": "play", "status": "playing", "at": 1.0}
+    ahead = time.time_ns() // 1000
+    assert room.send("t1", "events", {**event(5), "id": ahead})
+    assert room.send("t1", "state", {**state, "scores": [99, 0], "id": ahead})
+    taken = [(room.send("t1", "events", event(n)), room.send("t1", "state", {**state, "scores": [n, 7], "id": n}))
+             for n in range(11, 15)]
+    assert taken == [(False, False), (False, False), (False, True), (True, True)]
+    assert room.director.live["t1"]["state"]["scores"] == [14, 7]
+    assert not room.send("t1", "state", {**state, "scores": [99, 0], "id": 12})  # and it is ordered again
+    assert room.director.refused == {"out_of_order": 6}
 
 
 def test_a_partnership_counts_for_each_partner_entered_one_by_one(room: Room) -> None:

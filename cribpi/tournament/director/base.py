@@ -4,6 +4,7 @@ listeners (the pages); the constants its parts share."""
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -37,6 +38,8 @@ class Base:
         self.since: dict[str, int] = {}  # table -> the id no older board may come under (reset on connect)
         self.shown: dict[str, set[int]] = {}  # table -> the ids of its states shown since then
         self.seen: dict[str, set[int]] = {}
+        self.behind: Counter[str] = Counter()  # table -> its boards refused as out of order in a row
+        self.clock: Callable[[], float] = time.time  # seconds: how far ahead a table's ids may be
         self.listeners: list[Notify] = []
         self.standings = Standings(db.players())
         self.playoff_games: dict[frozenset[str], Counter[str]] = {}

@@ -14,6 +14,11 @@ from cribpi.tournament.director.counting import Counting
 from cribpi.tournament.messages import BadMessage, Message, parse, topic
 
 log = logging.getLogger("cribpi.tournament.director")  # one logger for the director, whichever part logs
+# A table's ids are its outbox's: microseconds from the outbox's making, one more a row, so none
+# is ahead of the clock. One more than a day ahead of the director's clock is made up (a table's
+# clock set a day ahead would have its boards refused until the director's clock caught up).
+AHEAD_MICROSECONDS = 86_400 * 1_000_000
+BEHIND_MOST = 3  # boards in a row refused as out of order, after which the table's order is forgotten
 
 
 class Intake(Counting):
@@ -53,39 +58,62 @@ class Intake(Counting):
         if live["online"]:  # a table that restarted may have a clock set back (a Pi has no RTC)
             self.since.pop(message.table, None)
             self.shown.pop(message.table, None)
+            self.behind.pop(message.table, None)
         self._notify("table", live)
+
+    def _not_ahead(self, table: str, kind: str, number: int, *, final: bool = True) -> None:
+        """Refuse an id no table's outbox can have made yet (see ``AHEAD_MICROSECONDS``)."""
+        most = int(self.clock() * 1_000_000) + AHEAD_MICROSECONDS
+        if number > most:
+            raise BadMessage("from_the_future", f"{table}/{kind} id {number} is ahead of any table's ({most})",
+                             final=final)
+
+    def _forget_order(self, table: str) -> None:
+        """Forget ``table``'s order (the bar for its boards and events), as its reconnect does:
+        its boards kept coming under the bar, which a made-up id ahead could have raised."""
+        log.warning("%s: %d boards in a row older than the one shown; its order is forgotten", table, BEHIND_MOST)
+        for ordering in (self.since, self.shown, self.newest, self.behind):
+            ordering.pop(table, None)
 
     def _on_state(self, message: Message, *, retained: bool = False) -> None:
         """A table's board. One the broker kept (``retained``: sent on subscribing, the board
-        as it was last) is shown but does not say the table is online; a live one does.
-
-        Boards are ordered by the table's own ids, never by its clock (``at``, shown only): a
-        state's ``id`` is the newest message id the table had handed to the broker when it
-        sent it, so its events up to that id come before it. An older board than the one shown
-        is refused, but a board's id raises the bar for the next ones no higher than the newest
-        event id the director has had from the table: a board with a made-up id far ahead
-        (the table's password can publish one) is shown until the next board, and freezes
-        nothing."""
-        table, body = message.table, message.body
-        live, number = self._table(message), body.get("id")
+        as it was last) is shown but does not say the table is online; a live one does."""
+        live, number = self._table(message), message.body.get("id")
         if number is not None:
-            shown, floor = self.shown.setdefault(table, set()), self.since.get(table, 0)
-            if number < floor:
-                if number in shown:  # delivered again: its acknowledgement was lost in a broker restart
-                    raise BadMessage("replay", f"{table}/state {number} shown before")
-                raise BadMessage("out_of_order", f"{table}/state {number} older than the one shown ({floor})")
-            self.since[table] = max(floor, min(number, self.newest.get(table, 0)))
-            if len(shown) > 10_000:
-                shown.clear()
-            shown.add(number)
-        live["state"] = body
+            self._order_board(message.table, number)
+        live["state"] = message.body
         if not retained:
             live["online"] = True
         self._notify("table", live)
 
+    def _order_board(self, table: str, number: int) -> None:
+        """Boards are ordered by the table's own ids, never by its clock (``at``, shown only): a
+        state's ``id`` is the newest message id the table had handed to the broker when it
+        sent it, so its events up to that id come before it. An older board than the one shown
+        is refused, but a board's id raises the bar for the next ones no higher than the newest
+        event id the director has had from the table. The table's password can make up both
+        ids: one past any outbox's is refused (``from_the_future``), and one merely ahead holds
+        the table's real boards back ``BEHIND_MOST`` boards at most."""
+        self._not_ahead(table, "state", number)
+        shown, floor = self.shown.setdefault(table, set()), self.since.get(table, 0)
+        if number < floor and number in shown:  # delivered again: its ack was lost in a broker restart
+            raise BadMessage("replay", f"{table}/state {number} shown before")
+        if number < floor:
+            self.behind[table] += 1
+            if self.behind[table] < BEHIND_MOST:
+                raise BadMessage("out_of_order", f"{table}/state {number} older than the one shown ({floor})")
+            self._forget_order(table)
+            shown, floor = self.shown.setdefault(table, set()), 0
+        self.behind.pop(table, None)
+        self.since[table] = max(floor, min(number, self.newest.get(table, 0)))
+        if len(shown) > 10_000:
+            shown.clear()
+        shown.add(number)
+
     def _on_events(self, message: Message) -> None:
         self._table(message)
         table, msg_id = message.table, message.body["id"]
+        self._not_ahead(table, "events", msg_id)
         seen = self.seen.setdefault(table, set())
         if msg_id in seen:
             raise BadMessage("replay", f"{table}/events id {msg_id} seen before")
@@ -98,6 +126,7 @@ class Intake(Counting):
     def _on_result(self, message: Message) -> None:
         self._table(message)
         body, table = message.body, message.table
+        self._not_ahead(table, "result", body["id"], final=False)  # sent again: kept until the clock is past it
         if body["scores"][body["winner"]] != self.game_length:
             raise BadMessage("game_length", f"{table}/result: a game won with {body['scores'][body['winner']]} in an"
                              f" event of games to {self.game_length}")
