@@ -115,3 +115,15 @@ def test_a_player_renamed_keeps_every_game_under_the_new_name(tmp_path: Path) ->
     assert d.db.results()[0]["players"] == ["Pat One", "P16"] and d.seating()["tables"][0]["players"] == ["Pat One", "P16"]
     assert next(x for x in Director(d.db).ranked() if x["name"] == "Pat One") == new  # as a restart counts it
     assert client.get("/api/player", params={"name": "Pat One"}).json()["results"][0]["players"][0] == "Pat One"
+
+
+def test_partners_entered_one_by_one_each_have_their_games_on_their_page(tmp_path: Path) -> None:
+    room = admin_room(tmp_path)  # round 1 seated P01 v P16 at t1, and played
+    room.director.db.add_round("qualifying", {"t1": ["P01", "P02", "P03", "P04"]})
+    assert room.send("t1", "result", room.result("t1", "P01 & P03", "P02 & P04", 85, game=2))
+    client = TestClient(create_app(room.director))
+    pair = ["P01 & P03", "P02 & P04"]
+    for name, games in (("P01", [["P01", "P16"], pair]), ("P03", [["P03", "P14"], pair]),
+                        ("P04", [["P04", "P13"], pair]), ("P05", [["P05", "P12"]])):
+        page = client.get("/api/player", params={"name": name}).json()
+        assert [r["players"] for r in page["results"]] == games and page["games"] == len(games)

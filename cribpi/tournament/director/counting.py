@@ -94,7 +94,7 @@ class Counting(Base):
             if line is None:
                 return None
             rank = next(x["rank"] for x in self.ranked() if x["name"] == name)
-        games = [r for r in self.db.results() if name in r["players"]]
+        games = [r for r in self.db.results() if any(name in (self._side(side) or (side,)) for side in r["players"])]
         return {"rank": rank, **line.as_dict(), "results": games}
 
     def bracket(self) -> dict[str, Any]:
