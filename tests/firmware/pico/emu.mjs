@@ -6,7 +6,7 @@
 //
 // stdin and stdout carry JSON lines. In: {"id": n, "op": ...} requests, answered by
 // {"id": n, ...} (see handle()): serial (bytes from the host), press (keys held, as [row pin,
-// column pin] pairs), pixels and history (the frames decoded on a pin), time (emulated µs),
+// column pin] pairs; with ms, let go after that long on the emulated clock), pixels and history (the frames decoded on a pin), time (emulated µs),
 // uart (bytes into a UART's RX), hang, unplug, plug, watchdog, scratch, peek, lookups, quit. Out, besides the answers:
 // {"ev": "serial", "data": base64, "us": t} (the USB CDC bytes the firmware wrote),
 // {"ev": "reset", "reason": ..., "us": t}, {"ev": "usb", "state": "connected"}, {"ev": "log"}.
@@ -16,8 +16,10 @@
 //   (1 + delay) cycles of the state machine's clock divider (rp2040js's own pacing runs 1,000
 //   PIO steps per timer tick, ignoring dividers and delays, and starves a 4-word TX FIFO);
 // - the watchdog resets the chip: a new RP2040 with the same flash, so no alarm re-fires;
-// - the key matrix's column pins read high (the board's pull-ups) unless a pressed key joins
-//   them to a row the firmware drives low;
+// - the key matrix's column pins (--pull-up) read high only while the firmware has the pad's
+//   pull-up on (the board has no resistors of its own: the Pico's are the only pull-ups), and
+//   low when a pressed key joins them to a row the firmware drives low; with the pull-up off
+//   (a pull-down, or none) they read low, as an undriven pin does in rp2040js;
 // - the WS2812 bit stream on each LED pin is decoded from the pin's edges into GRB pixels;
 // - a UART's TX interrupt rises once a byte is sent, not at every check (an interrupt storm).
 
@@ -108,9 +110,8 @@ class Chip {
     }
     // USB: a host that enumerates the CDC interface and opens it (DTR).
     this.connectUsb();
-    // Pins: pull-ups on the key columns, the matrix, the LED decoders.
-    for (const pin of PULL_UPS) mcu.gpio[pin].setInputValue(true);
-    for (const pin of emu.rowPinList) mcu.gpio[pin].addListener(() => emu.updateColumns());
+    // Pins: the key matrix (a row's level, a column's pad: its pull-up), the LED decoders.
+    for (const pin of [...emu.rowPinList, ...PULL_UPS]) mcu.gpio[pin].addListener(() => emu.updateColumns());
     for (const pin of LED_PINS) {
       mcu.gpio[pin].addListener((state) => emu.decoders[pin].edge(state === GPIOPinState.High, this.edgeNanos ?? clock.nanos));
     }
@@ -271,6 +272,7 @@ class Emulator {
   constructor() {
     this.decoders = Object.fromEntries(LED_PINS.map((pin) => [pin, new Ws2812Decoder(pin)]));
     this.pressed = []; // [row pin, column pin] pairs held down
+    this.releaseNanos = null; // when a timed press lets go (emulated), or null
     this.hung = false;
     this.plugged = true;
     this.usbConnected = false;
@@ -292,11 +294,36 @@ class Emulator {
   }
 
   updateColumns() {
+    // A column is high only through its pad's own pull-up (the firmware's Pin.PULL_UP), and a
+    // key joining it to a row driven low pulls it down.
     const { gpio } = this.chip.mcu;
     for (const col of PULL_UPS) {
       const low = this.pressed.some(([row, c]) => c === col && gpio[row].value === GPIOPinState.Low);
-      gpio[col].setInputValue(!low);
+      const high = gpio[col].pullupEnabled && !low;
+      if (high !== gpio[col].rawInputValue) gpio[col].setInputValue(high);
     }
+  }
+
+  press(keys, ms) {
+    // Holds ``keys`` down; with ``ms``, lets go of them that long later on the emulated clock
+    // (over a reset too), whatever the host's pace.
+    this.pressed = keys;
+    this.releaseNanos = ms == null ? null : this.chip.mcu.clock.nanosCounter + ms * 1e6;
+    this.scheduleRelease();
+    this.updateColumns();
+  }
+
+  scheduleRelease() {
+    const chip = this.chip;
+    if (chip.releaseAlarm) chip.releaseAlarm.cancel();
+    if (this.releaseNanos == null) return;
+    chip.releaseAlarm = chip.mcu.clock.createAlarm(() => {
+      if (this.chip !== chip) return;
+      this.pressed = [];
+      this.releaseNanos = null;
+      this.updateColumns();
+    });
+    chip.releaseAlarm.schedule(Math.max(0, this.releaseNanos - chip.mcu.clock.nanosCounter));
   }
 
   watchdogFired(reason) {
@@ -311,6 +338,7 @@ class Emulator {
     this.usbConnected = false;
     this.resets += 1;
     this.chip = new Chip(this, old.mcu.flash.slice(0, 4 * 1024 * 1024), nanos, reason);
+    this.scheduleRelease();
     this.updateColumns();
     out({ ev: 'reset', reason: reason === 2 ? 'forced' : 'watchdog', us: nanos / 1000 });
   }
@@ -361,10 +389,12 @@ class Emulator {
         if (request.value !== undefined) wd.scratchData[request.index] = request.value >>> 0;
         return { value: wd.scratchData[request.index] };
       }
-      case 'press':
-        this.pressed = request.keys ?? [];
-        this.updateColumns();
-        return {};
+      case 'press': {
+        // Keys held down from now; with ms, let go ms later (emulated). The reply's times are
+        // when they went down and when they will come up (null: held until the next press).
+        this.press(request.keys ?? [], request.ms ?? null);
+        return { us: this.micros(), until_us: this.releaseNanos == null ? null : this.releaseNanos / 1000 };
+      }
       case 'pixels': {
         const decoder = this.decoders[request.pin];
         decoder.settle(chip.mcu.clock.nanosCounter);
@@ -377,8 +407,9 @@ class Emulator {
       case 'time':
         return { us: this.micros(), resets: this.resets, usb: this.usbConnected, clk_sys: chip.mcu.clkSys };
       case 'hang':
+        // The reply's time is the hang's: the CPU runs nothing from then on.
         this.hung = true;
-        return {};
+        return { us: this.micros() };
       case 'unplug':
         this.plugged = false;
         return {};

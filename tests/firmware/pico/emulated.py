@@ -108,6 +108,8 @@ class EmulatedPico:
         self.events: list[dict[str, Any]] = []  # reset, usb and log events, in order
         self.serial_out = bytearray()  # every byte the firmware wrote to USB
         self.serial_times: list[tuple[float, bytes]] = []  # (emulated µs, bytes) as they came
+        self.serial_in_times: list[tuple[float, bytes]] = []  # (emulated µs, bytes) the host's, as offered
+        self._written: dict[str, bytes] = {}  # write()'s requests not yet answered
         self._host: int | None = None
         self._host_slave: int | None = None
         self._lock = threading.Lock()
@@ -139,7 +141,9 @@ class EmulatedPico:
                         pass
                 continue
             with self._cond:
-                if "id" in message:
+                if isinstance(message.get("id"), str):  # a write()'s: when its bytes went in
+                    self.serial_in_times.append((float(message.get("us", 0)), self._written.pop(message["id"], b"")))
+                elif "id" in message:
                     self._replies[message["id"]] = message
                 else:
                     self.events.append(message)
@@ -200,9 +204,15 @@ class EmulatedPico:
                 time.sleep(0.01)  # the host's pty went away under us (unplug)
 
     def write(self, data: bytes) -> None:
-        """Bytes into the firmware's USB input, as the host sends them."""
+        """Bytes into the firmware's USB input, as the host sends them (not waiting; the
+        emulated time they went in is added to ``serial_in_times`` when the emulator says)."""
         if data:
-            self._send({"op": "serial", "data": base64.b64encode(data).decode()})
+            with self._send_lock:
+                self._ids += 1
+                ident = f"w{self._ids}"
+                with self._cond:
+                    self._written[ident] = data
+                self._send({"id": ident, "op": "serial", "data": base64.b64encode(data).decode()})
 
     # -- the board
     def now_ms(self) -> float:
@@ -214,18 +224,24 @@ class EmulatedPico:
 
     def sleep(self, ms: float) -> None:
         """Waits ``ms`` of emulated time."""
-        until = self.now_ms() + ms
-        self.wait_for(lambda: self.now_ms() >= until, what=f"{ms} ms of emulated time", poll=0.01)
+        self.sleep_until(self.now_ms() + ms)
 
-    def press(self, *pairs: tuple[int, int]) -> None:
-        """Holds down the keys at these (row pin, column pin) pairs (none: releases all)."""
-        self.request("press", keys=[list(pair) for pair in pairs])
+    def sleep_until(self, ms: float) -> None:
+        """Waits until the emulated time is ``ms`` (since power-up)."""
+        self.wait_for(lambda: self.now_ms() >= ms, what=f"the emulated time {ms} ms", poll=0.01)
+
+    def press(self, *pairs: tuple[int, int], ms: float | None = None) -> dict[str, Any]:
+        """Holds down the keys at these (row pin, column pin) pairs (none: releases all); with
+        ``ms``, the emulator lets go of them that long later on the emulated clock, however
+        slow this side is. The reply: ``us``, when they went down, and ``until_us``, when they
+        come up (None without ``ms``), in emulated µs."""
+        return self.request("press", keys=[list(pair) for pair in pairs], ms=ms)
 
     def tap(self, pair: tuple[int, int], hold_ms: float = 60, after_ms: float = 40) -> None:
-        self.press(pair)
-        self.sleep(hold_ms)
-        self.press()
-        self.sleep(after_ms)
+        """A key down for exactly ``hold_ms`` and then up for at least ``after_ms``, both in
+        emulated time."""
+        pressed = self.press(pair, ms=hold_ms)
+        self.sleep_until(float(pressed["until_us"]) / 1000 + after_ms)
 
     def frame(self, strip: int = 0) -> dict[str, Any]:
         """The last whole frame on a strip's data pin: pixels (r, g, b), frames so far, and
@@ -241,9 +257,10 @@ class EmulatedPico:
         """Bytes from the card reader on the Pico's UART, at 9600 baud."""
         self.request("uart", uart=uart, data=base64.b64encode(data).decode())
 
-    def hang(self) -> None:
-        """The firmware stops: the CPU runs nothing more until the watchdog resets the chip."""
-        self.request("hang")
+    def hang(self) -> float:
+        """The firmware stops: the CPU runs nothing more until the watchdog resets the chip.
+        Returns the emulated time of the hang (ms)."""
+        return float(self.request("hang")["us"]) / 1000
 
     def unplug(self) -> None:
         """The USB cable out: the host's port goes away, the firmware's output is lost."""

@@ -6,6 +6,8 @@ and the USB cable pulled. Waits are in emulated time wherever the firmware's tim
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from cribpi.hal.actions import Action, ActionQueue, Kind
@@ -27,6 +29,16 @@ def protocol_constant(name: str) -> int:
     import protocol
 
     return int(getattr(protocol, name))
+
+
+def first_time(chunks: list[tuple[float, bytes]], needle: bytes) -> float:
+    """The emulated time (µs) of the chunk with which ``needle`` had come through."""
+    seen = b""
+    for us, data in chunks:
+        seen += data
+        if needle in seen:
+            return us
+    raise AssertionError(f"{needle!r} never came")
 
 
 def frames_for(layout, board: BoardModel, cap_ma: float, steps=(0,)) -> list[dict[int, list]]:
@@ -66,7 +78,12 @@ def test_the_pico_boots_and_answers_hello(pico, part):
     assert (hello.protocol, hello.firmware, hello.tracks) == (protocol.PROTOCOL, protocol.FIRMWARE, 2)
     assert "menu" in hello.keys and "A" in hello.keys
     assert b"Traceback" not in pico.serial_out and not pico.resets()
-    assert pico.now_ms() < 5000  # booted and answered well within the watchdog's time
+    # Booted and answered well within the watchdog's time, in emulated time: from the HELLO
+    # that was answered going in (at power-up if the host was that quick) to the reply, however
+    # late the host's thread got round to sending it.
+    replied = first_time(pico.serial_times, b" HELLO ")
+    sent = max(us for us, data in pico.serial_in_times if us <= replied and b"HELLO" in data)
+    assert (replied - sent) / 1000 < 5000
 
 
 def test_another_major_version_is_refused(tmp_path):
@@ -110,16 +127,25 @@ def test_pegs_drive_every_data_pin_as_the_host_renders_them(tmp_path, tracks):
 
 
 def test_a_scored_run_flashes_on_the_pin_as_on_the_host(pico, part):
+    connected(pico, part)
     board = BoardModel(TRACKS[:2], brightness=1.0, flash=((7, 8, 9, 10, 11, 12),))
-    part.show(board)
     steps = tuple(range(protocol_constant("FLASH_STEPS") + 1))
-    showing(pico, TWO, board, steps=steps)
-    start = pico.now_ms()
-    pico.sleep(1000)  # five steps of 200 ms: the flash blinks on and off
-    frames = pico.request("history", pin=pico.led_pins[0], since_us=start * 1000)["frames"]
-    seen = {tuple(tuple(p) for p in f["pixels"]) for f in frames}
-    wanted = [tuple(frame[0]) for frame in frames_for(TWO, board, 2000, steps)]
-    assert seen <= set(wanted) and len(seen) >= 2  # it blinks, and only as the host draws it
+    wanted = {tuple(frame[0]) for frame in frames_for(TWO, board, 2000, steps)}
+    flash_us = protocol_constant("FLASH_STEPS") * protocol_constant("STEP_MS") * 1000
+    since = pico.now_ms() * 1000
+    part.show(board)
+
+    def the_flash():
+        # The frames of the flash's time in emulated µs, from the first that shows the board,
+        # once it is over: the window does not depend on when this side looks.
+        frames = pico.request("history", pin=pico.led_pins[0], since_us=since)["frames"]
+        start = next((f["start_us"] for f in frames if tuple(tuple(p) for p in f["pixels"]) in wanted), None)
+        if start is None or pico.now_ms() * 1000 < start + flash_us:
+            return None
+        return [tuple(tuple(p) for p in f["pixels"]) for f in frames if start <= f["start_us"] < start + flash_us]
+
+    seen = set(pico.wait_for(the_flash, what="the flash's frames"))
+    assert seen <= wanted and len(seen) >= 2  # it blinks, and only as the host draws it
 
 
 def tap(pico: EmulatedPico, name: str, hold_ms: float = 60) -> None:
@@ -132,10 +158,9 @@ def test_keys_on_the_matrix_pins_reach_the_table(pico, part):
     with ActionQueue() as actions:
         part.start(actions)
         connected(pico, part)
-        pico.press(rig.key_pins("9"))  # a bounce, shorter than the debounce time: nothing
-        pico.sleep(settings.DEBOUNCE_MS / 4)
-        pico.press()
-        pico.sleep(60)
+        # A bounce, a quarter of the debounce time on the emulated clock: nothing.
+        bounce = pico.press(rig.key_pins("9"), ms=settings.DEBOUNCE_MS / 4)
+        pico.sleep_until(bounce["until_us"] / 1000 + 60)
         tap(pico, "5")
         tap(pico, "H")
         tap(pico, "undo")
@@ -147,14 +172,46 @@ def test_keys_on_the_matrix_pins_reach_the_table(pico, part):
     assert got == [Action.parse("rank 5"), Action.parse("suit H"), Action.parse("undo"), Action.parse("undo_long")]
 
 
+def keys_reported(tmp_path, firmware, name: str) -> list[bytes]:
+    """The key events the firmware sends for one tap of ``name`` (60 ms down, on the emulated
+    clock) once the host has greeted it, up to 200 ms (emulated) after the key came up."""
+    pico = EmulatedPico(tmp_path, firmware)
+    part = open_controller(pico.port, timing=TIMING)
+    try:
+        connected(pico, part)
+        greeted = len(pico.serial_out)
+        pressed = pico.press(rig.key_pins(name), ms=60)
+        pico.sleep_until(pressed["until_us"] / 1000 + 200)
+        return re.findall(rb"^[0-9A-F]{2} (K[DUH] \S+)\*", bytes(pico.serial_out[greeted:]), re.M)
+    finally:
+        part.close()
+        pico.close()
+
+
+@pytest.mark.parametrize("pull_up", [True, False], ids=["firmware", "firmware-without-pull-up"])
+def test_the_columns_read_high_only_through_the_picos_own_pull_ups(tmp_path, pull_up):
+    # The board has no resistors on the columns: the emulator reads a column high only while
+    # its pad's pull-up is on, so a firmware that leaves it off reads every key down.
+    firmware = rig.firmware_copy(tmp_path / "fw")
+    if not pull_up:
+        keys = firmware / "keys.py"
+        source = keys.read_text()
+        assert source.count("machine.Pin.IN, machine.Pin.PULL_UP)") == 1
+        keys.write_text(source.replace("machine.Pin.IN, machine.Pin.PULL_UP)", "machine.Pin.IN)"))
+    reported = keys_reported(tmp_path, firmware, "5")
+    if pull_up:
+        assert reported == [b"KD 5", b"KU 5"]
+    else:
+        assert reported != [b"KD 5", b"KU 5"], "the harness read the columns high without the pull-ups"
+
+
 def test_the_watchdog_resets_a_hung_firmware_and_the_host_resyncs(pico, part):
     import settings
 
     board = BoardModel(TRACKS[:2], brightness=1.0)
     part.show(board)
     showing(pico, TWO, board)
-    hung = pico.now_ms()
-    pico.hang()
+    hung = pico.hang()  # the emulated time the CPU stopped
     pico.wait_for(lambda: pico.resets(), what="the watchdog's reset")
     reset = pico.resets()[0]
     assert reset["reason"] == "watchdog"
