@@ -196,3 +196,23 @@ def test_no_firmware_module_uses_neopixel_or_turns_interrupts_off():
                  for alias in node.names} | {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
         calls = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
         assert "neopixel" not in names and "disable_irq" not in calls, path.name
+
+
+def test_the_matrix_needs_the_columns_pull_ups(tmp_path):
+    """The board has no resistors: a column reads high only through the Pico's own pull-up, so
+    a matrix whose columns are plain inputs reads every key of a scanned row as pressed (the
+    stub ``machine.Pin`` honours ``pull`` as the emulated RP2040 does)."""
+    import settings
+
+    class Plain(fw_keys.Matrix):
+        def __init__(self):
+            super().__init__()
+            self.cols = [machine.Pin(p, machine.Pin.IN) for p in settings.COL_PINS]
+
+    machine.press({(settings.ROW_PINS[2], settings.COL_PINS[1])})
+    try:
+        assert fw_keys.Matrix().scan() == ["C"]
+        plain = sorted(Plain().scan())
+        assert plain != ["C"] and len(plain) == sum(1 for row in settings.KEYMAP for key in row if key)
+    finally:
+        machine.press(())

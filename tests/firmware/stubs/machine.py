@@ -1,7 +1,9 @@
 """Stand-in for the rp2 port's ``machine`` (CPython and the MicroPython unix port): pins whose
 key presses a test sets, and a watchdog that counts its feeds.
 
-A pressed key is a (row pin, column pin) pair: :func:`press` sets them, or, across processes,
+An input pin reads high only with its pull-up on (``Pin(n, Pin.IN, Pin.PULL_UP)``), as on the
+board, which has no resistors of its own: without it (no pull, or a pull-down) it reads low, as an
+undriven pin of the emulated RP2040 does. A pressed key is a (row pin, column pin) pair: :func:`press` sets them, or, across processes,
 the file named by ``$CRIBPI_FW_KEYS`` (one "row col" pair a line), read at the start of each
 matrix scan (when a row pin is driven low).
 """
@@ -33,16 +35,20 @@ class Pin:
     IN = 0
     OUT = 1
     OPEN_DRAIN = 2
-    PULL_UP = 1
+    PULL_UP = 1  # the rp2 port's values
+    PULL_DOWN = 2
 
     def __init__(self, number, mode=IN, pull=None, value=None):
         self.number = number
         self.mode = mode
+        self.pull = pull
         self.level = 1 if value is None else value
 
     def value(self, level=None):
         if level is None:
             if self.mode == Pin.IN:
+                if self.pull != Pin.PULL_UP:
+                    return 0  # nothing pulls it up: it reads low, pressed or not
                 return 0 if any((row, self.number) in PRESSED for row in _driven_low) else 1
             return self.level
         self.level = level
