@@ -8,7 +8,13 @@ when the directory is fsynced. :meth:`CrashFS.cut` is the power cut: it returns 
 image, what a disk would hold after the cut, and the programs go on unaware; ``cut_at`` cuts
 before chosen operations, from inside the file system, so the cut falls anywhere in a write.
 A file never fsynced comes back empty (ext4's data=ordered shows a new file's blocks only once
-written back); a directory entry never made durable is gone.
+written back); a directory entry never made durable is gone, and with it everything under it.
+
+The durable name space is kept per directory (inode), as a disk keeps it: a directory's fsync
+makes durable its own entries, the names in it and the inodes they point to, not its own name
+in its parent. The image is what can be reached from the root through durable entries only:
+a file whose folder's entry was never made durable is lost, even if its own entry was; a
+folder renamed (and its new parent fsynced) takes its children with it.
 """
 
 from __future__ import annotations
@@ -31,7 +37,8 @@ import mfusepy
 
 __all__ = ["CrashFS", "Image", "count_then_cut", "durable_folder", "mount", "mounted", "restore"]
 
-#: path -> file contents, as a disk would hold them after the cut ("" is the root's).
+#: path -> file contents, as a disk would hold them after the cut; a folder's path ends in "/"
+#: (its contents b""), so an empty folder that was made durable comes back too.
 Image = dict[str, bytes]
 
 
@@ -56,7 +63,7 @@ class CrashFS(mfusepy.Operations):
         self._mutex = threading.RLock()
         self.nodes: dict[int, Node] = {1: Node(stat.S_IFDIR | 0o755)}
         self.entries: dict[str, int] = {"/": 1}  # as the programs see them
-        self.durable_entries: dict[str, int] = {"/": 1}
+        self.durable_children: dict[int, dict[str, int]] = {1: {}}  # folder inode -> name -> inode, on the disk
         self.next_ino = 2
         self.ops = 0
         self.cut_at: set[int] = set()
@@ -65,10 +72,25 @@ class CrashFS(mfusepy.Operations):
 
     # -- the power cut ------------------------------------------------------------------------
     def cut(self) -> Image:
-        """What a disk would hold if the power went now: durable entries with durable data."""
+        """What a disk would hold if the power went now: what the root reaches through durable
+        entries (every folder on the way durable in its own parent), with durable data."""
         with self._mutex:
-            return {path: self.nodes[ino].durable for path, ino in self.durable_entries.items()
-                    if not stat.S_ISDIR(self.nodes[ino].mode)}
+            image: Image = {}
+            seen = {1}  # snapshots of folders taken at different times could make a cycle
+
+            def walk(folder: int, prefix: str) -> None:
+                for name, ino in sorted(self.durable_children.get(folder, {}).items()):
+                    node = self.nodes[ino]
+                    if stat.S_ISDIR(node.mode):
+                        if ino not in seen:
+                            seen.add(ino)
+                            image[prefix + name + "/"] = b""
+                            walk(ino, prefix + name + "/")
+                    else:
+                        image[prefix + name] = node.durable
+
+            walk(1, "/")
+            return image
 
     def arm(self, cut_at: set[int]) -> None:
         """Count the operations from now on, and cut before those numbered in ``cut_at``."""
@@ -172,7 +194,16 @@ class CrashFS(mfusepy.Operations):
             ino = self.entries.pop(old, None)
             if ino is None:
                 raise mfusepy.FuseOSError(errno.ENOENT)
+            if new.startswith(old + "/"):
+                self.entries[old] = ino
+                raise mfusepy.FuseOSError(errno.EINVAL)
+            under = new.rstrip("/") + "/"
+            for p in [p for p in self.entries if p.startswith(under)]:  # an empty folder replaced
+                del self.entries[p]
             self.entries[new] = ino
+            inside = old.rstrip("/") + "/"
+            for p in [p for p in self.entries if p.startswith(inside)]:  # a folder takes its children
+                self.entries[under + p[len(inside):]] = self.entries.pop(p)
         return 0
 
     def fsyncdir(self, path: str, datasync: int, fh: int) -> int:
@@ -180,13 +211,9 @@ class CrashFS(mfusepy.Operations):
         with self._mutex:
             self._op()
             prefix = path.rstrip("/") + "/"
-
-            def inside(p: str) -> bool:
-                return p.startswith(prefix) and p != path and "/" not in p[len(prefix):]
-
-            for p in [p for p in self.durable_entries if inside(p)]:
-                del self.durable_entries[p]
-            self.durable_entries.update({p: ino for p, ino in self.entries.items() if inside(p)})
+            folder = self.entries[path]
+            self.durable_children[folder] = {p[len(prefix):]: ino for p, ino in self.entries.items()
+                                             if p.startswith(prefix) and p != path and "/" not in p[len(prefix):]}
         return 0
 
     # -- data (volatile until the file is fsynced) ------------------------------------------------
@@ -285,11 +312,15 @@ def mounted(where: Path, state: bool = True) -> Iterator[CrashFS]:
 
 
 def restore(folder: Path, image: Image) -> Path:
-    """Write what the disk kept (``image``) into ``folder``, as the next boot finds it; returns it."""
-    for path, data in image.items():
-        target = folder / path.lstrip("/")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+    """Write what the disk kept (``image``) into ``folder``, as the next boot finds it; returns it.
+    No folder is made that the image does not hold (a file whose folder was lost is not in it)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for path in sorted(image):  # a folder before what is in it
+        target = folder / path.strip("/")
+        if path.endswith("/"):
+            target.mkdir()
+        else:
+            target.write_bytes(image[path])
     return folder
 
 

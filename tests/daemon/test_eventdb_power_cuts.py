@@ -1,7 +1,9 @@
 """Power cuts under the director's event database (cribpi/tournament/eventdb.py), on the file
 system that keeps only what was made durable (crashfs.py).
 
-The event is made as ``cribpi director init`` makes it, then run as ``director serve`` runs it:
+The event is made by ``cribpi director init`` itself, on the crash file system (its folder
+new, so every entry from the room's files up to the folder's own in its parent must be made
+durable by init), then run as ``director serve`` runs it:
 the commits deferred (``group_commits``, as ``connect`` does) and made durable by the flusher,
 which acknowledges the tables' messages to the broker only after its fsync. Players are
 registered, rounds seated, the tables' results taken as the broker delivers them (one of each
@@ -23,7 +25,9 @@ flusher's fsync of the WAL holds every commit the director acknowledges.
 from __future__ import annotations
 
 import json
+import os
 import random
+import shutil
 import sqlite3
 import sys
 import threading
@@ -35,8 +39,10 @@ from typing import Any
 
 import pytest
 
+from cribpi import cli
 from cribpi.tournament.director import Director
 from cribpi.tournament.eventdb import EventDB
+from cribpi.tournament.room import BROKER_DIR, BROKER_FILES, CREDENTIALS, fresh_event_db
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -45,7 +51,8 @@ pytestmark = pytest.mark.usefixtures("fuse")
 EVENT = "open"
 TABLES = [f"t{n}" for n in range(1, 5)]
 PLAYERS = [f"P{n:02}" for n in range(1, 9)]
-DB = "state/event.db"
+FOLDER = "open"  # the event's folder, made by init
+DB = f"{FOLDER}/event.db"
 
 
 def kind(loser: int) -> str:
@@ -88,15 +95,14 @@ class Broker:
 
 
 def init_event(where: Path) -> Path:
-    """The event database as ``cribpi director init`` makes it (each write durable at once)."""
-    path = where / DB
-    db = EventDB(path, create=True)
-    for key, value in (("event", EVENT), ("best_of", "3"), ("final_best_of", "5"), ("game_length", "121"),
-                       ("round_games", "1")):
-        db.put(key, value)
-    db.add_tables(TABLES)
-    db.close()
-    return path
+    """``cribpi director init`` run for the event in a new folder under ``where``; its event.db."""
+    if shutil.which("mosquitto_passwd") is None:  # init hashes the broker's passwords with it
+        why = "mosquitto_passwd is not installed (apt install mosquitto): director init needs it"
+        if os.environ.get("CI") == "true":
+            pytest.fail(why)
+        pytest.skip(why)
+    assert cli.main(["director", "init", EVENT, "--dir", str(where / FOLDER), "--tables", str(len(TABLES))]) == 0
+    return where / DB
 
 
 def serve_event(path: Path, seed: int, rounds: int, owed: Owed, mutex: threading.Lock, over: int) -> None:
@@ -163,7 +169,7 @@ def on_crashfs(tmp_path: Path, name: str, cut_at: set[int], seed: int, rounds: i
         with mutex:
             images.append((owed.copy(), image))
 
-    with mounted(where) as fs:
+    with mounted(where, state=False) as fs:
         path = init_event(where)
         fs.on_cut = on_cut
         fs.arm(cut_at)
@@ -230,17 +236,47 @@ def test_more_cuts_under_the_event_database(tmp_path):
     print(f"{total} power cuts under the event database")
 
 
-def test_a_new_event_database_survives_a_cut_right_after_it_was_created(tmp_path):
-    from crashfs import mounted, restore
+def check_new_event(folder: Path, image: dict[str, bytes], credentials: dict[str, str]) -> None:
+    """The event folder the disk kept after a cut right after init (or serve's fresh event.db):
+    the database with its event and tables, the room's passwords and the broker's files."""
+    from crashfs import restore
 
-    where = tmp_path / "mnt"
-    with mounted(where) as fs:
-        init_event(where)  # init has said the event is made
-        image = fs.cut()
-    path = restore(tmp_path / "cut", image) / DB
+    back = restore(folder, image)
+    path = back / DB
     assert path.is_file(), f"the new event database is gone after the cut (kept: {sorted(image)})"
+    assert json.loads((back / FOLDER / CREDENTIALS).read_text()) == credentials
+    for name in BROKER_FILES:
+        assert (back / FOLDER / BROKER_DIR / name).read_bytes(), f"{name} is empty after the cut"
+    assert (back / FOLDER / BROKER_DIR / "data").is_dir()
     db = EventDB(path)
     try:
         assert db.get("event") == EVENT and set(db.tables()) == set(TABLES)
+        assert [r[0] for r in db.db.execute("PRAGMA integrity_check")] == ["ok"]
     finally:
         db.close()
+
+
+def test_a_new_event_database_survives_a_cut_right_after_it_was_created(tmp_path):
+    from crashfs import mounted
+
+    where = tmp_path / "mnt"
+    with mounted(where, state=False) as fs:
+        init_event(where)  # init has said the event is made: the power goes
+        image = fs.cut()
+        credentials = json.loads((where / FOLDER / CREDENTIALS).read_text())
+    check_new_event(tmp_path / "cut", image, credentials)
+
+
+def test_a_fresh_event_database_for_a_room_survives_a_cut_right_after_it_was_made(tmp_path):
+    """``director serve`` on a room whose event.db is gone makes a fresh one (fresh_event_db)."""
+    from crashfs import mounted
+
+    where = tmp_path / "mnt"
+    with mounted(where, state=False) as fs:
+        init_event(where)
+        for name in ("event.db", "event.db-wal", "event.db-shm"):
+            (where / FOLDER / name).unlink(missing_ok=True)
+        fresh_event_db(where / FOLDER, "a new admin password")
+        image = fs.cut()
+        credentials = json.loads((where / FOLDER / CREDENTIALS).read_text())
+    check_new_event(tmp_path / "cut", image, credentials)

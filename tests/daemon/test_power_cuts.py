@@ -131,9 +131,19 @@ def test_a_journal_survives_a_cut_right_after_it_was_created(tmp_path):
     check_cut(tmp_path / "cut", image, 1, events)
 
 
+def fsync_path(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | (os.O_DIRECTORY if path.is_dir() else 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def test_the_crash_file_system_drops_what_was_not_synced(tmp_path):
-    """The file system itself: data without fsync and entries without a directory fsync are lost."""
-    from crashfs import mounted
+    """The file system itself: data without fsync and entries without a directory fsync are lost;
+    so is a file whose folder's own entry was never made durable, however durable the file; and
+    a folder renamed (its new parent fsynced) keeps its children."""
+    from crashfs import mounted, restore
 
     where = tmp_path / "mnt"
     with mounted(where, state=False) as fs:
@@ -142,12 +152,23 @@ def test_the_crash_file_system_drops_what_was_not_synced(tmp_path):
             os.fsync(f.fileno())
             f.write(b"lost")  # after the fsync: not durable
         (where / "named-only").write_bytes(b"data never synced")
-        fd = os.open(where, os.O_RDONLY | os.O_DIRECTORY)
-        os.fsync(fd)
-        os.close(fd)
+        (where / "old").mkdir()
+        (where / "old" / "child").write_bytes(b"child")
+        fsync_path(where / "old" / "child")
+        fsync_path(where / "old")
+        fsync_path(where)
+        (where / "old").rename(where / "moved")  # a durable folder renamed, the rename made durable
+        fsync_path(where)
         (where / "unnamed").write_bytes(b"synced data, no directory fsync")
-        with open(where / "unnamed", "rb") as f:
-            os.fsync(f.fileno())
+        fsync_path(where / "unnamed")
+        (where / "orphan").mkdir()  # its entry in the root never made durable...
+        (where / "orphan" / "file").write_bytes(b"synced data and entry")
+        fsync_path(where / "orphan" / "file")
+        fsync_path(where / "orphan")  # ...however durable what is in it
         image = fs.cut()
         assert (where / "synced").read_bytes() == b"lost"  # the programs still see what they wrote
-    assert image == {"/synced": b"kept", "/named-only": b""}
+        assert (where / "moved" / "child").read_bytes() == b"child"  # and the renamed folder's children
+        assert not (where / "old").exists()
+    assert image == {"/synced": b"kept", "/named-only": b"", "/moved/": b"", "/moved/child": b"child"}
+    back = restore(tmp_path / "cut", image)
+    assert sorted(str(p.relative_to(back)) for p in back.rglob("*")) == ["moved", "moved/child", "named-only", "synced"]
