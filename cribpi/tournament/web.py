@@ -13,8 +13,10 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import os
 import random
 import secrets
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
@@ -103,18 +105,30 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": body})
 
 
+def _yielding() -> None:
+    """Lower the calling thread's priority (a login checker's): a flood of passwords to hash
+    gets the cores the pages leave, not the other way round. Linux only (a thread is a task
+    there); elsewhere, or when not allowed, the thread keeps its priority."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+    except (AttributeError, OSError):
+        pass
+
+
 class LoginGate:
     """What a login attempt costs, kept off the pages: the scrypt check runs on a thread of
     its own (``checks`` at a time, so at most that many cores), each client has one attempt in
     flight at a time, a client past ``free`` failures in a row waits (doubling, up to
     ``longest`` seconds) before its next is even checked, and when ``queue`` attempts are
-    already waiting a new one is turned away. A refused attempt costs no hash and is answered
-    (429 with Retry-After) after the same pause as a wrong password, so that a flood of them
-    comes no faster than its connections allow."""
+    already waiting for a check or being checked a new one is turned away. A refused attempt
+    costs no hash and is answered (429 with Retry-After) after the same pause as a wrong
+    password, so that a flood of them comes no faster than its connections allow. The pause
+    holds the client's one attempt, not a place in the queue: the queue is for hashing only, so
+    other addresses pausing after their wrong passwords do not turn the right one away."""
 
-    def __init__(self, *, checks: int = 1, queue: int = 8, free: int = 3, longest: float = 300.0,
+    def __init__(self, *, checks: int = 1, queue: int = 32, free: int = 3, longest: float = 300.0,
                  clients: int = 10_000, clock: Callable[[], float] = time.monotonic) -> None:
-        self.pool = ThreadPoolExecutor(max_workers=checks, thread_name_prefix="cribpi-login")
+        self.pool = ThreadPoolExecutor(max_workers=checks, thread_name_prefix="cribpi-login", initializer=_yielding)
         self.queue, self.free, self.longest, self.clients, self.clock = queue, free, longest, clients, clock
         self.failures: OrderedDict[str, tuple[int, float]] = OrderedDict()  # client -> (in a row, not before)
         self.busy: set[str] = set()  # clients with an attempt in flight
@@ -122,7 +136,8 @@ class LoginGate:
 
     def refuse(self, client: str) -> float | None:
         """Seconds ``client`` must wait before its attempt is taken, or None: taken (call
-        :meth:`done` once it is over)."""
+        :meth:`checked` once its password is checked, or not, and :meth:`done` once it is
+        answered)."""
         if client in self.busy:
             return LOGIN_PENALTY_S
         if self.waiting >= self.queue:
@@ -138,10 +153,9 @@ class LoginGate:
     async def check(self, password: str, stored: str) -> bool:
         return await asyncio.get_running_loop().run_in_executor(self.pool, check_password, password, stored)
 
-    def done(self, client: str, ok: bool | None) -> None:
-        """The attempt is over: ``ok`` True (the count starts again), False (one failure
-        more), None (no password was checked)."""
-        self.busy.discard(client)
+    def checked(self, client: str, ok: bool | None) -> None:
+        """The attempt's place in the queue is free: ``ok`` True (the count starts again),
+        False (one failure more), None (no password was checked)."""
         self.waiting -= 1
         if ok:
             self.failures.pop(client, None)
@@ -151,6 +165,10 @@ class LoginGate:
             self.failures[client] = (count, self.clock() + wait)
             while len(self.failures) > self.clients:  # the oldest failures go first
                 self.failures.popitem(last=False)
+
+    def done(self, client: str) -> None:
+        """The attempt is answered: ``client`` may make another."""
+        self.busy.discard(client)
 
 
 class Hub:
@@ -274,6 +292,17 @@ def create_app(director: Director, *, rng: random.Random | None = None, gate: Lo
             raise CribpiError("the request body must be a JSON object")
         return data
 
+    async def check(request: Request, client: str) -> bool:
+        """Whether the request's password is the admin's; its place in the gate's queue is
+        freed as soon as it is known, before any pause."""
+        ok: bool | None = None
+        try:
+            password = (await body(request)).get("password")
+            ok = isinstance(password, str) and await gate.check(password, director.db.get("admin"))
+        finally:
+            gate.checked(client, ok)
+        return ok
+
     async def login(request: Request) -> Response:
         client = request.client.host if request.client else ""
         wait = gate.refuse(client)
@@ -282,16 +311,13 @@ def create_app(director: Director, *, rng: random.Random | None = None, gate: Lo
             wait = max(0.0, wait - LOGIN_PENALTY_S)
             return JSONResponse({"error": f"too many attempts: try again in {max(1, math.ceil(wait))} s"},
                                 status_code=429, headers={"retry-after": str(max(1, math.ceil(wait)))})
-        ok: bool | None = None
         try:
-            data = await body(request)
-            password = data.get("password")
-            ok = isinstance(password, str) and await gate.check(password, director.db.get("admin"))
+            ok = await check(request, client)
             if not ok:
                 await asyncio.sleep(LOGIN_PENALTY_S)  # guessing costs the guesser time; the pages go on
                 return _error(403, "wrong password")
         finally:
-            gate.done(client, ok)
+            gate.done(client)
         cookie, token = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
         director.db.add_session(cookie, time.time() + SESSION_SECONDS, token)  # kept across a restart
         response = JSONResponse({"csrf": token})

@@ -16,7 +16,7 @@ import uvicorn
 
 from cribpi.tournament.director import Director
 from cribpi.tournament.loadgen import play_match
-from cribpi.tournament.web import create_app
+from cribpi.tournament.web import LoginGate, create_app
 from tests.sim.conftest import require, require_module
 from tests.tournament.conftest import Mosquitto, free_port
 from tests.tournament.test_publisher import publisher, wait_for
@@ -30,9 +30,10 @@ CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-backg
 class Server:
     """uvicorn serving the director's pages on a free loopback port, in a thread."""
 
-    def __init__(self, d: Director) -> None:
+    def __init__(self, d: Director, gate: LoginGate | None = None) -> None:
         self.port = free_port()
-        self.server = uvicorn.Server(uvicorn.Config(create_app(d), host="127.0.0.1", port=self.port, log_level="warning"))
+        self.server = uvicorn.Server(uvicorn.Config(create_app(d, gate=gate), host="127.0.0.1", port=self.port,
+                                                    log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
         wait_for(lambda: self.server.started)

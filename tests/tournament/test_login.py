@@ -16,7 +16,7 @@ import pytest
 
 from cribpi.tournament import web
 from cribpi.tournament.director import Director
-from cribpi.tournament.web import MAX_BODY
+from cribpi.tournament.web import MAX_BODY, LoginGate
 from tests.tournament.conftest import Mosquitto
 from tests.tournament.test_browser import Server
 from tests.tournament.test_publisher import wait_for
@@ -101,17 +101,62 @@ def test_the_password_hash_does_not_hold_up_the_pages(served: tuple[Director, Se
     assert answers[-1] == 403
 
 
-def test_repeated_failures_are_slowed_for_that_client_only(served: tuple[Director, Server],
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+class FakeClock:
+    """The gate's clock, moved on by the test: a wait is over when the test says, not when a
+    second of a busy machine's time has passed."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_repeated_failures_are_slowed_for_that_client_only(broker: Mosquitto, monkeypatch: pytest.MonkeyPatch) -> None:
+    d, clock = start_director(broker), FakeClock()
+    server = Server(d, gate=LoginGate(clock=clock))
+    calls: list[str] = []
+    real = web.check_password
+    monkeypatch.setattr(web, "check_password", lambda p, s: calls.append(p) or real(p, s))
+    try:
+        for n in range(3):  # a few typos cost only the usual pause
+            assert login(server, f"guess {n}")[0] == 403
+        status, headers, body = login(server, "guess 4")
+        assert status == 429 and int(headers["retry-after"]) >= 1 and "try again" in body["error"]
+        assert len(calls) == 3  # refused without hashing
+        assert login(server, "guess 5", source="127.0.0.2")[0] == 403  # another client is not slowed
+        assert request(server, "GET", "/api/standings")[0] == 200
+        assert login(server, "correct horse")[0] == 429  # however long that took, the clock has not moved
+        clock.now += 1.0
+        assert login(server, "correct horse")[0] == 200  # once the wait is over, the password works
+        assert len(calls) == 5
+    finally:
+        server.stop()
+        stop_director(d)
+
+
+def test_the_right_password_gets_in_while_other_addresses_flood_wrong_ones(served: tuple[Director, Server],
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each flooding address pauses 1 s after each wrong password; the pause held a place in the
+    queue of attempts to hash, so 8 of them turned the admin away (429)."""
     _, server = served
     calls: list[str] = []
     real = web.check_password
     monkeypatch.setattr(web, "check_password", lambda p, s: calls.append(p) or real(p, s))
-    for n in range(3):  # a few typos cost only the usual pause
-        assert login(server, f"guess {n}")[0] == 403
-    status, headers, body = login(server, "guess 4")
-    assert status == 429 and int(headers["retry-after"]) >= 1 and "try again" in body["error"]
-    assert len(calls) == 3  # refused without hashing
-    assert login(server, "guess 5", source="127.0.0.2")[0] == 403  # another client is not slowed
-    assert request(server, "GET", "/api/standings")[0] == 200
-    wait_for(lambda: login(server, "correct horse")[0] == 200)  # once the wait is over, the password works
+    stop = threading.Event()
+
+    def flood(source: str) -> None:
+        while not stop.is_set():
+            login(server, "wrong", source=source)
+
+    flooders = [threading.Thread(target=flood, args=(f"127.0.0.{n}",)) for n in range(2, 14)]
+    for t in flooders:
+        t.start()
+    try:
+        wait_for(lambda: len(calls) >= 8)  # the flood's first wrong passwords are hashed: their pauses begin
+        answers = [login(server, "correct horse", source="127.0.0.100")[0] for _ in range(5)]
+    finally:
+        stop.set()
+        for t in flooders:
+            t.join(30)
+    assert answers == [200] * 5
