@@ -89,12 +89,25 @@ def _write(path: Path, text: str, mode: int = 0o644) -> Step:
     return Step(f"write {path}", act, lambda: path.is_file() and path.read_text(encoding="utf-8") == text)
 
 
-def _command(argv: Sequence[str], done: Callable[[], bool] = lambda: False, soft: str = "") -> Step:
+#: How long a command may take before install says it hung (a start waits for READY=1, which the
+#: unit's TimeoutStartSec=90 bounds, after the old process's stop, bounded by TimeoutStopSec=20).
+COMMAND_TIMEOUT_S = 60.0
+RESTART_TIMEOUT_S = 120.0
+
+
+def _command(argv: Sequence[str], done: Callable[[], bool] = lambda: False, soft: str = "",
+             timeout: float | None = None, hung: str = "") -> Step:
+    """A command as a step; one that has not returned after ``timeout`` s (by default
+    ``COMMAND_TIMEOUT_S``) is killed and the install stops saying so (``hung``: what to look at then)."""
     def act() -> None:
+        limit = COMMAND_TIMEOUT_S if timeout is None else timeout
         try:
-            result = subprocess.run(list(argv), capture_output=True, text=True)
+            result = subprocess.run(list(argv), capture_output=True, text=True, timeout=limit)
         except OSError as exc:  # the tool itself is missing
             raise InstallError(f"`{shlex.join(argv)}` failed: {exc.strerror or exc}") from None
+        except subprocess.TimeoutExpired:
+            raise InstallError(f"`{shlex.join(argv)}` hung: no answer after {limit:g} s"
+                               + (f"; {hung}" if hung else "")) from None
         if result.returncode != 0:
             why = (result.stderr or result.stdout).strip().splitlines()
             raise InstallError(f"`{shlex.join(argv)}` failed: {why[-1] if why else f'exit {result.returncode}'}")
@@ -127,8 +140,12 @@ def install_steps(root: Path, executable: Path | None = None) -> list[Step]:
         steps += [_command(["systemctl", "daemon-reload"]),
                   _command(["udevadm", "control", "--reload-rules"], soft=UDEV_LATER),
                   _command(["udevadm", "trigger", "--subsystem-match=tty"], soft=UDEV_LATER),
-                  _command(["systemctl", "enable", "--now", *ENABLED]),
-                  _command(["systemctl", "restart", "cribpi.service"])]  # an update runs the new version now
+                  _command(["systemctl", "enable", *ENABLED]),
+                  _command(["systemctl", "start", "cribpi-backup.timer"]),
+                  # one start of the table: restart starts it on a fresh install, and runs the
+                  # new version after an update
+                  _command(["systemctl", "restart", "cribpi.service"], timeout=RESTART_TIMEOUT_S,
+                           hung="see why with `systemctl status cribpi` and `journalctl -u cribpi`")]
     else:
         steps.append(_command(["systemctl", f"--root={root}", "enable", *ENABLED], lambda: _enabled(root)))
     return steps

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -198,7 +200,42 @@ def test_without_udevd_install_warns_that_the_rule_waits_for_the_next_boot_and_g
     warnings = [line for line in said if line.startswith("warning")]
     assert len(warnings) == 2 and all("takes effect at the next boot" in w for w in warnings), said
     assert "Failed to send reload request" in warnings[0]
-    assert (tmp_path / "systemctl.log").read_text() == "enable --now cribpi.service cribpi-backup.timer\n"
+    assert (tmp_path / "systemctl.log").read_text() == "enable cribpi.service cribpi-backup.timer\n"
+
+
+def test_install_starts_the_service_once_and_says_which_command_hung(tmp_path, monkeypatch):
+    """Enabled without --now, then one restart (which starts it on a fresh install): the table is
+    started once, not started and at once restarted. A command that does not return is killed
+    after its limit, and install says which one hung and where to look."""
+    import cribpi.service.install as install
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "systemctl.log"
+    (bin_dir / "systemctl").write_text(f"#!/bin/sh\necho \"$@\" >> {log}\n"
+                                       f"[ \"$1\" = restart ] && [ -n \"$HANG\" ] && exec {shutil.which('sleep')} 30\nexit 0\n")
+    for tool in ("udevadm", "systemd-sysusers"):
+        (bin_dir / tool).write_text("#!/bin/sh\nexit 0\n")
+    for tool in bin_dir.iterdir():
+        tool.chmod(0o755)
+    monkeypatch.setenv("PATH", str(bin_dir))
+    steps = [s for s in install.install_steps(Path("/"), Path("/opt/cribpi/bin/cribpi")) if s.text.startswith("systemctl")]
+    assert install.run_steps(steps, dry_run=False, say=lambda line: None) == len(steps)
+    calls = log.read_text().splitlines()
+    assert calls == ["daemon-reload", "enable cribpi.service cribpi-backup.timer", "start cribpi-backup.timer",
+                     "restart cribpi.service"]
+    assert sum(c.startswith(("start cribpi.service", "restart cribpi.service")) or "--now" in c for c in calls) == 1
+
+    monkeypatch.setenv("HANG", "1")
+    monkeypatch.setattr(install, "RESTART_TIMEOUT_S", 0.5)
+    restart = [s for s in install.install_steps(Path("/"), Path("/opt/cribpi/bin/cribpi"))
+               if s.text == "systemctl restart cribpi.service"]
+    started = time.monotonic()
+    with pytest.raises(install.InstallError) as hung:
+        install.run_steps(restart, dry_run=False, say=lambda line: None)
+    assert time.monotonic() - started < 10
+    assert str(hung.value).startswith("`systemctl restart cribpi.service` hung: no answer after 0.5 s")
+    assert "journalctl -u cribpi" in str(hung.value)
 
 
 def test_the_sandbox_makes_the_shared_writable_places_read_only():

@@ -70,7 +70,8 @@ def test_every_command_of_the_guide_is_run_by_the_walk_through_or_by_install_dry
     commands = doc_commands()
     assert len(commands) >= 15
     printed = dry_run_commands()
-    assert "systemctl enable --now cribpi.service cribpi-backup.timer" in printed
+    assert "systemctl enable cribpi.service cribpi-backup.timer" in printed
+    assert "systemctl restart cribpi.service" in printed and "--now" not in printed
     for command in commands:
         runs = command.split()[0] in ("apt", "echo", "python3", "/opt/cribpi/bin/pip", "ln", "git", "ls",
                                       "journalctl", "cribpi")
