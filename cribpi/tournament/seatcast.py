@@ -134,10 +134,11 @@ def listen(publisher: TablePublisher, seated: Callable[[Seat], None]) -> None:
             log.warning("table %s: %s is not the director's seating", publisher.table, message.topic)
             return
         with lock:
-            if last and last[0] == seat:
-                return
+            again = bool(last) and last[0] == seat
             last[:] = [seat]
-        seated(seat)
+        if not again:
+            seated(seat)
+        log.debug("table %s: round %d's seating%s", publisher.table, seat.round, " again: shown already" if again else "")
 
     publisher.follow(topic, on_message)
 

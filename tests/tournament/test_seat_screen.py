@@ -5,6 +5,7 @@ reads only its own seating; a reconnect does not show the same seating twice."""
 from __future__ import annotations
 
 import json
+import logging
 import random
 import time
 from collections.abc import Callable
@@ -57,7 +58,13 @@ def test_a_seating_message_is_read_with_care() -> None:
 
 
 @pytest.mark.mqtt
-def test_a_seated_round_shows_on_each_tables_oled(broker: Mosquitto, tmp_path: Path) -> None:
+def test_a_seated_round_shows_on_each_tables_oled(broker: Mosquitto, tmp_path: Path,
+                                                  caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="cribpi.tournament.seatcast")
+
+    def received(table: str) -> list[str]:  # each seating the table has received, after it was handled
+        return [r.getMessage() for r in caplog.records if r.getMessage().startswith(f"table {table}: round ")]
+
     d = director(broker)  # Ann and Ben registered
     follow(d)
     config_file = broker.table_config(tmp_path)
@@ -67,7 +74,10 @@ def test_a_seated_round_shows_on_each_tables_oled(broker: Mosquitto, tmp_path: P
     # t2's password reading t1's seating: the broker's ACL gives it nothing
     spy = publisher(broker, tmp_path, "t2")
     spied: list[bytes] = []
+    marks: list[bytes] = []
     spy.follow(seat_topic(EVENT, "t1"), lambda client, userdata, message: spied.append(bytes(message.payload)))
+    # and its own, which it may read: subscribed after t1's, and published after t1's each round
+    spy.follow(seat_topic(EVENT, "t2"), lambda client, userdata, message: marks.append(bytes(message.payload)))
     t2.start()
     with mock_table() as (parts, ui, app):
         stop = attach(app, load_config(config_file))
@@ -86,9 +96,10 @@ def test_a_seated_round_shows_on_each_tables_oled(broker: Mosquitto, tmp_path: P
             broker.stop()  # the table reconnects and gets the retained seating again: not shown again
             broker.start()
             _run_until(app, lambda: app.marks == frozenset())
-            time.sleep(1)  # the retained seating has come again by now
+            wait_for(lambda: len(received("t1")) == 2)  # the retained seating has come again, and was handled
             app.run_posts()
             assert not ui.screens
+            assert received("t1")[1] == "table t1: round 1's seating again: shown already"
             d.seat_round("swiss", random.Random(4))  # round 2 shows
             _run_until(app, lambda: bool(ui.screens) and ui.screen().lines[0].startswith("Round 2: "))
         finally:
@@ -96,6 +107,6 @@ def test_a_seated_round_shows_on_each_tables_oled(broker: Mosquitto, tmp_path: P
             t2.stop()
             d.close()
     spy.start()
-    time.sleep(1.5)
+    wait_for(lambda: spy.heard and len(marks) == 1)  # every SUBACK, then t2's own retained seating
     spy.stop()
     assert spied == []  # a table's password reads no other table's seating
