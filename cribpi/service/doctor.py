@@ -162,8 +162,8 @@ def checks(load: Callable[[], Config], probes: Probes | None = None,
     yield _controller(config, probes)
     if model is not None and "Raspberry Pi" in model:
         yield _service_groups(service, probes) if service else _groups(probes)
-    elif service:
-        yield _service_groups(service, probes, pi=False)
+    elif service and not (check := _service_groups(service, probes, pi=False)).ok:
+        yield check  # the groups' checks are left out off a Pi; a unit systemd cannot start is not
     yield from _journal(config.db, probes, service)
 
 

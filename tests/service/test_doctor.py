@@ -180,6 +180,24 @@ def test_off_a_pi_the_pi_checks_are_left_out_and_the_simulator_needs_none(tmp_pa
     assert "uses the Pi's own parts" in text and "cribpi sim" in text
 
 
+def test_off_a_pi_under_sudo_no_groups_line_is_printed_unless_the_service_cannot_start(service, machine):
+    """The machine line says the groups checks are left out: so no groups line follows it, but
+    for a unit whose user or groups do not exist (systemd would not start it)."""
+    from cribpi.service.unit import service_for
+
+    unit = service_for(service)
+    machine.model, machine.euid, machine.groups = (lambda: None), (lambda: 0), (lambda: {"root"})
+    got = {c.what: c for c in checks(lambda: unit.load(service), machine, service=unit)}
+    assert "left out" in got["machine"].found and "groups" in got["machine"].found
+    assert not [what for what in got if "group" in what or what.startswith("service user")], list(got)
+    assert not [c.found for c in got.values() if "SupplementaryGroups" in c.found]
+    machine.group_exists = lambda name: name != "gpio"
+    got = {c.what: c for c in checks(lambda: unit.load(service), machine, service=unit)}
+    line = got["service user cribpi"]
+    assert not line.ok and "gpio" in line.found and "cannot start" in line.found
+    assert "usermod" not in line.line() and "raspi-config" not in line.line()
+
+
 def test_a_sound_journal_and_a_damaged_one(tmp_path, machine):
     cfg = config(tmp_path)
     cfg.db.parent.mkdir()

@@ -238,6 +238,21 @@ def test_install_starts_the_service_once_and_says_which_command_hung(tmp_path, m
     assert "journalctl -u cribpi" in str(hung.value)
 
 
+@pytest.mark.parametrize("unit", UNITS)
+def test_no_directive_is_written_twice_in_a_section(unit):
+    """A line repeated (DeviceAllow=char-alsa rw twice, say) is noise a reader takes for a typo,
+    or a sign that an edit meant to change one value and added it again."""
+    seen: set[tuple[str, str]] = set()
+    section = ""
+    for line in (SYSTEMD / unit).read_text().splitlines():
+        line = line.strip()
+        if line.startswith("["):
+            section = line
+        elif line and not line.startswith(("#", ";")):
+            assert (section, line) not in seen, f"{unit}: {section} has `{line}` twice"
+            seen.add((section, line))
+
+
 def test_the_sandbox_makes_the_shared_writable_places_read_only():
     """ProtectSystem=strict leaves /run (so /run/lock) and /dev (so /dev/shm, /dev/mqueue) writable;
     the container test (tests/systemd) shows it from inside the service's namespace."""

@@ -116,3 +116,21 @@ def _journal(db: Path) -> None:
         with Store(db) as store:
             store.new_game(NewGame(("Ann", "Bob"), get_rules("acc")), table="main")
     shutil.rmtree(db.parent / "backups", ignore_errors=True)
+
+
+def test_the_guide_names_every_group_the_service_user_is_put_in():
+    from cribpi.service.install import SYSUSERS_TEXT
+
+    groups = re.findall(r"^m cribpi (\S+)$", SYSUSERS_TEXT, re.M)
+    assert "audio" in groups
+    step5 = DOC.read_text().split("## 5.")[1].split("## 6.")[0]
+    said = re.search(r"the `cribpi` user \(in the ([^)]*?) groups", " ".join(step5.split()))
+    assert said, step5[:600]
+    assert set(re.split(r", | and ", said.group(1))) == set(groups), said.group(1)
+
+
+def test_the_readme_never_shows_cribpi_backup_without_saying_not_as_root():
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    for found in re.finditer(r"`(sudo )?cribpi backup`", readme):
+        around = readme[max(0, found.start() - 200):found.end() + 200]
+        assert re.search(r"not `sudo cribpi backup`|not as root", around), around
