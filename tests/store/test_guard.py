@@ -17,20 +17,27 @@ from cribpi.store import Store
 
 from store_helpers import extend, journal, random_match
 
-#: A writer that journals a match slowly, printing "ready" once it holds the journal.
+#: A writer that journals a match slowly, printing "ready" once it holds the journal. It writes
+#: until told to stop (a line on its stdin), however long that takes: the match's last event is
+#: never written, so the game stays open, and when the rest run out the match is begun again
+#: (new_game abandons the open game and starts the next in one transaction: one is always open).
 _WRITER = textwrap.dedent("""
     import select, sys
     sys.path.insert(0, sys.argv[2])
     from store_helpers import extend, journal, random_match
     from cribpi.store import Store
-    events = [e for e, _ in random_match(21, games=3)]
-    with Store(sys.argv[1]) as store:
+    events = [e for e, _ in random_match(21, games=3)][:-1]
+    def write(store):
         game_id, game = journal(store, events[:30], table="main")
         print("ready", flush=True)
-        for event in events[30:]:  # an event every 20 ms until told to stop
-            extend(store, game_id, game, [event])
-            if select.select([sys.stdin], [], [], 0.02)[0]:
-                break
+        while True:
+            for event in events[30:]:  # an event every 20 ms until told to stop
+                extend(store, game_id, game, [event])
+                if select.select([sys.stdin], [], [], 0.02)[0]:
+                    return
+            game_id, game = journal(store, events[:30], table="main")
+    with Store(sys.argv[1]) as store:
+        write(store)
 """)
 
 
