@@ -4,10 +4,11 @@ would drive it (bytes in, lines out) plus the board's own inputs (keys, a card r
 LEDs read back.
 
 A transport has ``send(data)``, ``line(timeout)`` (the next line the controller sent, its
-``\\n`` included, or None), ``key(name, down)`` (then 150 ms pass), ``card(data)``,
-``wait(ms)``, ``pixel(track, hole)`` ((r, g, b) as the LEDs show it) and ``close()``.
-``TRANSPORTS`` maps a name to a function that starts one in a temporary folder; another
-firmware runner (an emulated RP2040) is one more entry.
+``\\n`` included, or None after ``timeout`` seconds of the transport's own time),
+``key(name, down)`` (then 150 ms pass), ``card(data)``, ``wait(ms)``, ``pixel(track, hole)``
+((r, g, b) as the LEDs show it) and ``close()``. ``TRANSPORTS`` maps a name to a function that
+starts one in a temporary folder. The emulated RP2040's transport (in emulated time) is in
+tests/firmware/pico/test_pico_conformance.py, so that it runs with the other pico tests.
 
 ``python -m tests.firmware.conformance`` fills in the ``*??`` checksums of the document's
 example lines (only the checksums: the replies are what the test holds the firmware to).
@@ -246,7 +247,8 @@ def run(transport: Transport, steps: list[Step], *, settle: float = 0.25, timeou
     """One example against ``transport``; AssertionError naming the document's line that did
     not hold. A real firmware gets ``timeout`` seconds for each expected line and ``settle``
     seconds to draw before an LED is read (then up to ``timeout`` seconds to show the colour,
-    or the colour all through ``for MS``); afterwards nothing more may come."""
+    or the colour all through ``for MS``); afterwards nothing more may come. Those seconds are
+    counted in the transport's waits (its own time: emulated on an emulated Pico)."""
     for step in steps:
         where = f"docs/protocol.md:{step.line}: {step.kind} {step.text}"
         if step.kind == ">":
@@ -277,10 +279,11 @@ def run(transport: Transport, steps: list[Step], *, settle: float = 0.25, timeou
                     assert got == wanted, f"{where}\n  the LED showed {got}"
                     transport.wait(20)
                 continue
-            deadline = time.monotonic() + timeout
             got = transport.pixel(int(track), int(hole))
-            while got != wanted and time.monotonic() < deadline:
+            waited = 0
+            while got != wanted and waited < timeout * 1000:
                 transport.wait(20)
+                waited += 20
                 got = transport.pixel(int(track), int(hole))
             assert got == wanted, f"{where}\n  the LED shows {got}"
     extra = transport.line(0.1)
