@@ -219,10 +219,26 @@ def _controller(config: Config, probes: Probes) -> Check:
     try:
         version = probes.controller(config.controller_port)
     except (CribpiError, OSError) as exc:
-        return Check(False, f"controller ({where})", str(exc),
-                     "plug the Pico in and flash it (`cribpi flash --layout FILE`); stop the "
-                     "service while checking, it holds the port (`sudo systemctl stop cribpi`)")
+        return Check(False, f"controller ({where})", str(exc), flash_fix())
     return Check(True, f"controller ({where})", version)
+
+
+#: The command that flashes the Pico, as docs/install.md step 4 runs it (BOARD: the board's layout).
+FLASH = 'cribpi flash --layout "$HOME/cribpi/hardware/layouts/BOARD.toml"'
+
+
+def flash_fix(mpremote: bool | None = None) -> str:
+    """What to do when the controller does not answer: stop the service (it holds the port),
+    then flash, with mpremote installed first where it is missing (``mpremote``: None looks)."""
+    import importlib.util
+
+    from cribpi.hal.controller.flash import MPREMOTE, pip_install
+
+    if mpremote is None:
+        mpremote = importlib.util.find_spec("mpremote") is not None
+    first = "" if mpremote else f"`{pip_install(MPREMOTE)}` (flashing needs mpremote), then "
+    return ("plug the Pico in, stop the service, which holds the port (`sudo systemctl stop cribpi`), and flash it: "
+            f"{first}`{FLASH}` with your board's layout file (BOARD: four-track-serpentine, say; docs/install.md step 4)")
 
 
 def _groups(probes: Probes) -> Check:

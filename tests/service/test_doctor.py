@@ -3,6 +3,7 @@ a controller that answers or not, the groups, the free disk) and on real journal
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +16,8 @@ from cribpi.game import NewGame
 from cribpi.rules import get_rules
 from cribpi.service.doctor import GROUPS, Probes, checks, report
 from cribpi.store import Store
+
+ROOT = Path(__file__).parents[2]
 
 
 @pytest.fixture
@@ -90,6 +93,68 @@ def test_the_controller_is_not_found(tmp_path, machine):
     machine.controller = missing
     ok, line = lines(config(tmp_path), machine)["controller (/dev/cribpi-controller)"]
     assert not ok and "not found" in line and "flash" in line
+
+
+def test_the_controller_fix_is_a_command_that_works_as_printed_from_an_installed_cribpi(tmp_path, machine,
+                                                                                     monkeypatch):
+    """The fix names `cribpi flash` as the guide runs it; parsed by cribpi's own parser, with
+    the layout file put where it says, it needs no --firmware: an installed cribpi (no checkout
+    beside its package) finds the firmware its wheel put in <venv>/share/cribpi/firmware."""
+    import shlex
+
+    import cribpi.hal.controller.flash as flash
+    from cribpi.cli import build_parser
+    from cribpi.service.doctor import flash_fix
+
+    def missing(port):
+        raise HardwareError("controller not found: retrying")
+
+    machine.controller = missing
+    fix = next(c for c in checks(lambda: config(tmp_path), machine) if c.what.startswith("controller")).fix
+    commands = re.findall(r"`([^`]+)`", fix)
+    assert "sudo systemctl stop cribpi" in commands
+    (printed,) = [c for c in commands if c.startswith("cribpi flash")]
+    home = tmp_path / "home"
+    layout = home / "cribpi" / "hardware" / "layouts" / "four-track-serpentine.toml"
+    layout.parent.mkdir(parents=True)
+    layout.write_text((ROOT / "hardware" / "layouts" / "four-track-serpentine.toml").read_text())
+    argv = shlex.split(printed.replace("$HOME", str(home)).replace("BOARD", "four-track-serpentine"))
+    assert argv[:2] == ["cribpi", "flash"]
+    args = build_parser("flash").parse_args(argv[1:])
+    assert args.layout == layout and args.firmware is None and args.port is None
+    # installed: no firmware/ beside the package, the wheel's copy in the venv's data folder
+    venv = tmp_path / "venv"
+    shared = venv / "share" / "cribpi" / "firmware"
+    shared.mkdir(parents=True)
+    for source in (ROOT / "firmware").glob("*.py"):
+        (shared / source.name).write_text(source.read_text())
+    monkeypatch.setattr(flash, "FIRMWARE", tmp_path / "site-packages" / "firmware")
+    monkeypatch.setattr(flash.sysconfig, "get_path", lambda name, scheme=None: str(venv))
+    assert flash.default_firmware() == shared
+    monkeypatch.setattr(flash.sysconfig, "get_path", lambda name, scheme=None: str(tmp_path / "elsewhere"))
+    monkeypatch.setattr(flash.sys, "prefix", str(tmp_path / "elsewhere"))
+    with pytest.raises(HardwareError, match="not installed with this cribpi.*--firmware"):
+        flash.default_firmware()
+    # mpremote missing: the fix says what to install, into the venv cribpi runs from
+    without = flash_fix(mpremote=False)
+    pip = next(c for c in re.findall(r"`([^`]+)`", without) if "pip install" in c)
+    assert shlex.split(pip)[-2:] == ["install", "mpremote>=1.22"]
+    assert shlex.split(pip)[-3].endswith("/pip") and Path(shlex.split(pip)[-3]).parent == Path(sys.executable).parent
+    monkeypatch.setattr(flash.importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(HardwareError, match=r"needs mpremote.*pip install 'mpremote>=1.22'"):
+        flash.check_mpremote()
+
+
+def test_the_wheel_carries_the_firmware_cribpi_flash_copies():
+    """pyproject.toml puts firmware/*.py into the environment's share/cribpi/firmware, where
+    default_firmware looks (the built wheel is checked by the guide's walk-through)."""
+    import tomllib
+
+    from cribpi.hal.controller.flash import SHARED
+
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["data-files"]
+    assert data[str(SHARED)] == ["firmware/*.py"]
+    assert (ROOT / "firmware" / "main.py").is_file()
 
 
 def test_a_configuration_without_a_controller_does_not_look_for_one(tmp_path, machine):

@@ -102,6 +102,12 @@ def test_the_guide_walked_through_in_a_scratch_root(tmp_path):
     config = (tmp_path / "root/boot/firmware/config.txt").read_text()
     assert "dtparam=i2c_arm=on,i2c_arm_baudrate=400000" in config
     assert (tmp_path / "root/usr/local/bin/cribpi").resolve() == (tmp_path / "root/opt/cribpi/bin/cribpi")
+    # the installed package flashes with no --firmware: the wheel put the firmware in the venv
+    venv = tmp_path / "root/opt/cribpi"
+    found = subprocess.run([str(venv / "bin/python"), "-c", "from cribpi.hal.controller.flash import default_firmware;"
+                            " print(default_firmware())"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert Path(found.stdout.strip()) == venv / "share/cribpi/firmware", found.stdout + found.stderr
+    assert {p.name for p in (venv / "share/cribpi/firmware").glob("*.py")} == {p.name for p in (ROOT / "firmware").glob("*.py")}
     assert len(list((tmp_path / "root/var/lib/cribpi/backups").iterdir())) == 1
     assert not (tmp_path / "root/etc/systemd/system/cribpi.service").exists()  # uninstalled at the end
     assert (tmp_path / "root/var/lib/cribpi/cribpi.db").exists()  # but the games stay

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from collections.abc import Sequence
@@ -31,6 +33,47 @@ __all__ = ["layout_module", "flash", "add_arguments", "run", "main"]
 ROW = 12  # numbers a line in the generated module
 #: The firmware beside the package in a checkout (where `cribpi flash` is run from).
 FIRMWARE = Path(__file__).resolve().parents[3] / "firmware"
+#: Where an installed cribpi keeps it: the wheel puts firmware/*.py in the environment's data
+#: folder (pyproject.toml's data-files), /opt/cribpi/share/cribpi/firmware in the guide's venv.
+SHARED = Path("share") / "cribpi" / "firmware"
+
+
+def firmware_folders() -> list[Path]:
+    """Where the firmware is looked for, in order: the checkout's, then the installed one's."""
+    data = [Path(sysconfig.get_path("data")), Path(sys.prefix)]
+    try:
+        data.append(Path(sysconfig.get_path("data", f"{os.name}_user")))  # pip install --user
+    except KeyError:
+        pass
+    return [FIRMWARE, *dict.fromkeys(folder / SHARED for folder in data)]
+
+
+def default_firmware() -> Path:
+    """The firmware this cribpi came with (a folder with main.py)."""
+    folders = firmware_folders()
+    for folder in folders:
+        if (folder / "main.py").is_file():
+            return folder
+    raise HardwareError(f"the controller's firmware is not installed with this cribpi (looked in "
+                        f"{', '.join(map(str, folders))}): install cribpi again, or give --firmware with the "
+                        "source's firmware/ folder")
+
+
+MPREMOTE = "'mpremote>=1.22'"  # as cribpi's [controller] extra names it
+
+
+def pip_install(package: str) -> str:
+    """The command that installs ``package`` into the environment this cribpi runs from."""
+    pip = Path(sys.executable).parent / "pip"
+    sudo = "" if os.access(sys.prefix, os.W_OK) else "sudo "
+    return f"{sudo}{pip} install {package}"
+
+
+def check_mpremote() -> None:
+    if importlib.util.find_spec("mpremote") is None:
+        raise HardwareError(f"flashing needs mpremote: install it into the environment cribpi runs from with"
+                            f" `{pip_install(MPREMOTE)}` (installing cribpi[controller] brings it too)")
+
 
 
 def _rows(spots: list[int]) -> str:
@@ -55,8 +98,7 @@ def layout_module(layout: Layout) -> str:
 
 
 def _mpremote(port: str, *args: str) -> None:
-    if importlib.util.find_spec("mpremote") is None:
-        raise HardwareError("flashing needs mpremote: install it with `.venv/bin/pip install 'cribpi[controller]'`")
+    check_mpremote()
     command = [sys.executable, "-m", "mpremote", "connect", port, *args]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     if done.returncode != 0:
@@ -136,6 +178,7 @@ def flash(port: str, layout: Layout, firmware: Path) -> str:
     sources = sorted(p for p in firmware.glob("*.py") if p.name != "layout.py")
     if not any(p.name == "main.py" for p in sources):
         raise HardwareError(f"{firmware}: no main.py: point --firmware at cribpi's firmware/ folder")
+    check_mpremote()  # before the Pico is told to stop its firmware
     _to_repl(port)
     with tempfile.TemporaryDirectory() as tmp:
         generated = Path(tmp) / "layout.py"
@@ -169,13 +212,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the Pico's port (default: find it by USB id)")
     parser.add_argument("--layout", required=True, type=path_option("layout file"),
                         help="the board's layout file (hardware/layouts/*.toml)")
-    parser.add_argument("--firmware", type=path_option("firmware folder", folder=True), default=FIRMWARE,
-                        help="the firmware folder (default: the checkout's firmware/)")
+    parser.add_argument("--firmware", type=path_option("firmware folder", folder=True), default=None,
+                        help="the firmware folder (default: the one this cribpi was installed with,"
+                             " or the checkout's firmware/)")
 
 
 def run(args: argparse.Namespace) -> int:
     layout = load_layout(args.layout)  # a bad layout is refused before the Pico is looked for
-    version = flash(find_port(args.port), layout, Path(args.firmware))
+    firmware = Path(args.firmware) if args.firmware else default_firmware()
+    check_mpremote()
+    version = flash(find_port(args.port), layout, firmware)
     print(f"controller firmware {version} running")
     return 0
 
