@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from cribpi.sim.terminal import ESCAPE_DELAY_MS
 from tests.sim.conftest import require_module
 
 CRIBPI = Path(sys.executable).with_name("cribpi")
@@ -24,13 +25,13 @@ CRIBPI = Path(sys.executable).with_name("cribpi")
 class PtyTerminal:
     """A program on a pty of a given size; its output fed to an emulated screen."""
 
-    def __init__(self, argv: list[str], columns: int, rows: int) -> None:
+    def __init__(self, argv: list[str], columns: int, rows: int, env: dict[str, str] | None = None) -> None:
         pyte = require_module("pyte")
         self.screen = pyte.Screen(columns, rows)
         self.stream = pyte.ByteStream(self.screen)
         self.master, slave = pty.openpty()
         self._size(columns, rows)
-        env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+        env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", **(env or {})}
         self.process = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
                                         start_new_session=True, preexec_fn=self._controlling(slave))
         os.close(slave)
@@ -96,11 +97,11 @@ class PtyTerminal:
 def run_sim(tmp_path):
     started: list[PtyTerminal] = []
 
-    def start(columns: int, rows: int, *extra: str) -> PtyTerminal:
+    def start(columns: int, rows: int, *extra: str, env: dict[str, str] | None = None) -> PtyTerminal:
         players = extra[extra.index("--players") + 1] if "--players" in extra else "2"
         names = ",".join(("Ann", "Bob", "Cat", "Dan")[:int(players[0])])  # one name a player
         term = PtyTerminal([str(CRIBPI), "sim", "--db", str(tmp_path / "sim.db"), "--seed", "7",
-                            "--names", names, *extra], columns, rows)
+                            "--names", names, *extra], columns, rows, env)
         started.append(term)
         return term
 
@@ -145,17 +146,38 @@ def test_resize_redraws_for_the_new_size(run_sim):
 
 
 def test_esc_closes_the_menu_at_once(run_sim):
-    term = run_sim(80, 24)
+    """curses holds a lone Esc for its escape delay, in case an arrow key's sequence follows.
+    The sim sets its own, short delay: curses' (1 s by default, or $ESCDELAY) is never waited
+    for. With ESCDELAY=30000 a sim that left the delay to curses would close the menu after
+    30 s, and this waits 10 s; that the sim's own delay is short is read off curses below."""
+    term = run_sim(80, 24, env={"ESCDELAY": "30000"})
     term.wait_for(" · count mode · ACC rules · cut for deal")
     term.send("m")
     term.wait_for("> Resume")
     term.send("\x1bOB")  # the down arrow (keypad mode, as curses asks of xterm) moves down, as g does
     term.wait_for("> New game...")
-    started = time.monotonic()
     term.send("\x1b")
-    term.wait_for("waiting for the cut")
-    assert time.monotonic() - started < 0.9  # curses' own ESCDELAY is a whole second; ours is 25 ms
+    term.wait_for("waiting for the cut", timeout=10)
     assert "> Resume" not in term.text()
+
+
+_ESCDELAY_PROBE = """
+import curses
+from cribpi.sim.terminal import _curses
+with _curses():
+    delay = curses.get_escdelay()
+print(f"escape delay: {delay} ms")
+"""
+
+
+def test_the_sims_curses_waits_briefly_after_esc():
+    """The escape delay curses has once the sim has set it up, whatever $ESCDELAY says."""
+    term = PtyTerminal([sys.executable, "-c", _ESCDELAY_PROBE], 80, 24, env={"ESCDELAY": "30000"})
+    try:
+        term.wait_for(f"escape delay: {ESCAPE_DELAY_MS} ms")
+    finally:
+        term.close()
+    assert ESCAPE_DELAY_MS <= 100  # Esc closes a menu at once; curses' own is 1000 ms
 
 
 def test_board_mode_peg_entry_prompts_and_pegs(run_sim):
