@@ -201,3 +201,43 @@ def test_a_speaker_failing_while_it_speaks_stops_and_is_a_problem(worker: Speech
     mock.fail("unplugged (USB)")
     wait_for(lambda: worker.problem is not None)
     assert mock.said[0].whole is False and not mock.speaking.is_set()
+
+
+def test_what_is_said_while_failing_is_dropped_when_said_not_when_the_thread_takes_it(mock: MockSpeaker) -> None:
+    """The speaker mended and its retry due the moment after: a score said before, while it
+    failed, is not said late by a thread that took it only then (on the worker's own clock,
+    held still while it is said, so no retry comes before the test moves it on)."""
+    now = [100.0]
+    worker = SpeechWorker(mock, clock=lambda: now[0], first_retry=0.5, last_retry=0.5)
+    mock.fail("unplugged (USB)")
+    worker.start()
+    try:
+        wait_for(lambda: worker.problem is not None)
+        worker.say(["fifteen two"], FAST)  # failing, and its retry not due for 0.5 s
+        assert worker.dropped == 1 and not worker.busy  # dropped there and then
+        mock.fail(None)
+        now[0] += 1.0  # the retry is due
+        wait_for(lambda: worker.problem is None)  # retried (by the thread's own check) and back
+        assert worker.wait_idle(30)
+        assert [s.text for s in mock.said] == []
+        worker.say(["a pair is two"], FAST)  # back: said
+        assert worker.wait_idle(30) and [s.text for s in mock.said] == ["a pair is two"]
+        assert worker.dropped == 1
+    finally:
+        worker.close()
+
+
+def test_what_waits_as_the_speaker_fails_is_dropped(mock: MockSpeaker) -> None:
+    worker = SpeechWorker(mock, first_retry=30, last_retry=30)  # no retry within the test
+    worker.start()
+    try:
+        worker.say(["a long count said slowly, word after word after word", "fifteen two"], SLOW)
+        wait_for(mock.speaking.is_set)
+        tries = mock.attempts
+        mock.fail("unplugged (USB)")
+        wait_for(lambda: worker.problem is not None)
+        assert worker.wait_idle(30)
+        assert [(s.text, s.whole) for s in mock.said] == [("a long count said slowly, word after word after word", False)]
+        assert worker.dropped == 1 and mock.attempts == tries  # the second not even tried: failing, no retry due
+    finally:
+        worker.close()

@@ -6,7 +6,8 @@ has moved on: the latest score is the one to hear); ``cut=False`` queues behind 
 :meth:`SpeechWorker.hush` stops it all (a key press: UNDO, MENU).
 
 A speaker that fails is a problem as the other parts' are: ``problem`` says it (the table shows
-it), what was to be said meanwhile is dropped (an old score said late would mislead), and the
+it), what was to be said meanwhile is dropped (an old score said late would mislead: what
+waits as it fails, and what :meth:`~SpeechWorker.say` is given until a retry is due), and the
 part is tried again soon, then less often (half a second doubling to half a minute), with
 :meth:`Speaker.check` until it works. ``check()`` (the daemon's guard asks every half second)
 says when it came back, so the table redraws without the problem.
@@ -79,7 +80,12 @@ class SpeechWorker:
         with self._cond:
             if cut:
                 self._cut_locked()
-            self._queue.extend(batch)
+            if self.fault is not None and self.clock() < self._due:
+                # failing, and not yet due for a retry: dropped now, not when the thread takes
+                # it (on a busy machine that could be after the speaker came back: said late)
+                self.dropped += len(batch)
+            else:
+                self._queue.extend(batch)  # due: the first of them is the retry
             self._cond.notify_all()
 
     def hush(self) -> None:
@@ -166,9 +172,6 @@ class SpeechWorker:
             if self._closed:
                 return
             try:
-                if utterance is not None and self.fault is not None and self.clock() < self._due:
-                    self.dropped += 1  # failing and not yet due: said late, it would mislead
-                    continue
                 self._attempt(utterance)
             finally:
                 with self._cond:
@@ -194,6 +197,11 @@ class SpeechWorker:
             self.fault = fault
             self._due = self.clock() + self._delay
             self._delay = min(self._delay * 2, self.last_retry)
+            for waiting in self._queue:  # said before it failed: after the retry, said late
+                waiting.cancel.set()
+            self.dropped += len(self._queue)
+            self._queue.clear()
+            self._cond.notify_all()
         if opened:
             log.error("%s (retrying)", fault)
             self._changed()
