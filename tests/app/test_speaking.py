@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import time
 
 import pytest
 
@@ -285,7 +284,7 @@ def test_the_speech_choices_are_in_next_game_setup_and_heard_at_once(spoken_tabl
     press(parts, app, "menu")
     said = len(speaker.said)
     card(parts, app, "TC")  # a pair: not said
-    time.sleep(0.2)
+    assert guard.checked[-1].wait_idle(30)  # had it been given to the worker, it would be said by now
     assert len(speaker.said) == said
 
 
