@@ -257,6 +257,6 @@ def test_sigterm_stops_cleanly_and_says_where_the_game_is(run_sim, tmp_path):
     term = run_sim(80, 24)
     term.wait_for(" · count mode · ACC rules · cut for deal")
     term.process.terminate()
-    assert term.process.wait(10) == 0
+    assert term.process.wait(30) == 0
     term.pump(0.3)
     assert "the game is kept in" in "".join(term.screen.display)
