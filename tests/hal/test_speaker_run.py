@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 KEYS = ["ok", "card 6S", "card QH", "card 5C"]  # a random cut, the starter, and fifteen two
 
 
-def run_table(tmp_path: Path, device: str, until: object, seconds: float = 20.0) -> tuple[int, str]:
+def run_table(tmp_path: Path, device: str, until: object, seconds: float = 60.0) -> tuple[int, str]:  # a failure bound
     said = tmp_path / "said.raw"
     (tmp_path / ".asoundrc").write_text(
         f'pcm.!default {{\n type file\n slave.pcm "null"\n file "| cat >> {said}"\n format "raw"\n}}\n')
