@@ -2,7 +2,9 @@
 director seated, who plays whom and each player's seat colour (the colour of the track that
 player pegs on), as ``Round 2: Ann v Bob`` / ``Ann, you are Red`` / ``Bob, you are Blue``;
 partners, who share a track, as ``Ann & Cy, you are Red``.
-A table the round leaves empty says so."""
+A table the round leaves empty says so. Once the round's games are played there, the table
+says so and that the next round's seating comes next (``Round 2 played: 2 of 2 games`` /
+``Wait for round 3's seating``)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,9 @@ from collections.abc import Sequence
 
 from cribpi.views.model import MessageScreen
 
-__all__ = ["seat_screen"]
+__all__ = ["seat_screen", "round_played_screen", "round_played_why", "ROUND_PLAYED"]
+
+ROUND_PLAYED = "Round played"  # the title of the screen a table shows once its round is played
 
 
 def seat_screen(round_number: int, table: str, players: Sequence[str], colours: Sequence[str],
@@ -27,3 +31,20 @@ def seat_screen(round_number: int, table: str, players: Sequence[str], colours: 
     lines += [f"{' & '.join(names)}, you are {colour}" for colour, names in sides.items()]
     lines.append(", ".join(part for part in (f"table {table}", "playoff" if playoff else "", length) if part))
     return MessageScreen(tuple(lines), "Your seats")
+
+
+def _played(round_number: int, played: int, games: int, playoff: bool) -> str:
+    return f"Round {round_number} played: " + ("the match is over" if playoff else f"{played} of {games} games")
+
+
+def round_played_screen(round_number: int, played: int, games: int, playoff: bool = False) -> MessageScreen:
+    """What a table shows once the games its seating has are played (and each result had its
+    say), until the next round's seating: no new game is started for it."""
+    return MessageScreen((_played(round_number, played, games, playoff), f"Wait for round {round_number + 1}'s seating"),
+                         ROUND_PLAYED)
+
+
+def round_played_why(round_number: int, played: int, games: int, playoff: bool = False) -> str:
+    """Why a new game is refused once the round's games are played, and what to do."""
+    return (f"{_played(round_number, played, games, playoff)}. Wait for round {round_number + 1}'s "
+            "seating, or ask the director to correct it")
