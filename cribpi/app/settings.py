@@ -26,7 +26,7 @@ __all__ = [
     "TableSettings", "settings_of", "MAIN_TABLE", "MODES_CYCLE", "PLAYER_SETUPS", "BRIGHTNESS_STEPS", "MATCH_LENGTHS",
     "DEFAULT_NAMES", "next_mode", "next_players", "next_rules", "next_brightness", "next_match",
     "toggle_review", "toggle_muggins", "muggins_on", "kept_data", "with_kept", "GAME_LENGTHS", "game_length_of",
-    "seated",
+    "seated", "Seating", "seating_data", "seating_from",
     "fixed_game_length", "next_game_length", "review_allowed",
     "SPEECH_VOICES", "SPEECH_VOLUMES", "SPEECH_SPEEDS", "next_speech", "next_speech_say", "next_speech_volume",
     "next_speech_voice", "next_speech_speed", "speech_words",
@@ -47,6 +47,28 @@ SPEECH_VOICES = ("en", "en-us", "en-gb-scotland", "en-gb-x-rp", "en-029")
 SPEECH_VOLUMES = (25, 50, 75, 100)
 SPEECH_SPEEDS = (120, 140, 160, 180, 220)
 SPEECH_SAY = ("scores", "everything")  # as cribpi.config has them (not imported: the commands start faster)
+
+
+@dataclasses.dataclass(frozen=True)
+class Seating:
+    """The tournament seating the table plays (:mod:`cribpi.tournament.seatcast`): the round,
+    its kind and the games the director seated, the table's names for the seated players, the
+    length of each match the table plays for it, and the journal's first game that may be one
+    of them (None: the table keeps no journal). Kept with the set-up, so that after a restart
+    the table still knows which of its journalled games were played under this seating."""
+
+    round: int
+    kind: str
+    games: int
+    players: tuple[str, ...]
+    match_games: int = 1
+    since: int | None = None
+
+    @property
+    def matches(self) -> int:
+        """The matches the seating has: a qualifying round's games, each one game; one
+        playoff match."""
+        return 1 if self.kind == "playoff" else self.games
 
 
 @dataclasses.dataclass(frozen=True)
@@ -73,6 +95,7 @@ class TableSettings:
     speech_volume: int | None = None
     speech_voice: str | None = None
     speech_speed: int | None = None
+    seating: Seating | None = None  # a tournament's seating being played (not a rule of the game)
 
     def new_game(self) -> NewGame:
         rules = _with_muggins(get_rules(self.rules), self.muggins).replace(
@@ -267,7 +290,37 @@ def kept_data(settings: TableSettings) -> dict[str, Any]:
     return {"mode": settings.mode.value, "players": settings.players, "partnerships": settings.partnerships,
             "rules": settings.rules, "match_games": settings.match_games, "review": settings.review,
             "muggins": settings.muggins, "game_length": settings.game_length, "brightness": settings.brightness,
-            **{name: getattr(settings, name) for name in _SPEECH_KEPT}}
+            **{name: getattr(settings, name) for name in _SPEECH_KEPT},
+            **({"seating": seating_data(settings.seating)} if settings.seating is not None else {})}
+
+
+def seating_data(seating: Seating) -> dict[str, Any]:
+    """A :class:`Seating` as plain JSON values (:func:`seating_from` reads it back)."""
+    return {"round": seating.round, "kind": seating.kind, "games": seating.games,
+            "players": list(seating.players), "match_games": seating.match_games, "since": seating.since}
+
+
+def seating_from(data: object) -> Seating | None:
+    """The :class:`Seating` ``data`` keeps, or None when it is not one.
+
+    >>> seating_from(seating_data(Seating(2, "qualifying", 2, ("Ann", "Bob"), since=7))).since
+    7
+    >>> seating_from({"round": 0}) is None
+    True
+    """
+    def number(value: object, low: int = 1) -> bool:
+        return type(value) is int and value >= low
+
+    if not isinstance(data, dict):
+        return None
+    players = data.get("players")
+    since = data.get("since")
+    if not (number(data.get("round")) and data.get("kind") in ("qualifying", "playoff")
+            and number(data.get("games")) and number(data.get("match_games"))
+            and type(players) is list and 2 <= len(players) <= 4 and all(type(p) is str and p for p in players)
+            and (since is None or number(since))):
+        return None
+    return Seating(data["round"], data["kind"], data["games"], tuple(players), data["match_games"], since)
 
 
 def with_kept(settings: TableSettings, data: Mapping[str, Any]) -> tuple[TableSettings, list[str]]:
@@ -290,6 +343,12 @@ def with_kept(settings: TableSettings, data: Mapping[str, Any]) -> tuple[TableSe
                 changes[name] = Mode(value) if name == "mode" else value
             else:
                 problems.append(f"{name} {value!r} is not {accepted}")
+    if "seating" in data:
+        seating = None if data["seating"] is None else seating_from(data["seating"])
+        if seating is not None or data["seating"] is None:
+            changes["seating"] = seating
+        else:
+            problems.append(f"seating {data['seating']!r} is not a seating")
     seats = (changes.get("players", settings.players), changes.get("partnerships", settings.partnerships))
     if seats not in PLAYER_SETUPS:  # a kept players with the configured partnerships, or the other way
         changes.pop("players", None)

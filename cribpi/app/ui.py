@@ -13,7 +13,7 @@ import dataclasses
 import logging
 import random
 from collections.abc import Callable
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from cribpi.exc import CribpiError, RulesError
 from cribpi.game import (
@@ -37,7 +37,7 @@ from cribpi.views.table import (
     phase_screen,
 )
 
-__all__ = ["TableUI", "describe_event", "ok_event", "page_through", "refusal", "is_refusal", "REFUSED",
+__all__ = ["TableUI", "Hold", "not_begun", "describe_event", "ok_event", "page_through", "refusal", "is_refusal", "REFUSED",
            "ANIM_TICK", "FLASH_SECONDS"]
 
 FLASH_SECONDS = 1.2
@@ -55,6 +55,19 @@ OVER = (Phase.GAME_OVER, Phase.MATCH_OVER)
 T = TypeVar("T")
 
 log = logging.getLogger(__name__)
+
+
+class Hold(NamedTuple):
+    """What holds the table's next game (a tournament round whose games are all played there):
+    the screen that says so while the table waits, and why a new game is refused."""
+
+    screen: MessageScreen
+    why: str
+
+
+def not_begun(state: State) -> bool:
+    """The game has not begun: no card, no score (a cut taken back is none)."""
+    return state.phase in (Phase.NEW, Phase.CUT) and not state.games and not any(state.scores)
 
 
 class TableUI:
@@ -81,6 +94,9 @@ class TableUI:
         # the pages a screen takes where the table shows it otherwise (the simulator's words
         # alone, a page a terminal's worth of lines); None: as the display draws it
         self.count_pages: Callable[[ScreenModel], int] | None = None
+        # what holds the next game, asked when no game is under way and before a new one
+        # starts (a tournament's seating once its games are played: cribpi.tournament.seatcast)
+        self.hold: Callable[[], Hold | None] | None = None
         if session is None:
             self._keep_started()
         else:  # resumed: the last score in the words it was made with, not a bare "play"
@@ -113,7 +129,14 @@ class TableUI:
         if self.settings.confirm_results and self.state.phase in OVER:
             given, side = answers(self.session.game.events), self.confirming()
             if side is not None or False in given.values():
-                return confirm_screen(self.state, side, given)
+                disputed = confirm_screen(self.state, side, given)
+                held = self.held() if side is None and self.state.phase is Phase.MATCH_OVER else None
+                if held is None:
+                    return disputed
+                return dataclasses.replace(disputed, lines=(*disputed.lines[:-1], *held.screen.lines))  # not "OK: new match"
+        held = self.held() if self.state.phase is Phase.MATCH_OVER or not_begun(self.state) else None
+        if held is not None:
+            return held.screen
         call = self.pegkeys.screen() or self.claims.call_screen()
         if call is not None:
             return call
@@ -133,6 +156,10 @@ class TableUI:
         if False in given.values():
             return None
         return next((side for side in range(len(self.state.scores)) if side not in given), None)
+
+    def held(self) -> Hold | None:
+        """What holds the table's next game (see :attr:`hold`), or None: nothing does."""
+        return self.hold() if self.hold is not None else None
 
     def board(self, *, marks: bool = True) -> BoardModel:
         return board_model(self.state, self.flash, alert_track=self.muggins_track,
@@ -196,8 +223,12 @@ class TableUI:
             log.warning("the set-up of the game just started is not kept: %s", exc)
 
     def new_game(self) -> tuple[Effect, ...]:
-        """Start a fresh game with the current settings (the old one is kept in the store)."""
+        """Start a fresh game with the current settings (the old one is kept in the store);
+        refused, saying why, while something holds the next game (:meth:`held`)."""
         self.menus.close()
+        held = self.held()
+        if held is not None:
+            raise RulesError(held.why)
         self.session = Session(self.settings.new_game(), self.store, self.settings.table)
         self.entry.clear()
         self.claims.drop()
@@ -223,6 +254,8 @@ class TableUI:
         return ()
 
     def _key(self, action: Action) -> tuple[Effect, ...]:
+        if not_begun(self.state) and (held := self.held()) is not None:
+            raise RulesError(held.why)  # a game started before the hold (a restart's) is not played
         if action.is_key or self.pegkeys.open:
             return self._peg_key(action)
         if action.kind in UNDO_KEYS:
