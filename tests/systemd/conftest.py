@@ -1,6 +1,8 @@
 """One Debian bookworm machine under systemd for each module: built (cached), booted on an
-overlay, the checkout put in ~/cribpi. The service's tests are marked ``systemd``, the arm64
-ones ``arm64``; they run in file order against their one machine, as a maker's Pi would go."""
+overlay, the checkout put in ~/cribpi, powered off when the module's last test is done (so no
+container stays up under the rest of a run, and each module's figures are its own). The
+service's tests are marked ``systemd``, the arm64 ones ``arm64``; they run in file order
+against their one machine, as a maker's Pi would go."""
 
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.arm64 if path.name == "test_arm64.py" else pytest.mark.systemd)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def machine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Machine]:
     check_host()
     lower, built = rootfs()

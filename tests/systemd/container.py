@@ -148,6 +148,7 @@ class Machine:
 
     def __init__(self, lower: Path, work: Path, arch: str = "amd64") -> None:
         self.lower, self.work, self.arch = lower, work, arch
+        self.started = time.monotonic()  # the module's clock (the arm64 budget)
         self.merged = work / "merged"
         self.upper = work / "upper"
         self.proc: subprocess.Popen[bytes] | None = None

@@ -2,7 +2,10 @@
 the fixture mounts and enables when absent), booted under its own systemd. Installed from the
 checkout with every dependency an aarch64 wheel; the scoring commands, the rules and game
 tests, and a short `cribpi run` on mock parts as the service. Marked ``arm64``; the times are
-printed at the end of the run. Under qemu a test runs several times slower than natively."""
+printed at the end of the run. Under qemu a test runs several times slower than natively.
+
+The budget: the whole module within 10 minutes with a cached root file system (the last test
+prints the figure against it; it fails only at three times the budget, a hang, not a slow day)."""
 
 from __future__ import annotations
 
@@ -15,6 +18,10 @@ import pytest
 from container import TIMES, Machine
 
 VENV = "/opt/cribpi"
+#: Seconds the module may take with a cached root (boot, install, tests, run), and the bound
+#: that only a hang passes (each command has its own timeout too).
+BUDGET_S = 600.0
+HANG_S = 3 * BUDGET_S
 
 
 def test_installed_from_the_checkout_with_aarch64_wheels_only(arm64: Machine) -> None:
@@ -67,3 +74,12 @@ def test_a_short_run_on_mock_parts_as_the_service(arm64: Machine) -> None:
     stopped = arm64.show("cribpi.service", "ActiveState", "Result", "ExecMainStatus")
     assert (stopped["ActiveState"], stopped["Result"], stopped["ExecMainStatus"]) == ("inactive", "success", "0")
     TIMES["arm64 install, run and stop"] = time.monotonic() - started
+
+
+def test_the_arm64_run_within_its_budget(arm64: Machine) -> None:
+    took = time.monotonic() - arm64.started
+    cached = TIMES.get("arm64 root file system build (0 when cached)", 0.0) == 0.0
+    TIMES["arm64 module so far (budget 600 s with a cached root)"] = took
+    print(f"arm64: {took:.0f} s of its {BUDGET_S:.0f} s budget" + ("" if cached else " (the root was built first)"))
+    if cached:
+        assert took < HANG_S, f"{took:.0f} s: more than three times the budget, something hung"
