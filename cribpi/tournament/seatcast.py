@@ -12,6 +12,13 @@ set-up takes their names in seat order, their number (four, or two teams entered
 ``Ann & Cy``: partnerships, seats 1 and 3 against 2 and 4) and the match a playoff seats; a
 table whose game has not begun, or whose match is over, starts a game with them at once, and a
 match under way finishes as it began (the seating is the next game's, and the screen says so).
+
+Once the seating's games are played there (a qualifying round's N one-game matches, or the
+playoff's match; each result confirmed), the table says so and waits for the next round's
+seating (:func:`hold`): a new game is refused, naming why. The games are counted from the
+table's journal: its finished games with the seated players since the seating was taken, the
+first of them kept with the set-up (:class:`~cribpi.app.settings.Seating`), so a restart keeps
+the count. The director stays the guard of record (``too_many``); this is the table helping.
 """
 
 from __future__ import annotations
@@ -21,24 +28,24 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from cribpi.exc import CribpiError
 from cribpi.game import Game, Phase, State
 from cribpi.views.model import MessageScreen
-from cribpi.views.seat import seat_screen
+from cribpi.views.seat import round_played_screen, round_played_why, seat_screen
 
 if TYPE_CHECKING:
     import paho.mqtt.client as mqtt
 
     from cribpi.app.loop import TableApp
-    from cribpi.app.settings import TableSettings
-    from cribpi.app.ui import TableUI
+    from cribpi.app.settings import Seating, TableSettings
+    from cribpi.app.ui import Hold, TableUI
     from cribpi.tournament.director import Director
     from cribpi.tournament.publisher import TablePublisher
 
 __all__ = ["Seat", "seat_topic", "seat_body", "parse_seat", "cast", "follow", "listen", "show_on", "seat_names",
-           "seat_setup", "take_seat", "NEXT_GAME"]
+           "seat_setup", "take_seat", "hold", "played", "NEXT_GAME"]
 
 log = logging.getLogger(__name__)
 MAX_SEAT = 2048  # bytes: four names of 64 characters and the rest
@@ -153,6 +160,7 @@ def show_on(app: TableApp) -> Callable[[Seat], None]:
             ui = app.ui
             game = ui.session.game
             taken = take_seat(ui, seat)
+            ui.hold = hold(ui) if ui.settings.seating is not None else None  # from the seating received now
             screen = seat.screen()
             if taken == "next":
                 screen = replace(screen, lines=(*screen.lines, NEXT_GAME))
@@ -219,8 +227,10 @@ def _plays(state: State, setup: TableSettings) -> bool:
 def _free(ui: TableUI) -> bool:
     """The table's game has not begun (no card, no score: a cut taken back is none), or its
     match is over and every side has had its say on the result."""
+    from cribpi.app.ui import not_begun
+
     state = ui.state
-    if state.phase in (Phase.NEW, Phase.CUT) and not state.games and not any(state.scores):
+    if not_begun(state):
         return True
     return state.phase is Phase.MATCH_OVER and ui.confirming() is None
 
@@ -230,17 +240,96 @@ def take_seat(ui: TableUI, seat: Seat) -> str:
     and journalled as a menu's change): ``"started"`` when a game with them starts now (the
     table's game had not begun, or its match is over), ``"next"`` when a match under way
     goes on and the seating is the next new game's, ``""`` when nothing changes (nobody is
-    seated, the table has them already, or the set-up cannot be kept: the refusal shows)."""
+    seated, the table has them already, or the set-up cannot be kept: the refusal shows).
+    A seating the table had not taken yet is kept with the set-up, with the first journalled
+    game that may be one of its games (:func:`played` counts them); one that seats nobody
+    here lets go of the last."""
     setup = seat_setup(seat, ui.settings)
     if setup is None:
+        if ui.settings.seating is not None:
+            ui.change_settings(lambda settings: replace(settings, seating=None))
         return ""
+    seating = _seating(ui, seat, setup)
+    new = seating != ui.settings.seating
+    setup = replace(setup, seating=seating)
     if setup != ui.settings:
         ui.change_settings(lambda settings: setup)
         if ui.settings != setup:
             return ""
-    if _plays(ui.state, setup):
+    # the seated players at a table whose match is over: a new round's seating is a new match
+    if _plays(ui.state, setup) and not (new and ui.state.phase is Phase.MATCH_OVER):
         return ""
     if _free(ui):
         ui.new_game()
         return "started"
     return "next"
+
+
+def _seating(ui: TableUI, seat: Seat, setup: TableSettings) -> Seating:
+    """The :class:`Seating` ``seat`` is at the table set up as ``setup``: the one kept when the
+    table has taken this seating already (again after a restart), else from the table's game
+    now (its own, unless its match is over: the next game is then the seating's first)."""
+    from cribpi.app.settings import Seating
+
+    first = setup.new_game()
+    seating = Seating(seat.round, seat.kind, seat.games or 1, first.names, first.match_games)
+    kept = ui.settings.seating
+    if kept is not None and replace(kept, since=None) == seating:
+        return kept
+    game_id = ui.session.game_id
+    if game_id is None:
+        return seating
+    return replace(seating, since=game_id + 1 if ui.state.phase is Phase.MATCH_OVER else game_id)
+
+
+# -- the round played ---------------------------------------------------------------------------
+
+@runtime_checkable
+class _Games(Protocol):
+    """What :func:`played` reads of the table's journal (:class:`cribpi.store.Store` has it)."""
+
+    def games(self, status: str | None = ...) -> list[dict[str, Any]]: ...
+
+
+def played(ui: TableUI, seating: Seating) -> int:
+    """How many of ``seating``'s matches the table has finished: its journalled games, from the
+    seating's first on, with the seated players and the seating's match length, over (a game
+    whose winning score is undone is not). 0 without a journal."""
+    store = ui.store
+    if seating.since is None or not isinstance(store, _Games):
+        return 0
+    return sum(1 for row in store.games("finished")
+               if row["id"] >= seating.since and row["table_name"] == ui.settings.table
+               and tuple(row["players"]) == seating.players and row["match_games"] == seating.match_games)
+
+
+def hold(ui: TableUI) -> Callable[[], Hold | None]:
+    """What holds ``ui``'s next game once its seating's games are played (for
+    :attr:`TableUI.hold <cribpi.app.ui.TableUI.hold>`): the round-played screen and why a new
+    game is refused; None while games are left, with no seating, or when the journal cannot
+    be read (logged: the director still refuses a game too many)."""
+    from cribpi.app.ui import Hold
+
+    seen: dict[tuple[Seating, int | None, bool], int] = {}  # the count read once for each game and its end (-1: unread)
+
+    def held() -> Hold | None:
+        seating = ui.settings.seating
+        if seating is None:
+            return None
+        key = (seating, ui.session.game_id, ui.state.phase is Phase.MATCH_OVER)
+        if key not in seen:
+            try:
+                count = played(ui, seating)
+            except CribpiError as exc:  # said once for this game, not at every screen drawn
+                log.warning("table %s: the games of round %d cannot be counted: %s", ui.settings.table, seating.round, exc)
+                count = -1
+            seen.clear()
+            seen[key] = count
+        count = seen[key]
+        if count < seating.matches:  # -1 too
+            return None
+        playoff = seating.kind == "playoff"
+        return Hold(round_played_screen(seating.round, count, seating.games, playoff),
+                    round_played_why(seating.round, count, seating.games, playoff))
+
+    return held

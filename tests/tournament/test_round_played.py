@@ -1,0 +1,207 @@
+"""A table knows when its round is played: once the games its seating has are finished there
+(a qualifying round's N one-game matches, or the playoff's match) and each result is confirmed,
+it says so and waits for the next round's seating, and the new-game action is refused with why
+(before, a third game started at once, and the director refused its result as ``too_many``).
+The count comes from the table's journal, so a restart keeps it; the next seating starts the
+next round's game as ever."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from cribpi.app import TableApp, TableSettings, TableUI
+from cribpi.game import Mode, Phase
+from cribpi.hal import Action
+from cribpi.hal.mock import open_mock
+from cribpi.store import Store
+from cribpi.tournament.seatcast import Seat
+from cribpi.views.model import AlertScreen, MessageScreen
+from cribpi.views.seat import ROUND_PLAYED
+from tests.app.setup_menu import SETTINGS, choose, opened, press
+from tests.app.table_keys import game_actions
+from tests.tournament.test_seated_players import lines, play, seat, seated
+
+TOURNAMENT = dataclasses.replace(SETTINGS, confirm_results=True)  # a table publishing to a tournament
+OK = Action.parse("ok")
+WHY = "Round 1 played: 2 of 2 games. Wait for round 2's seating, or ask the director to correct it"
+
+
+def open_app(db: Path, settings: TableSettings = TOURNAMENT) -> tuple[Store, TableUI, TableApp]:
+    """The table as `cribpi run` opens it on the journal ``db``, started."""
+    store, ui = opened(db, settings)
+    app = TableApp(open_mock(), ui)
+    app.start()
+    return store, ui, app
+
+
+def play_a_game(app: TableApp, ui: TableUI, seed: int) -> None:
+    """A whole game keyed at the table, then each side confirms its result."""
+    if ui.state.phase is not Phase.CUT:
+        play(app, ui, [OK])  # the finished match's one press: the next game
+    assert ui.state.phase is Phase.CUT and not ui.state.games
+    play(app, ui, game_actions(seed))
+    assert ui.state.phase is Phase.MATCH_OVER
+    while ui.confirming() is not None:
+        app.handle(OK)
+
+
+def refused(ui: TableUI) -> str:
+    """The refusal in front, in one line."""
+    screen = ui.screen()
+    assert isinstance(screen, AlertScreen) and screen.title == "Not allowed", screen
+    return screen.lines[0]
+
+
+def title(ui: TableUI) -> str:
+    return getattr(ui.screen(), "title", "")
+
+
+def round_played(ui: TableUI) -> tuple[str, ...]:
+    screen = ui.screen()
+    assert isinstance(screen, MessageScreen) and screen.title == ROUND_PLAYED, screen
+    return screen.lines
+
+
+def test_a_two_game_round_played_waits_for_the_next_seating_and_a_restart_keeps_the_count(tmp_path: Path) -> None:
+    db = tmp_path / "journal.db"
+    store, ui, app = open_app(db)
+    try:
+        seated(app, seat("Ann", "Bob", games=2))
+        assert lines(ui)[-1] == "table t1, 2 games"
+        ui.screens.clear()  # OK put the seat screen away
+        play_a_game(app, ui, 7)
+        assert title(ui) != ROUND_PLAYED  # one game of two: the next starts as ever
+        first = ui.session.game_id
+        play(app, ui, [OK])
+        assert ui.state.phase is Phase.CUT and ui.state.names == ("Ann", "Bob")
+        play(app, ui, game_actions(11))
+        assert ui.confirming() == 0 and title(ui) == "Confirm result"  # each side has its say first
+        while ui.confirming() is not None:
+            app.handle(OK)
+        assert round_played(ui) == ("Round 1 played: 2 of 2 games", "Wait for round 2's seating")
+        second = ui.session.game_id
+        assert second is not None and first is not None and second > first
+        app.handle(OK)  # the usual new-game action
+        assert refused(ui) == WHY
+        assert ui.session.game_id == second and ui.state.phase is Phase.MATCH_OVER
+        app.handle(OK)  # the refusal read: the table still waits
+        assert round_played(ui)[0] == "Round 1 played: 2 of 2 games"
+        press(ui, "menu")
+        choose(ui, "New game")  # the menu's new game, the match being over, is refused the same way
+        assert refused(ui) == WHY and ui.session.game_id == second
+    finally:
+        app.close()
+        store.close()
+
+    # a restart (the power goes): the table opens a fresh game with the seated players, but the
+    # seating, delivered again as the broker keeps it, finds its two games in the journal
+    store, ui, app = open_app(db)
+    try:
+        assert ui.state.names == ("Ann", "Bob") and ui.state.phase is Phase.CUT
+        seated(app, seat("Ann", "Bob", games=2))
+        ui.screens.clear()
+        assert round_played(ui) == ("Round 1 played: 2 of 2 games", "Wait for round 2's seating")
+        fresh = ui.session.game_id
+        app.handle(OK)  # the cut of the restart's game: not played
+        assert refused(ui) == WHY and ui.state.phase is Phase.CUT and ui.session.game_id == fresh
+        app.handle(OK)
+        # round 2 seats the same two again: the next round's game is theirs to play
+        seated(app, seat("Ann", "Bob", round_=2, games=2))
+        assert lines(ui)[0] == "Round 2: Ann v Bob"
+        ui.screens.clear()
+        assert ui.held() is None and title(ui) != ROUND_PLAYED
+        play_a_game(app, ui, 7)
+        assert title(ui) != ROUND_PLAYED  # one of round 2's two
+    finally:
+        app.close()
+        store.close()
+
+
+def test_the_next_seating_starts_its_game_at_a_table_whose_round_is_played(tmp_path: Path) -> None:
+    store, ui, app = open_app(tmp_path / "journal.db")
+    try:
+        seated(app, seat("Ann", "Bob", games=1))
+        ui.screens.clear()
+        play_a_game(app, ui, 7)
+        assert round_played(ui) == ("Round 1 played: 1 of 1 games", "Wait for round 2's seating")
+        over = ui.session.game_id
+        seated(app, seat("Ann", "Bob", round_=2, games=1))  # the same two again (a room of two)
+        assert ui.session.game_id != over and ui.state.phase is Phase.CUT and ui.state.names == ("Ann", "Bob")
+        ui.screens.clear()
+        assert ui.held() is None
+        play_a_game(app, ui, 11)
+        assert round_played(ui)[0] == "Round 2 played: 1 of 1 games"
+        seated(app, seat("Cy", "Di", round_=3, games=1))
+        assert ui.state.names == ("Cy", "Di") and ui.state.phase is Phase.CUT and ui.held() is None
+        seated(app, Seat(4, "t1", "qualifying", None, (), ()))  # a round that leaves the table empty
+        ui.screens.clear()
+        assert ui.settings.seating is None and ui.held() is None
+    finally:
+        app.close()
+        store.close()
+
+
+def test_a_disputed_last_result_says_the_round_is_played_too(tmp_path: Path) -> None:
+    store, ui, app = open_app(tmp_path / "journal.db")
+    try:
+        seated(app, seat("Ann", "Bob", games=1))
+        ui.screens.clear()
+        play(app, ui, game_actions(7))
+        app.handle(OK)  # Ann confirms
+        app.handle(Action.parse("undo"))  # Bob disputes
+        assert ui.confirming() is None and title(ui) == "Disputed"
+        screen = ui.screen()
+        assert isinstance(screen, MessageScreen) and screen.lines[:3] == ("Bob disputes", screen.lines[1], "the director rules")
+        assert screen.lines[3:] == ("Round 1 played: 1 of 1 games", "Wait for round 2's seating")  # not "OK: new match"
+        app.handle(OK)
+        assert refused(ui).startswith("Round 1 played: 1 of 1 games.") and ui.state.phase is Phase.MATCH_OVER
+    finally:
+        app.close()
+        store.close()
+
+
+def test_a_finished_playoff_match_waits_for_the_next_seating_too(tmp_path: Path) -> None:
+    store, ui, app = open_app(tmp_path / "journal.db", dataclasses.replace(TOURNAMENT, mode=Mode.BOARD))
+    try:
+        seated(app, seat("Ann", "Bob", round_=5, kind="playoff", games=3))
+        ui.screens.clear()
+        assert ui.state.match_games == 3
+        for _ in range(2):  # Ann wins two games: the match is hers
+            if ui.state.phase is Phase.GAME_OVER:
+                app.handle(OK)  # the next game of the match
+            if ui.state.phase is Phase.CUT:
+                app.handle(OK)
+                ui.screens.clear()
+            for points in (100, 121 - ui.state.scores[0] - 100):
+                app.handle(Action.peg(0, points))
+                app.handle(OK)
+            ui.screens.clear()
+            while ui.confirming() is not None:
+                app.handle(OK)
+            assert title(ui) != ROUND_PLAYED or ui.state.phase is Phase.MATCH_OVER
+        assert ui.state.phase is Phase.MATCH_OVER
+        assert round_played(ui) == ("Round 5 played: the match is over", "Wait for round 6's seating")
+        app.handle(OK)
+        assert refused(ui).startswith("Round 5 played: the match is over. Wait for round 6's seating")
+        assert ui.state.phase is Phase.MATCH_OVER
+        app.handle(Action.parse("undo"))  # the refusal taken back
+        app.handle(Action.parse("undo"))  # then the last event: Bob's confirmation, the match still won
+        assert ui.confirming() == 1 and ui.held() is not None  # the match is still over, and Bob is asked
+        app.handle(OK)  # the undo notice read
+        assert title(ui) == "Confirm result"
+    finally:
+        app.close()
+        store.close()
+
+
+def test_outside_a_tournament_nothing_holds_the_next_game(tmp_path: Path) -> None:
+    store, ui, app = open_app(tmp_path / "journal.db", SETTINGS)
+    try:
+        play_a_game(app, ui, 7)
+        play_a_game(app, ui, 11)
+        play_a_game(app, ui, 7)  # no seating: as many games as the players like
+        assert ui.hold is None and ui.held() is None
+    finally:
+        app.close()
+        store.close()
