@@ -15,6 +15,10 @@ makes durable its own entries, the names in it and the inodes they point to, not
 in its parent. The image is what can be reached from the root through durable entries only:
 a file whose folder's entry was never made durable is lost, even if its own entry was; a
 folder renamed (and its new parent fsynced) takes its children with it.
+
+By default a cut keeps none of a file's writes since its last fsync (the strictest disk).
+``unsynced=p`` keeps each of them with probability p (seeded), in the order they were made: a
+disk that wrote some of its cache back before the power went, in any order of its choosing.
 """
 
 from __future__ import annotations
@@ -48,6 +52,22 @@ class Node:
     data: bytearray = field(default_factory=bytearray)
     durable: bytes = b""
     mtime: float = field(default_factory=time.time)
+    #: writes (offset, data) and truncations (length, None) since the last fsync
+    pending: list[tuple[int, bytes | None]] = field(default_factory=list)
+
+    def written_back(self, rng: random.Random, share: float) -> bytes:
+        """The durable data with a random ``share`` of the pending writes applied."""
+        data = bytearray(self.durable)
+        for offset, chunk in self.pending:
+            if rng.random() >= share:
+                continue
+            if chunk is None:
+                del data[offset:]
+                data.extend(bytes(offset - len(data)))
+            else:
+                data.extend(bytes(max(0, offset - len(data))))
+                data[offset:offset + len(chunk)] = chunk
+        return bytes(data)
 
 
 def _parent(path: str) -> str:
@@ -59,7 +79,8 @@ class CrashFS(mfusepy.Operations):
 
     use_ns = True
 
-    def __init__(self) -> None:
+    def __init__(self, unsynced: float = 0.0, seed: int = 0) -> None:
+        self.unsynced, self.rng = unsynced, random.Random(seed)
         self._mutex = threading.RLock()
         self.nodes: dict[int, Node] = {1: Node(stat.S_IFDIR | 0o755)}
         self.entries: dict[str, int] = {"/": 1}  # as the programs see them
@@ -87,7 +108,8 @@ class CrashFS(mfusepy.Operations):
                             image[prefix + name + "/"] = b""
                             walk(ino, prefix + name + "/")
                     else:
-                        image[prefix + name] = node.durable
+                        image[prefix + name] = node.written_back(self.rng, self.unsynced) if self.unsynced \
+                            else node.durable
 
             walk(1, "/")
             return image
@@ -235,6 +257,7 @@ class CrashFS(mfusepy.Operations):
             if offset > len(node.data):
                 node.data.extend(bytes(offset - len(node.data)))
             node.data[offset:offset + len(data)] = data
+            node.pending.append((offset, bytes(data)))
             node.mtime = time.time()
             return len(data)
 
@@ -246,6 +269,7 @@ class CrashFS(mfusepy.Operations):
                 del node.data[length:]
             else:
                 node.data.extend(bytes(length - len(node.data)))
+            node.pending.append((length, None))
         return 0
 
     def fsync(self, path: str, datasync: int, fh: int) -> int:
@@ -254,6 +278,7 @@ class CrashFS(mfusepy.Operations):
             self._op()
             node = self._node(path)
             node.durable = bytes(node.data)
+            node.pending.clear()
             self.fsyncs[path] = self.fsyncs.get(path, 0) + 1
         return 0
 
@@ -298,10 +323,10 @@ def durable_folder(where: Path) -> None:
 
 
 @contextmanager
-def mounted(where: Path, state: bool = True) -> Iterator[CrashFS]:
+def mounted(where: Path, state: bool = True, unsynced: float = 0.0, seed: int = 0) -> Iterator[CrashFS]:
     """A fresh crash file system at ``where`` (with its durable state folder, unless not
-    ``state``), unmounted when the block ends."""
-    fs = CrashFS()
+    ``state``), unmounted when the block ends; ``unsynced``: see :class:`CrashFS`."""
+    fs = CrashFS(unsynced, seed)
     unmount = mount(fs, where)
     try:
         if state:
