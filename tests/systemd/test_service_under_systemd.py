@@ -214,7 +214,8 @@ CARDS = "/run/cribpi-cards"
 #: Mock inputs, LEDs and display with the card reader: not all mock (an all-mock table is the
 #: mock backend, which has no card reader), the LEDs the simulator's (drawn nowhere here).
 CARDS_CONFIG = f'[parts]\ninputs = ["mock"]\npegboard = "sim"\ndisplays = ["mock"]\n[card_reader]\nport = "{CARDS}"\n'
-#: The service as installed (no key script: --keys drives an all-mock table only).
+#: The service as installed (no key script: --keys drives an all-mock table only), and the pty
+#: standing for the reader allowed where cgroups enforce DeviceAllow= (the unit names ttyACM).
 CARDS_DROP_IN = "/etc/systemd/system/cribpi.service.d/zz-cards.conf"
 
 
@@ -224,7 +225,8 @@ def test_with_a_part_missing_it_plays_on_and_the_part_joins_when_it_appears(mach
     STATUS, without a restart."""
     machine.run("systemctl reset-failed cribpi.service")  # this test's two restarts are not failures
     machine.run(f"cat > /etc/cribpi/cribpi.toml <<'EOF'\n{CARDS_CONFIG}EOF")
-    machine.run(f"printf '[Service]\\nExecStart=\\nExecStart=/opt/cribpi/bin/cribpi run\\n' > {CARDS_DROP_IN}")
+    machine.run(f"printf '[Service]\\nExecStart=\\nExecStart=/opt/cribpi/bin/cribpi run\\nDeviceAllow=char-pts rw\\n'"
+                f" > {CARDS_DROP_IN}")
     machine.run(f"rm -f {CARDS} && systemctl daemon-reload && systemctl restart cribpi.service")
     seen = status(machine)
     pid = seen["MainPID"]
@@ -233,8 +235,7 @@ def test_with_a_part_missing_it_plays_on_and_the_part_joins_when_it_appears(mach
                            r"\(check them with `sudo cribpi doctor`\); (game \d+: \w+ \d+, \w+ \d+ \(.+\))", seen["StatusText"])
     assert missing, seen
     started = time.monotonic()
-    # where cgroups enforce DeviceAllow=, a pty is a device the unit does not name: the test's drop-in would
-    # need DeviceAllow=char-pts; here (cgroups v1) it is not enforced, see the device policy test below
+    # a pty is a device the unit does not name: the drop-in allows it where cgroups enforce DeviceAllow=
     machine.run(f"systemd-run --unit=cribpi-test-cards --quiet python3 -c '{READER}'")
     try:
         machine.run(f"timeout 10 sh -c 'until [ -e {CARDS} ]; do sleep 0.1; done'")
