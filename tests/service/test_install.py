@@ -43,6 +43,7 @@ def test_the_main_unit_has_what_the_service_needs():
     for line in ("Type=notify", "Restart=on-failure", "User=cribpi", "SupplementaryGroups=gpio i2c dialout audio",
                  "StateDirectory=cribpi", "RuntimeDirectory=cribpi", "WorkingDirectory=/run/cribpi",
                  "DevicePolicy=closed", "DeviceAllow=char-ttyACM rw", "DeviceAllow=char-gpiochip rw",
+                 "DeviceAllow=char-ttyUSB rw", "DeviceAllow=char-ttyAMA rw",  # a [card_reader]'s port
                  "DeviceAllow=char-i2c rw", "ProtectSystem=strict"):
         assert line in text.splitlines(), line
     assert re.search(r"^WatchdogSec=\d+$", text, re.M) and re.search(r"^StartLimitBurst=\d+$", text, re.M)
