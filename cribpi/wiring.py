@@ -18,6 +18,7 @@ it again), and the others open as usual.
 
 from __future__ import annotations
 
+import logging
 import os
 import warnings
 from collections.abc import Callable
@@ -34,6 +35,8 @@ from cribpi.hal.speaker import SPEAKER_BACKENDS, Speaker
 __all__ = ["Inject", "Missing", "choose_backends", "open_parts", "ENV_BACKEND"]
 
 ENV_BACKEND = "CRIBPI_BACKEND"
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,9 @@ def open_parts(config: Config, backend: str | None = None, inject: Inject = Inje
     if {*choice.inputs, choice.pegboard, *(d.backend for d in choice.displays)} == {"mock"}:
         from cribpi.hal.mock import open_mock
 
+        if config.card_reader_port:  # the mock's inputs are the keys (--keys) and the tests'
+            log.warning("[card_reader] port %s is not read: every part is the mock's; a backend other than "
+                        "mock (sim, pi, controller) reads cards from it", config.card_reader_port)
         mock = open_mock(pin_factory=inject.pin_factory)
         mock.speaker = _speaker(choice.speaker, config)  # ("all", "mock") names the rest: --keys drives them
         return mock

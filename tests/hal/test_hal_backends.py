@@ -163,6 +163,13 @@ def test_serial_card_reader_over_loop():
     assert eval(repr(got[1]), {"Action": Action}) == got[1]
 
 
+def test_a_card_reader_on_an_all_mock_table_is_named_as_not_read(caplog):
+    config = Config(backend="mock", card_reader_port="/dev/ttyUSB0")
+    with caplog.at_level("WARNING", logger="cribpi.wiring"), open_parts(config) as parts:
+        assert not isinstance(parts.inputs, SerialCardReader)
+    assert any("[card_reader] port /dev/ttyUSB0 is not read" in r.getMessage() for r in caplog.records)
+
+
 def test_serial_card_reader_bad_port():
     with pytest.raises(HardwareError, match="card reader"):
         SerialCardReader("nosuchscheme://x")
