@@ -87,13 +87,18 @@ class Mosquitto:
             wait_port(self.room.port, up=False)
 
 
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[Mosquitto]:
+def running_room(tmp_path: Path, tables: int = 4) -> Iterator[Mosquitto]:
+    """A room of ``tables`` tables made by ``director init``, its mosquitto running till the end."""
     require("mosquitto")
     require("mosquitto_passwd")
-    room = init_event(tmp_path / "room", EVENT, 4, ADMIN_PASSWORD, port=free_port(), bind="127.0.0.1",
+    room = init_event(tmp_path / "room", EVENT, tables, ADMIN_PASSWORD, port=free_port(), bind="127.0.0.1",
                       run_as=getpass.getuser())
     server = Mosquitto(room)
     server.start()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Mosquitto]:
+    yield from running_room(tmp_path)

@@ -5,7 +5,6 @@ real pages."""
 
 from __future__ import annotations
 
-import getpass
 import json
 import random
 import subprocess
@@ -16,9 +15,7 @@ from pathlib import Path
 import pytest
 
 from cribpi.tournament.loadgen import first_game_id
-from cribpi.tournament.room import init_event
-from tests.sim.conftest import require
-from tests.tournament.conftest import ADMIN_PASSWORD, EVENT, Mosquitto, free_port
+from tests.tournament.conftest import EVENT, Mosquitto, running_room
 from tests.tournament.test_browser import Server
 from tests.tournament.test_publisher import wait_for
 from tests.tournament.test_replay import start_director, stop_director
@@ -30,14 +27,7 @@ NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Ki
 @pytest.fixture
 def room8(tmp_path: Path) -> Iterator[Mosquitto]:
     """The room's broker, as the ``broker`` fixture's, for 8 tables (16 players)."""
-    require("mosquitto")
-    require("mosquitto_passwd")
-    room = init_event(tmp_path / "room", EVENT, 8, ADMIN_PASSWORD, port=free_port(), bind="127.0.0.1",
-                      run_as=getpass.getuser())
-    server = Mosquitto(room)
-    server.start()
-    yield server
-    server.stop()
+    yield from running_room(tmp_path, 8)
 
 
 def loadgen(broker: Mosquitto, tmp_path: Path, *more: str, tables: int = 4) -> subprocess.Popen[str]:
