@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
@@ -13,11 +14,13 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from cribpi.exc import ConfigError
+from cribpi.game import State
 from cribpi.tournament.broker import parse_broker
 from cribpi.tournament.director import Director
 from cribpi.tournament.eventdb import EventDB
 from cribpi.tournament.loadgen import play_match, start_next
 from cribpi.tournament.messages import director_topic, result_problem
+from cribpi.tournament.publisher import TablePublisher
 from cribpi.tournament.room import DIRECTOR, EVENT_DB
 from tests.tournament.conftest import EVENT, Mosquitto
 from tests.tournament.test_publisher import publisher, wait_for
@@ -135,7 +138,8 @@ def test_a_game_to_61_does_not_count_in_an_event_of_games_to_121(broker: Mosquit
     d.db.close()
 
 
-def test_a_board_from_the_future_does_not_freeze_the_table(broker: Mosquitto, tmp_path: Path) -> None:
+def _a_table_ten_moves_in(broker: Mosquitto, tmp_path: Path) -> tuple[Director, TablePublisher, Iterator[State]]:
+    """The director, and table t1 ten moves into a game: every board so far is on the wall."""
     d = director(broker)
     pub = publisher(broker, tmp_path)
     pub.start()
@@ -144,6 +148,11 @@ def test_a_board_from_the_future_does_not_freeze_the_table(broker: Mosquitto, tm
         next(game)
     wait_for(lambda: pub.outbox.unsent() == 0 and d.live["t1"]["state"] is not None
              and d.live["t1"]["state"].get("id") == pub.handed)
+    return d, pub, game
+
+
+def test_a_board_from_the_future_does_not_freeze_the_table(broker: Mosquitto, tmp_path: Path) -> None:
+    d, pub, game = _a_table_ten_moves_in(broker, tmp_path)
     # the table's owner publishes a board far in the future (by its clock and by its id): refused
     forged = {**d.live["t1"]["state"], "scores": [120, 120], "at": 1e12, "id": 2**53}
     pub.client.publish(pub.topic("state"), json.dumps(forged).encode(), qos=1, retain=True).wait_for_publish(30)
@@ -160,14 +169,7 @@ def test_a_board_from_the_future_does_not_freeze_the_table(broker: Mosquitto, tm
 def test_a_forged_event_and_board_from_the_future_do_not_freeze_the_table(broker: Mosquitto, tmp_path: Path) -> None:
     """The two-message form: an event with a made-up id far ahead raised the bar a board's id
     could raise it to, and the table's real events and boards were refused as out of order."""
-    d = director(broker)
-    pub = publisher(broker, tmp_path)
-    pub.start()
-    game = play_match(NAMES, random.Random(7), pub, 1)
-    for _ in range(10):
-        next(game)
-    wait_for(lambda: pub.outbox.unsent() == 0 and d.live["t1"]["state"] is not None
-             and d.live["t1"]["state"].get("id") == pub.handed)
+    d, pub, game = _a_table_ten_moves_in(broker, tmp_path)
     forged_id = 9007199254740990
     forged_event = {"id": forged_id, "game": 1, "event": {"type": "go", "seat": 0}, "at": 1.0}
     forged = {**d.live["t1"]["state"], "scores": [99, 0], "id": forged_id}
