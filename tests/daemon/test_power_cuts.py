@@ -60,14 +60,15 @@ def journal_match(where: Path, events: list, acked: list[int],  # type: ignore[t
 
 
 def on_crashfs(tmp_path: Path, name: str, cut_at: set[int], events: list,  # type: ignore[type-arg]
-               unsynced: float = 0.0) -> tuple[int, list]:  # type: ignore[type-arg]
+               unsynced: float = 0.0, seed: int = 0) -> tuple[int, list]:  # type: ignore[type-arg]
     """One run of the match on a fresh crash file system; its operations and the cuts' images."""
     from crashfs import mounted
 
     where = tmp_path / name
     images: list[tuple[int, dict[str, bytes]]] = []
     acked = [0]  # events whose append returned: the journal owes them to the player
-    with mounted(where, unsynced=unsynced, seed=len(cut_at)) as fs:
+    # which unsynced writes a cut keeps: the run's seed and where it cuts (not only how often)
+    with mounted(where, unsynced=unsynced, seed=seed * 1_000_003 + min(cut_at, default=0)) as fs:
         fs.on_cut = lambda image: images.append((acked[0], image))
         # the cuts fall after the journal's creation (see the module's note)
         journal_match(where, events, acked, lambda: fs.arm(cut_at))
@@ -83,7 +84,7 @@ def run_cuts(tmp_path: Path, seed: int, cuts: int, unsynced: float = 0.0) -> tup
     from crashfs import count_then_cut
 
     events = match(seed)
-    images = count_then_cut(lambda name, cut_at: on_crashfs(tmp_path, name, cut_at, events, unsynced), seed, cuts,
+    images = count_then_cut(lambda name, cut_at: on_crashfs(tmp_path, name, cut_at, events, unsynced, seed), seed, cuts,
                             0.9)
     for n, (owed, image) in enumerate(images):
         check_cut(tmp_path / f"cut{n}", image, owed, events)
