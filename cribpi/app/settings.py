@@ -54,8 +54,10 @@ class Seating:
     """The tournament seating the table plays (:mod:`cribpi.tournament.seatcast`): the round,
     its kind and the games the director seated, the table's names for the seated players, the
     length of each match the table plays for it, and the journal's first game that may be one
-    of them (None: the table keeps no journal). Kept with the set-up, so that after a restart
-    the table still knows which of its journalled games were played under this seating."""
+    of them (None: the table keeps no journal), and the event that seated them (the table's
+    tournament as its publisher names it; None: kept before the event was, which no event's
+    seating is). Kept with the set-up, so that after a restart the table still knows which of
+    its journalled games were played under this seating, in this event."""
 
     round: int
     kind: str
@@ -63,6 +65,7 @@ class Seating:
     players: tuple[str, ...]
     match_games: int = 1
     since: int | None = None
+    event: str | None = None
 
     @property
     def matches(self) -> int:
@@ -297,7 +300,8 @@ def kept_data(settings: TableSettings) -> dict[str, Any]:
 def seating_data(seating: Seating) -> dict[str, Any]:
     """A :class:`Seating` as plain JSON values (:func:`seating_from` reads it back)."""
     return {"round": seating.round, "kind": seating.kind, "games": seating.games,
-            "players": list(seating.players), "match_games": seating.match_games, "since": seating.since}
+            "players": list(seating.players), "match_games": seating.match_games, "since": seating.since,
+            "event": seating.event}
 
 
 def seating_from(data: object) -> Seating | None:
@@ -307,6 +311,8 @@ def seating_from(data: object) -> Seating | None:
     7
     >>> seating_from({"round": 0}) is None
     True
+    >>> seating_from({"round": 1, "kind": "qualifying", "games": 1, "players": ["A", "B"], "match_games": 1}).event is None
+    True
     """
     def number(value: object, low: int = 1) -> bool:
         return type(value) is int and value >= low
@@ -314,13 +320,13 @@ def seating_from(data: object) -> Seating | None:
     if not isinstance(data, dict):
         return None
     players = data.get("players")
-    since = data.get("since")
+    since, event = data.get("since"), data.get("event")  # no event: kept before it was
     if not (number(data.get("round")) and data.get("kind") in ("qualifying", "playoff")
             and number(data.get("games")) and number(data.get("match_games"))
             and type(players) is list and 2 <= len(players) <= 4 and all(type(p) is str and p for p in players)
-            and (since is None or number(since))):
+            and (since is None or number(since)) and (event is None or (type(event) is str and event))):
         return None
-    return Seating(data["round"], data["kind"], data["games"], tuple(players), data["match_games"], since)
+    return Seating(data["round"], data["kind"], data["games"], tuple(players), data["match_games"], since, event)
 
 
 def with_kept(settings: TableSettings, data: Mapping[str, Any]) -> tuple[TableSettings, list[str]]:

@@ -22,7 +22,9 @@ def attach(app: TableApp, config: Config) -> Callable[[], None]:
 
     app.set_mark("offline")  # until the broker has the table
     publisher = TablePublisher.from_config(config, online=lambda on: (app.clear_mark if on else app.set_mark)("offline"))
-    listen(publisher, show_on(app))  # each round the director seats, on the OLED
+    # each round the director seats, on the OLED; kept with the event as the publisher serves it
+    # (its id and this table's credentials: an event id set up again is another event)
+    listen(publisher, show_on(app, publisher.outbox.event))
     app.subscribe(publisher)
     publisher.start()
     return publisher.stop

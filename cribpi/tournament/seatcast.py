@@ -150,16 +150,17 @@ def listen(publisher: TablePublisher, seated: Callable[[Seat], None]) -> None:
     publisher.follow(topic, on_message)
 
 
-def show_on(app: TableApp) -> Callable[[Seat], None]:
-    """What shows a seating on ``app``'s displays, from any thread: posted to the table's loop,
-    which sets the table up for the players seated there (:func:`take_seat`) and puts the
-    seating in front of the screens (OK puts it away; an open menu stays on top, unless a game
-    with the seated players starts now: a new game closes it, as the menu's own does)."""
+def show_on(app: TableApp, event: str) -> Callable[[Seat], None]:
+    """What shows a seating of ``event`` (the tournament as the table's publisher names it) on
+    ``app``'s displays, from any thread: posted to the table's loop, which sets the table up for
+    the players seated there (:func:`take_seat`) and puts the seating in front of the screens
+    (OK puts it away; an open menu stays on top, unless a game with the seated players starts
+    now: a new game closes it, as the menu's own does)."""
     def seated(seat: Seat) -> None:
         def show() -> None:
             ui = app.ui
             game = ui.session.game
-            taken = take_seat(ui, seat)
+            taken = take_seat(ui, seat, event)
             ui.hold = hold(ui) if ui.settings.seating is not None else None  # from the seating received now
             screen = seat.screen()
             if taken == "next":
@@ -235,21 +236,21 @@ def _free(ui: TableUI) -> bool:
     return state.phase is Phase.MATCH_OVER and ui.confirming() is None
 
 
-def take_seat(ui: TableUI, seat: Seat) -> str:
-    """Set the table up for the players ``seat`` seats there, on the table's own path (kept
+def take_seat(ui: TableUI, seat: Seat, event: str) -> str:
+    """Set the table up for the players ``seat`` (of ``event``) seats there, on the table's own path (kept
     and journalled as a menu's change): ``"started"`` when a game with them starts now (the
     table's game had not begun, or its match is over), ``"next"`` when a match under way
     goes on and the seating is the next new game's, ``""`` when nothing changes (nobody is
     seated, the table has them already, or the set-up cannot be kept: the refusal shows).
-    A seating the table had not taken yet is kept with the set-up, with the first journalled
-    game that may be one of its games (:func:`played` counts them); one that seats nobody
-    here lets go of the last."""
+    A seating the table had not taken yet is kept with the set-up, with its event and the first
+    journalled game that may be one of its games (:func:`played` counts them); one that seats
+    nobody here lets go of the last."""
     setup = seat_setup(seat, ui.settings)
     if setup is None:
         if ui.settings.seating is not None:
             ui.change_settings(lambda settings: replace(settings, seating=None))
         return ""
-    seating = _seating(ui, seat, setup)
+    seating = _seating(ui, seat, setup, event)
     new = seating != ui.settings.seating
     setup = replace(setup, seating=seating)
     if setup != ui.settings:
@@ -265,14 +266,16 @@ def take_seat(ui: TableUI, seat: Seat) -> str:
     return "next"
 
 
-def _seating(ui: TableUI, seat: Seat, setup: TableSettings) -> Seating:
-    """The :class:`Seating` ``seat`` is at the table set up as ``setup``: the one kept when the
-    table has taken this seating already (again after a restart), else from the table's game
-    now (its own, unless its match is over: the next game is then the seating's first)."""
+def _seating(ui: TableUI, seat: Seat, setup: TableSettings, event: str) -> Seating:
+    """The :class:`Seating` ``seat`` of ``event`` is at the table set up as ``setup``: the one
+    kept when the table has taken this seating of this event already (again after a restart),
+    else from the table's game now (its own, unless its match is over: the next game is then
+    the seating's first). The same round and players at another event (a kept seating from
+    before the event was kept too) is a new seating: the games played there are not its own."""
     from cribpi.app.settings import Seating
 
     first = setup.new_game()
-    seating = Seating(seat.round, seat.kind, seat.games or 1, first.names, first.match_games)
+    seating = Seating(seat.round, seat.kind, seat.games or 1, first.names, first.match_games, event=event)
     kept = ui.settings.seating
     if kept is not None and replace(kept, since=None) == seating:
         return kept

@@ -205,3 +205,48 @@ def test_outside_a_tournament_nothing_holds_the_next_game(tmp_path: Path) -> Non
     finally:
         app.close()
         store.close()
+
+
+def test_the_same_seating_at_another_event_is_a_new_round_not_the_one_played(tmp_path: Path) -> None:
+    """Ann v Bob play round 1 at t1; the table restarts; a later event (the same id set up again,
+    its table credentials new) seats Ann v Bob at t1 in round 1 again: the kept seating is last
+    event's, so none of its games count (before: "Round 1 played: 1 of 1 games" before anyone
+    played). A seating kept before the event was (no event in it) is not this event's either."""
+    db = tmp_path / "journal.db"
+    store, ui, app = open_app(db)
+    try:
+        seated(app, seat("Ann", "Bob", games=1), event="club#last-week")
+        ui.screens.clear()
+        play_a_game(app, ui, 7)
+        assert round_played(ui)[0] == "Round 1 played: 1 of 1 games"
+    finally:
+        app.close()
+        store.close()
+
+    store, ui, app = open_app(db)
+    try:
+        last = ui.settings.seating
+        seated(app, seat("Ann", "Bob", games=1), event="club#this-week")
+        ui.screens.clear()
+        assert ui.held() is None and title(ui) != ROUND_PLAYED
+        assert last is not None and last.event == "club#last-week"
+        assert ui.settings.seating is not None and ui.settings.seating.event == "club#this-week"
+        play_a_game(app, ui, 11)  # this event's game is played
+        assert round_played(ui)[0] == "Round 1 played: 1 of 1 games"
+        kept = store.table_settings(ui.settings.table)
+        assert kept is not None
+        del kept["seating"]["event"]  # the same kept seating as a table kept it before the event was
+        store.keep_table_settings(ui.settings.table, kept)
+    finally:
+        app.close()
+        store.close()
+
+    store, ui, app = open_app(db)
+    try:
+        assert ui.settings.seating is not None and ui.settings.seating.event is None  # read as ever
+        seated(app, seat("Ann", "Bob", games=1), event="club#this-week")
+        ui.screens.clear()
+        assert ui.held() is None and ui.settings.seating.event == "club#this-week"
+    finally:
+        app.close()
+        store.close()

@@ -25,7 +25,7 @@ from cribpi.tournament.seatcast import NEXT_GAME, Seat, follow, parse_seat, seat
 from cribpi.views.model import MessageScreen
 from tests.app.setup_menu import opened
 from tests.app.table_keys import game_actions, mock_table
-from tests.tournament.conftest import Mosquitto
+from tests.tournament.conftest import EVENT, Mosquitto
 from tests.tournament.test_publisher import wait_for
 from tests.tournament.test_room import director
 from tests.tournament.test_standings import Room
@@ -36,11 +36,12 @@ def seat(*players: str, round_: int = 1, kind: str = "qualifying", games: int = 
     return Seat(round_, "t1", kind, games, players, tuple(seat_colours(len(players))))
 
 
-def seated(app: TableApp, s: Seat) -> list[Update]:
-    """``s`` arrives (as from paho's thread) and the table's loop takes it; what it told its listeners."""
+def seated(app: TableApp, s: Seat, event: str = EVENT) -> list[Update]:
+    """``s`` of ``event`` arrives (as from paho's thread) and the table's loop takes it; what it
+    told its listeners."""
     told: list[Update] = []
     app.subscribe(told.append)
-    show_on(app)(s)
+    show_on(app, event)(s)
     assert app.run_posts() == 1
     app.listeners.remove(told.append)
     return told
