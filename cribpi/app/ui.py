@@ -58,8 +58,9 @@ log = logging.getLogger(__name__)
 
 
 class Hold(NamedTuple):
-    """What holds the table's next game (a tournament round whose games are all played there):
-    the screen that says so while the table waits, and why a new game is refused."""
+    """What holds a game of some players at the table (a tournament round whose games are all
+    played there, by the players it seated): the screen that says so while the table waits,
+    and why a new game is refused."""
 
     screen: MessageScreen
     why: str
@@ -94,9 +95,10 @@ class TableUI:
         # the pages a screen takes where the table shows it otherwise (the simulator's words
         # alone, a page a terminal's worth of lines); None: as the display draws it
         self.count_pages: Callable[[ScreenModel], int] | None = None
-        # what holds the next game, asked when no game is under way and before a new one
-        # starts (a tournament's seating once its games are played: cribpi.tournament.seatcast)
-        self.hold: Callable[[], Hold | None] | None = None
+        # what holds a game of these players (names, best of), asked when no game is under way
+        # and before a new one starts (a tournament's seating once its games are played by the
+        # players it seated: cribpi.tournament.seatcast)
+        self.hold: Callable[[tuple[str, ...], int], Hold | None] | None = None
         if session is None:
             self._keep_started()
         else:  # resumed: the last score in the words it was made with, not a bare "play"
@@ -134,7 +136,8 @@ class TableUI:
                 if held is None:
                     return disputed
                 return dataclasses.replace(disputed, lines=(*disputed.lines[:-1], *held.screen.lines))  # not "OK: new match"
-        held = self.held() if self.state.phase is Phase.MATCH_OVER or not_begun(self.state) else None
+        over = self.state.phase is Phase.MATCH_OVER  # the next game is the set-up's; one not begun, its own
+        held = self.held() if over else self.held(self.state) if not_begun(self.state) else None
         if held is not None:
             return held.screen
         call = self.pegkeys.screen() or self.claims.call_screen()
@@ -157,9 +160,14 @@ class TableUI:
             return None
         return next((side for side in range(len(self.state.scores)) if side not in given), None)
 
-    def held(self) -> Hold | None:
-        """What holds the table's next game (see :attr:`hold`), or None: nothing does."""
-        return self.hold() if self.hold is not None else None
+    def held(self, game: State | None = None) -> Hold | None:
+        """What holds a game of ``game``'s players and match, or of the next new game's as the
+        set-up has them (see :attr:`hold`); None: nothing does (other players may play)."""
+        if self.hold is None:
+            return None
+        if game is None:
+            return self.hold(tuple(self.settings.names[:self.settings.players]), self.settings.match_games)
+        return self.hold(game.names, game.match_games)
 
     def board(self, *, marks: bool = True) -> BoardModel:
         return board_model(self.state, self.flash, alert_track=self.muggins_track,
@@ -224,7 +232,7 @@ class TableUI:
 
     def new_game(self) -> tuple[Effect, ...]:
         """Start a fresh game with the current settings (the old one is kept in the store);
-        refused, saying why, while something holds the next game (:meth:`held`)."""
+        refused, saying why, while something holds a game of the set-up's players (:meth:`held`)."""
         self.menus.close()
         held = self.held()
         if held is not None:
@@ -254,7 +262,7 @@ class TableUI:
         return ()
 
     def _key(self, action: Action) -> tuple[Effect, ...]:
-        if not_begun(self.state) and (held := self.held()) is not None:
+        if not_begun(self.state) and (held := self.held(self.state)) is not None:
             raise RulesError(held.why)  # a game started before the hold (a restart's) is not played
         if action.is_key or self.pegkeys.open:
             return self._peg_key(action)

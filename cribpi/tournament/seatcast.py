@@ -15,7 +15,8 @@ match under way finishes as it began (the seating is the next game's, and the sc
 
 Once the seating's games are played there (a qualifying round's N one-game matches, or the
 playoff's match; each result confirmed), the table says so and waits for the next round's
-seating (:func:`hold`): a new game is refused, naming why. The games are counted from the
+seating (:func:`hold`): a new game of the seated players is refused, naming why (other
+players set in the menu may play: their result is the director's to rule on). The games are counted from the
 table's journal: its finished games with the seated players since the seating was taken, the
 first of them kept with the set-up (:class:`~cribpi.app.settings.Seating`), so a restart keeps
 the count. The director stays the guard of record (``too_many``); this is the table helping.
@@ -306,18 +307,20 @@ def played(ui: TableUI, seating: Seating) -> int:
                and tuple(row["players"]) == seating.players and row["match_games"] == seating.match_games)
 
 
-def hold(ui: TableUI) -> Callable[[], Hold | None]:
-    """What holds ``ui``'s next game once its seating's games are played (for
-    :attr:`TableUI.hold <cribpi.app.ui.TableUI.hold>`): the round-played screen and why a new
-    game is refused; None while games are left, with no seating, or when the journal cannot
-    be read (logged: the director still refuses a game too many)."""
+def hold(ui: TableUI) -> Callable[[tuple[str, ...], int], Hold | None]:
+    """What holds a game of the seated players at ``ui`` once its seating's games are played
+    (for :attr:`TableUI.hold <cribpi.app.ui.TableUI.hold>`): the round-played screen and why a
+    new game is refused. None for a game of other players or another match length (set in the
+    menu: the director keeps its result uncounted, ``not_seated``), while games are left, with
+    no seating, or when the journal cannot be read (logged: the director still refuses a game
+    too many)."""
     from cribpi.app.ui import Hold
 
     seen: dict[tuple[Seating, int | None, bool], int] = {}  # the count read once for each game and its end (-1: unread)
 
-    def held() -> Hold | None:
+    def held(players: tuple[str, ...], match_games: int) -> Hold | None:
         seating = ui.settings.seating
-        if seating is None:
+        if seating is None or players != seating.players or match_games != seating.match_games:
             return None
         key = (seating, ui.session.game_id, ui.state.phase is Phase.MATCH_OVER)
         if key not in seen:

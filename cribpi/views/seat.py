@@ -3,8 +3,8 @@ director seated, who plays whom and each player's seat colour (the colour of the
 player pegs on), as ``Round 2: Ann v Bob`` / ``Ann, you are Red`` / ``Bob, you are Blue``;
 partners, who share a track, as ``Ann & Cy, you are Red``.
 A table the round leaves empty says so. Once the round's games are played there, the table
-says so and that the next round's seating comes next (``Round 2 played: 2 of 2 games`` /
-``Wait for round 3's seating``)."""
+says so and what it waits for (``Round 2 played: 2 of 2 games`` / ``Wait for the next
+seating``; a playoff's match over, ``Wait for the director``)."""
 
 from __future__ import annotations
 
@@ -37,14 +37,19 @@ def _played(round_number: int, played: int, games: int, playoff: bool) -> str:
     return f"Round {round_number} played: " + ("the match is over" if playoff else f"{played} of {games} games")
 
 
+def _next(playoff: bool) -> str:
+    """What the table waits for: a qualifying round's table, the next seating; a playoff match
+    over, the director (the table cannot know whether it was the final)."""
+    return "Wait for the director" if playoff else "Wait for the next seating"
+
+
 def round_played_screen(round_number: int, played: int, games: int, playoff: bool = False) -> MessageScreen:
     """What a table shows once the games its seating has are played (and each result had its
-    say), until the next round's seating: no new game is started for it."""
-    return MessageScreen((_played(round_number, played, games, playoff), f"Wait for round {round_number + 1}'s seating"),
-                         ROUND_PLAYED)
+    say), until the next seating: no new game is started for the seated players."""
+    return MessageScreen((_played(round_number, played, games, playoff), _next(playoff)), ROUND_PLAYED)
 
 
 def round_played_why(round_number: int, played: int, games: int, playoff: bool = False) -> str:
-    """Why a new game is refused once the round's games are played, and what to do."""
-    return (f"{_played(round_number, played, games, playoff)}. Wait for round {round_number + 1}'s "
-            "seating, or ask the director to correct it")
+    """Why a new game of the seated players is refused once the round's games are played, and
+    what to do: wait, or set other players in the menu (one page of the 128x64 OLED's alert)."""
+    return f"{_played(round_number, played, games, playoff)}. {_next(playoff)}, or set other players in the menu"

@@ -11,20 +11,22 @@ import dataclasses
 from pathlib import Path
 
 from cribpi.app import TableApp, TableSettings, TableUI
+from cribpi.app.ui import refusal
 from cribpi.game import Mode, Phase
 from cribpi.hal import Action
 from cribpi.hal.mock import open_mock
 from cribpi.store import Store
 from cribpi.tournament.seatcast import Seat
 from cribpi.views.model import AlertScreen, MessageScreen
-from cribpi.views.seat import ROUND_PLAYED
+from cribpi.views.oled import pages
+from cribpi.views.seat import ROUND_PLAYED, round_played_screen, round_played_why
 from tests.app.setup_menu import SETTINGS, choose, opened, press
 from tests.app.table_keys import game_actions
 from tests.tournament.test_seated_players import lines, play, seat, seated
 
 TOURNAMENT = dataclasses.replace(SETTINGS, confirm_results=True)  # a table publishing to a tournament
 OK = Action.parse("ok")
-WHY = "Round 1 played: 2 of 2 games. Wait for round 2's seating, or ask the director to correct it"
+WHY = "Round 1 played: 2 of 2 games. Wait for the next seating, or set other players in the menu"
 
 
 def open_app(db: Path, settings: TableSettings = TOURNAMENT) -> tuple[Store, TableUI, TableApp]:
@@ -79,7 +81,7 @@ def test_a_two_game_round_played_waits_for_the_next_seating_and_a_restart_keeps_
         assert ui.confirming() == 0 and title(ui) == "Confirm result"  # each side has its say first
         while ui.confirming() is not None:
             app.handle(OK)
-        assert round_played(ui) == ("Round 1 played: 2 of 2 games", "Wait for round 2's seating")
+        assert round_played(ui) == ("Round 1 played: 2 of 2 games", "Wait for the next seating")
         second = ui.session.game_id
         assert second is not None and first is not None and second > first
         app.handle(OK)  # the usual new-game action
@@ -101,7 +103,7 @@ def test_a_two_game_round_played_waits_for_the_next_seating_and_a_restart_keeps_
         assert ui.state.names == ("Ann", "Bob") and ui.state.phase is Phase.CUT
         seated(app, seat("Ann", "Bob", games=2))
         ui.screens.clear()
-        assert round_played(ui) == ("Round 1 played: 2 of 2 games", "Wait for round 2's seating")
+        assert round_played(ui) == ("Round 1 played: 2 of 2 games", "Wait for the next seating")
         fresh = ui.session.game_id
         app.handle(OK)  # the cut of the restart's game: not played
         assert refused(ui) == WHY and ui.state.phase is Phase.CUT and ui.session.game_id == fresh
@@ -124,7 +126,7 @@ def test_the_next_seating_starts_its_game_at_a_table_whose_round_is_played(tmp_p
         seated(app, seat("Ann", "Bob", games=1))
         ui.screens.clear()
         play_a_game(app, ui, 7)
-        assert round_played(ui) == ("Round 1 played: 1 of 1 games", "Wait for round 2's seating")
+        assert round_played(ui) == ("Round 1 played: 1 of 1 games", "Wait for the next seating")
         over = ui.session.game_id
         seated(app, seat("Ann", "Bob", round_=2, games=1))  # the same two again (a room of two)
         assert ui.session.game_id != over and ui.state.phase is Phase.CUT and ui.state.names == ("Ann", "Bob")
@@ -153,7 +155,7 @@ def test_a_disputed_last_result_says_the_round_is_played_too(tmp_path: Path) -> 
         assert ui.confirming() is None and title(ui) == "Disputed"
         screen = ui.screen()
         assert isinstance(screen, MessageScreen) and screen.lines[:3] == ("Bob disputes", screen.lines[1], "the director rules")
-        assert screen.lines[3:] == ("Round 1 played: 1 of 1 games", "Wait for round 2's seating")  # not "OK: new match"
+        assert screen.lines[3:] == ("Round 1 played: 1 of 1 games", "Wait for the next seating")  # not "OK: new match"
         app.handle(OK)
         assert refused(ui).startswith("Round 1 played: 1 of 1 games.") and ui.state.phase is Phase.MATCH_OVER
     finally:
@@ -181,9 +183,10 @@ def test_a_finished_playoff_match_waits_for_the_next_seating_too(tmp_path: Path)
                 app.handle(OK)
             assert title(ui) != ROUND_PLAYED or ui.state.phase is Phase.MATCH_OVER
         assert ui.state.phase is Phase.MATCH_OVER
-        assert round_played(ui) == ("Round 5 played: the match is over", "Wait for round 6's seating")
+        # the table cannot know whether this was the final: it promises no round 6
+        assert round_played(ui) == ("Round 5 played: the match is over", "Wait for the director")
         app.handle(OK)
-        assert refused(ui).startswith("Round 5 played: the match is over. Wait for round 6's seating")
+        assert refused(ui) == "Round 5 played: the match is over. Wait for the director, or set other players in the menu"
         assert ui.state.phase is Phase.MATCH_OVER
         app.handle(Action.parse("undo"))  # the refusal taken back
         app.handle(Action.parse("undo"))  # then the last event: Bob's confirmation, the match still won
@@ -250,3 +253,54 @@ def test_the_same_seating_at_another_event_is_a_new_round_not_the_one_played(tmp
     finally:
         app.close()
         store.close()
+
+
+def test_other_players_set_in_the_menu_may_play_at_a_table_whose_round_is_played(tmp_path: Path) -> None:
+    """The hold is on the seated players' games only: staff who set other players (or another
+    match) in the menu start their game (its result, not seated, is the director's to keep
+    uncounted as not_seated); the seated players again are held again. Before, the hold ignored
+    who was to play, so nothing but the next seating lifted it."""
+    store, ui, app = open_app(tmp_path / "journal.db")
+    try:
+        seated(app, seat("Ann", "Bob", games=1))
+        ui.screens.clear()
+        play_a_game(app, ui, 7)
+        assert round_played(ui)[0] == "Round 1 played: 1 of 1 games"
+        over = ui.session.game_id
+        press(ui, "menu")
+        choose(ui, "Next game setup")
+        choose(ui, "Players")  # 2 -> 3: other players
+        assert ui.settings.players == 3 and ui.menu is not None
+        ui.menus.close()
+        assert title(ui) != ROUND_PLAYED and ui.held() is None  # match over: OK starts their game
+        app.handle(OK)
+        assert ui.session.game_id != over and ui.state.seats == 3 and ui.state.names[:2] == ("Ann", "Bob")
+        press(ui, "menu")
+        choose(ui, "Next game setup")
+        while ui.settings.players != 2 or ui.settings.partnerships:  # back to the seated two
+            choose(ui, "Players")
+        choose(ui, "Start it now")
+        choose(ui, "Yes")
+        assert refused(ui) == "Round 1 played: 1 of 1 games. Wait for the next seating, or set other players in the menu"
+        assert ui.state.seats == 3  # the seated two are held again
+        ui.screens.clear()
+        press(ui, "menu")
+        choose(ui, "Next game setup")
+        choose(ui, "Match")  # best of 1 -> 3: another match than the seating's
+        assert ui.settings.match_games == 3
+        choose(ui, "Start it now")
+        choose(ui, "Yes")
+        assert ui.state.seats == 2 and ui.state.match_games == 3 and ui.state.phase is Phase.CUT
+        assert title(ui) != ROUND_PLAYED and ui.held(ui.state) is None
+        play(app, ui, game_actions(11)[:3])  # their game is played (before: each key refused)
+        assert not any(isinstance(x, AlertScreen) and x.title == "Not allowed" for x in ui.screens)
+        assert ui.state.phase is not Phase.CUT
+    finally:
+        app.close()
+        store.close()
+
+
+def test_the_round_played_words_fit_one_page_of_the_oled() -> None:
+    for round_, played, games, playoff in ((1, 2, 2, False), (99, 99, 99, False), (12, 1, 3, True), (99, 2, 3, True)):
+        assert pages(round_played_screen(round_, played, games, playoff)) == 1
+        assert pages(refusal(round_played_why(round_, played, games, playoff))) == 1, round_played_why(round_, played, games, playoff)
