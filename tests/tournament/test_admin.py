@@ -3,6 +3,7 @@ a refusal that says what is missing; any name has a page, and a page lists only 
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from starlette.testclient import TestClient
@@ -127,3 +128,21 @@ def test_partners_entered_one_by_one_each_have_their_games_on_their_page(tmp_pat
                         ("P04", [["P04", "P13"], pair]), ("P05", [["P05", "P12"]])):
         page = client.get("/api/player", params={"name": name}).json()
         assert [r["players"] for r in page["results"]] == games and page["games"] == len(games)
+
+
+def test_a_director_whose_clock_is_behind_is_told_so_by_its_health(tmp_path: Path) -> None:
+    """The director's clock 30 days behind the tables': their messages are taken by the room's
+    clock, and ``/api/health`` says the director's clock is behind, and which table is refused."""
+    room = admin_room(tmp_path)
+    now = time.time()
+    room.director.clock = lambda: now - 30 * 86_400
+    for n, table in enumerate(("t1", "t2"), 1):
+        room.send(table, "events", {"id": int(now * 1_000_000) + n, "game": 1, "event": {"type": "go", "seat": 0},
+                                    "at": now})
+    assert room.send("t1", "events", {"id": int(now * 1_000_000) + 9, "game": 1, "event": {"type": "go", "seat": 0},
+                                      "at": now})
+    assert not room.send("t2", "events", {"id": 2**53 - 1, "game": 1, "event": {"type": "go", "seat": 0}, "at": now})
+    warnings = TestClient(create_app(room.director)).get("/api/health").json()["warnings"]
+    assert warnings[0].startswith("the tables' clocks are 30 days ahead of this machine's clock")
+    assert "is the director's clock right?" in warnings[0]
+    assert warnings[1].startswith("t2's ids are ") and "is t2's clock right?" in warnings[1]

@@ -272,6 +272,85 @@ def test_a_forged_event_and_board_a_little_ahead_freeze_a_table_for_three_boards
     assert room.director.refused == {"out_of_order": 6}
 
 
+DAY = 86_400
+
+
+def test_a_director_whose_clock_is_behind_measures_ids_by_the_rooms_clock(room: Room,
+                                                                          caplog: pytest.LogCaptureFixture) -> None:
+    """A director whose clock is 30 days behind (a Pi with no RTC and no network) would refuse
+    every table's ids as from the future: once two tables are heard from, it measures them
+    against the room's clock (the furthest on that two tables claim), so four honest tables'
+    events, boards and results are taken, however long ago their outboxes were made. One table
+    forging an id far ahead moves neither the room's clock nor its own board; and the director
+    is told its clock is behind."""
+    now = time.time()
+    room.director.clock = lambda: now - 30 * DAY
+    # the tables' clocks are right; their outboxes were made 10 days, a day, an hour ago and now
+    ids = {f"t{n}": int((now - made) * 1_000_000) for n, made in zip(range(1, 5), (10 * DAY, DAY, 3600, 0))}
+    state = {"game": 1, "players": ["P01", "P16"], "scores": [5, 7], "rear": [0, 3], "dealer": 0, "game_number": 1,
+             "match_games": 1, "games_won": [0, 0], "last": None, "phase": "play", "status": "playing", "at": now}
+
+    def play(table: str, scores: list[int]) -> tuple[bool, bool]:
+        ids[table] += 1
+        return (room.send(table, "events", {**event(ids[table]), "at": now}),
+                room.send(table, "state", {**state, "scores": scores, "id": ids[table]}))
+
+    # one table heard from: the director's clock alone, and it says so
+    assert play("t1", [1, 0]) == (False, False)
+    assert room.director.health()["warnings"] == [
+        ("t1's ids are 20 days ahead of this machine's clock: is the director's clock right? (its messages are refused"
+        " until it is, or until 2 tables are heard from and the room's clock is theirs)")]
+    assert play("t2", [2, 0]) == (True, True)  # two: the room's clock is theirs
+    assert [play(t, [n, 0]) for n, t in enumerate(("t1", "t2", "t3", "t4"), 1)] == [(True, True)] * 4
+    assert room.director.health()["warnings"] == [
+        ("the tables' clocks are 30 days ahead of this machine's clock (at least 2 of the 4 tables heard from say so):"
+        " is the director's clock right? Their ids are measured against their clocks until it is")]
+    for t, (winner, loser) in zip(ids, (("P01", "P16"), ("P02", "P15"), ("P03", "P14"))):
+        ids[t] += 1
+        assert room.send(t, "result", {**room.result(t, winner, loser, 100), "id": ids[t], "at": now})
+    assert room.director.accepted["result"] == 3 and sum(x["games"] for x in room.director.ranked()) == 6
+
+    # t4's password forges an event and a board (and its clock) far ahead: refused, twice
+    forged = 9007199254740990
+    for _ in range(2):
+        assert not room.send("t4", "events", {**event(forged), "at": 1e12})
+        assert not room.send("t4", "state", {**state, "scores": [99, 0], "id": forged, "at": 1e12})
+    assert room.director.refused == {"from_the_future": 2 + 4}  # t1's before t2 came, then t4's
+    said = room.director.health()["warnings"][1:]
+    assert len(said) == 1 and said[0].startswith("t4's ids are 83,")
+    assert " days ahead of this machine's clock and 83," in said[0]
+    assert said[0].endswith(" days ahead of every other table's: is t4's clock right? (its messages are refused until"
+                            " its ids are not so far ahead)")
+    assert sum("t4's ids are" in r.getMessage() for r in caplog.records) == 1  # logged once
+    # the other tables are not affected, and t4's own next board is shown
+    assert [play(t, [n, 1]) for n, t in enumerate(("t1", "t2", "t3", "t4"), 1)] == [(True, True)] * 4
+    assert room.director.live["t4"]["state"]["scores"] == [4, 1]
+    assert len(room.director.health()["warnings"]) == 1  # t4's is gone once one of its ids is taken
+    ids["t4"] += 1
+    assert room.send("t4", "result", {**room.result("t4", "P04", "P13", 100), "id": ids["t4"], "at": now})
+    assert room.director.refused == {"from_the_future": 6} and room.director.accepted["result"] == 4
+
+
+def test_one_table_cannot_raise_the_rooms_clock(room: Room) -> None:
+    """The room's clock is what two tables reach: one table claiming a clock and ids far ahead
+    does not move it, and its id two days ahead of everyone's is refused."""
+    now = time.time()
+    room.director.clock = lambda: now
+    state = {"game": 1, "players": ["P01", "P16"], "scores": [5, 7], "rear": [0, 3], "dealer": 0, "game_number": 1,
+             "match_games": 1, "games_won": [0, 0], "last": None, "phase": "play", "status": "playing", "at": now}
+    two_days = int((now + 2 * DAY) * 1_000_000)
+    for _ in range(3):  # the liar's clock claims a year ahead
+        assert room.send("t1", "state", {**state, "id": 5, "at": now + 365 * DAY})
+    assert not room.send("t1", "state", {**state, "id": two_days})
+    assert room.send("t2", "state", {**state, "id": 7}) and room.send("t3", "state", {**state, "id": 7})
+    assert not room.send("t1", "state", {**state, "id": two_days})
+    assert not room.send("t1", "events", {**event(two_days), "at": now + 365 * DAY})
+    assert room.director.refused == {"from_the_future": 3}
+    assert room.director.health()["warnings"] == [
+        ("t1's ids are 2.0 days ahead of this machine's clock and of every other table's: is t1's clock right? (its"
+        " messages are refused until its ids are not so far ahead)")]
+
+
 def test_a_partnership_counts_for_each_partner_entered_one_by_one(room: Room) -> None:
     # Partners P01 & P03 beat P02 & P04 by a skunk, 121-85: each partner +3 and +36, each loser -36.
     room.director.db.add_round("qualifying", {"t1": ["P01", "P02", "P03", "P04"]})

@@ -2,8 +2,9 @@
 
 Every message is untrusted. :func:`~cribpi.tournament.messages.parse` refuses anything
 malformed; here a replay (a (table, id) already seen, or a game already resulted), an id
-older than the table's newest or ahead of any table's (``from_the_future``), a player who is
-not registered or not seated at that table, are refused too. Each refusal is counted by its reason and logged, and none reaches a
+older than the table's newest or more than a day ahead of the director's clock and the room's
+(``from_the_future``: see :mod:`.intake`), a player who is not registered or not seated at
+that table, are refused too. Each refusal is counted by its reason and logged, and none reaches a
 standing. Only a confirmed result counts; a disputed one waits for the director's correction.
 
 On the broker, a result is never lost: the director acknowledges each message (QoS 1, manual

@@ -40,6 +40,13 @@ class Base:
         self.seen: dict[str, set[int]] = {}
         self.behind: Counter[str] = Counter()  # table -> its boards refused as out of order in a row
         self.clock: Callable[[], float] = time.time  # seconds: how far ahead a table's ids may be
+        # table -> the furthest on it claimed to be (µs: its ids and its clock, ``at``), refused or
+        # not: the room's clock, when the director's is behind, is what two of them reach
+        self.claims: dict[str, int] = {}
+        self.room_clock: int | None = None  # the room's clock when last worked out (it only grows)
+        self.claimed = False  # a claim grew since then
+        self.future: dict[str, str] = {}  # table -> why its ids are refused as from_the_future (until one is not)
+        self.behind_room = False  # the director's clock was found behind the room's (logged once)
         self.listeners: list[Notify] = []
         self.standings = Standings(db.players())
         self.playoff_games: dict[frozenset[str], Counter[str]] = {}
@@ -69,4 +76,8 @@ class Base:
 
     def health(self) -> dict[str, Any]:
         return {"accepted": dict(self.accepted), "refused": dict(self.refused), "session": self.db.get("session"),
-                "drops": self.drops}
+                "drops": self.drops, "warnings": self.warnings()}
+
+    def warnings(self) -> list[str]:
+        """What the director should look at (``GET /api/health``); see :mod:`.intake`."""
+        return []

@@ -4,6 +4,7 @@ too many."""
 
 from __future__ import annotations
 
+import heapq
 import json
 import logging
 import sqlite3
@@ -15,9 +16,15 @@ from cribpi.tournament.messages import BadMessage, Message, parse, topic
 
 log = logging.getLogger("cribpi.tournament.director")  # one logger for the director, whichever part logs
 # A table's ids are its outbox's: microseconds from the outbox's making, one more a row, so none
-# is ahead of the clock. One more than a day ahead of the director's clock is made up (a table's
-# clock set a day ahead would have its boards refused until the director's clock caught up).
+# is ahead of its clock. One more than a day ahead of the clock is made up (a table's clock set a
+# day ahead would have its boards refused until the clock caught up). The clock is the director's,
+# or the room's when that is further on: the furthest on that at least ``ROOM_AGREE`` tables claim
+# to be (each table's furthest id or clock, ``at``, refused or not). A director whose clock is behind
+# (a Pi has no RTC, and a hall may have no network) would otherwise refuse every table; and since
+# the tables' clocks may be as far apart, the room's is not their median but the second furthest
+# on: one table's password moves neither.
 AHEAD_MICROSECONDS = 86_400 * 1_000_000
+ROOM_AGREE = 2  # tables that must claim to be at least that far on for it to be the room's clock
 BEHIND_MOST = 3  # boards in a row refused as out of order, after which the table's order is forgotten
 
 
@@ -61,12 +68,74 @@ class Intake(Counting):
             self.behind.pop(message.table, None)
         self._notify("table", live)
 
-    def _not_ahead(self, table: str, kind: str, number: int, *, final: bool = True) -> None:
-        """Refuse an id no table's outbox can have made yet (see ``AHEAD_MICROSECONDS``)."""
-        most = int(self.clock() * 1_000_000) + AHEAD_MICROSECONDS
-        if number > most:
-            raise BadMessage("from_the_future", f"{table}/{kind} id {number} is ahead of any table's ({most})",
-                             final=final)
+    def _not_ahead(self, table: str, kind: str, number: int, at: float, *, final: bool = True) -> None:
+        """Refuse an id no table's outbox can have made yet (see ``AHEAD_MICROSECONDS``): one more
+        than a day ahead of the director's clock and of the room's. The table's claim (its id and
+        its clock) counts towards the room's first, refused or not: with the director's clock
+        behind, every table's would be."""
+        claim = max(number, int(at * 1_000_000))
+        if claim > self.claims.get(table, -1):
+            self.claims[table] = claim
+            self.claimed = True
+        own = int(self.clock() * 1_000_000)
+        if number <= own + AHEAD_MICROSECONDS:
+            self.future.pop(table, None)
+            return
+        room = self._room_clock(number)
+        if room is not None and number <= room + AHEAD_MICROSECONDS:
+            self.future.pop(table, None)
+            if not self.behind_room:
+                self.behind_room = True
+                log.warning("%s", self._behind_room(own, room))
+            return
+        why = self._ahead(table, number, own, room)
+        if table not in self.future:  # once a table, until one of its ids is taken again
+            log.warning("%s", why)
+        self.future[table] = why
+        most = max(own, room or 0) + AHEAD_MICROSECONDS
+        raise BadMessage("from_the_future", f"{table}/{kind} id {number} is ahead of any table's ({most})",
+                         final=final)
+
+    def _room_clock(self, number: int | None = None) -> int | None:
+        """The room's clock (µs): the furthest on that ``ROOM_AGREE`` tables claim, None with fewer
+        heard from. Claims only grow, and so does it: it is worked out again only when the one
+        known would refuse ``number`` (or, for None, always)."""
+        if len(self.claims) < ROOM_AGREE:
+            return None
+        known = self.room_clock
+        if self.claimed and (known is None or number is None or number > known + AHEAD_MICROSECONDS):
+            self.room_clock, self.claimed = heapq.nlargest(ROOM_AGREE, self.claims.values())[-1], False
+        return self.room_clock
+
+    def _behind_room(self, own: int, room: int) -> str:
+        return (f"the tables' clocks are {_days(room - own)} ahead of this machine's clock (at least {ROOM_AGREE}"
+                f" of the {len(self.claims)} tables heard from say so): is the director's clock right? Their ids"
+                " are measured against their clocks until it is")
+
+    def _ahead(self, table: str, number: int, own: int, room: int | None) -> str:
+        """Why ``table``'s id ``number`` is refused as from_the_future, in the director's words (a
+        table refused once ``ROOM_AGREE`` tables are heard from is the one furthest on)."""
+        said = f"{table}'s ids are {_days(number - own)} ahead of this machine's clock"
+        if room is None:
+            return (f"{said}: is the director's clock right? (its messages are refused until it is, or until"
+                    f" {ROOM_AGREE} tables are heard from and the room's clock is theirs)")
+        if room > own + AHEAD_MICROSECONDS:
+            said += f" and {_days(number - room)} ahead of every other table's"
+        else:
+            said += " and of every other table's"
+        return f"{said}: is {table}'s clock right? (its messages are refused until its ids are not so far ahead)"
+
+    def warnings(self) -> list[str]:
+        """The director's clock behind the room's, and each table whose ids are refused as
+        from_the_future now (each logged once, when it starts)."""
+        with self.lock:
+            found, own = [], int(self.clock() * 1_000_000)
+            room = self._room_clock()
+            if room is not None and room > own + AHEAD_MICROSECONDS:
+                found.append(self._behind_room(own, room))
+            else:
+                self.behind_room = False  # logged again if it comes back
+            return found + [self.future[t] for t in sorted(self.future)]
 
     def _forget_order(self, table: str) -> None:
         """Forget ``table``'s order (the bar for its boards and events), as its reconnect does:
@@ -80,13 +149,13 @@ class Intake(Counting):
         as it was last) is shown but does not say the table is online; a live one does."""
         live, number = self._table(message), message.body.get("id")
         if number is not None:
-            self._order_board(message.table, number)
+            self._order_board(message.table, number, message.body["at"])
         live["state"] = message.body
         if not retained:
             live["online"] = True
         self._notify("table", live)
 
-    def _order_board(self, table: str, number: int) -> None:
+    def _order_board(self, table: str, number: int, at: float) -> None:
         """Boards are ordered by the table's own ids, never by its clock (``at``, shown only): a
         state's ``id`` is the newest message id the table had handed to the broker when it
         sent it, so its events up to that id come before it. An older board than the one shown
@@ -94,7 +163,7 @@ class Intake(Counting):
         event id the director has had from the table. The table's password can make up both
         ids: one past any outbox's is refused (``from_the_future``), and one merely ahead holds
         the table's real boards back ``BEHIND_MOST`` boards at most."""
-        self._not_ahead(table, "state", number)
+        self._not_ahead(table, "state", number, at)
         shown, floor = self.shown.setdefault(table, set()), self.since.get(table, 0)
         if number < floor and number in shown:  # delivered again: its ack was lost in a broker restart
             raise BadMessage("replay", f"{table}/state {number} shown before")
@@ -113,7 +182,7 @@ class Intake(Counting):
     def _on_events(self, message: Message) -> None:
         self._table(message)
         table, msg_id = message.table, message.body["id"]
-        self._not_ahead(table, "events", msg_id)
+        self._not_ahead(table, "events", msg_id, message.body["at"])
         seen = self.seen.setdefault(table, set())
         if msg_id in seen:
             raise BadMessage("replay", f"{table}/events id {msg_id} seen before")
@@ -126,7 +195,7 @@ class Intake(Counting):
     def _on_result(self, message: Message) -> None:
         self._table(message)
         body, table = message.body, message.table
-        self._not_ahead(table, "result", body["id"], final=False)  # sent again: kept until the clock is past it
+        self._not_ahead(table, "result", body["id"], body["at"], final=False)  # sent again: kept until the clock is past it
         if body["scores"][body["winner"]] != self.game_length:
             raise BadMessage("game_length", f"{table}/result: a game won with {body['scores'][body['winner']]} in an"
                              f" event of games to {self.game_length}")
@@ -221,6 +290,11 @@ class Intake(Counting):
             else:
                 self.accepted["result"] += 1
             self.db.done_waiting(table, msg_id)
+
+
+def _days(microseconds: int) -> str:
+    days = microseconds / AHEAD_MICROSECONDS
+    return f"{days:,.0f} days" if days >= 10 else f"{days:.1f} days"
 
 
 def _ackable(message: Message | None) -> tuple[str, int] | None:
