@@ -18,13 +18,15 @@ def attach(app: TableApp, config: Config) -> Callable[[], None]:
     if not config.tournament.enabled:
         return lambda: None
     from cribpi.tournament.publisher import TablePublisher
-    from cribpi.tournament.seatcast import listen, show_on
+    from cribpi.tournament.seatcast import hold_kept, listen, show_on
 
     app.set_mark("offline")  # until the broker has the table
     publisher = TablePublisher.from_config(config, online=lambda on: (app.clear_mark if on else app.set_mark)("offline"))
-    # each round the director seats, on the OLED; kept with the event as the publisher serves it
-    # (its id and this table's credentials: an event id set up again is another event)
-    listen(publisher, show_on(app, publisher.outbox.event))
+    # the event as the publisher serves it (its id and this table's credentials: an event id set
+    # up again is another event): the seating kept from it holds at once, the broker away or not
+    event = publisher.outbox.event
+    hold_kept(app.ui, event)
+    listen(publisher, show_on(app, event))  # each round the director seats, on the OLED
     app.subscribe(publisher)
     publisher.start()
     return publisher.stop

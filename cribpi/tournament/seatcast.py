@@ -14,12 +14,13 @@ table whose game has not begun, or whose match is over, starts a game with them 
 match under way finishes as it began (the seating is the next game's, and the screen says so).
 
 Once the seating's games are played there (a qualifying round's N one-game matches, or the
-playoff's match; each result confirmed), the table says so and waits for the next round's
-seating (:func:`hold`): a new game of the seated players is refused, naming why (other
-players set in the menu may play: their result is the director's to rule on). The games are counted from the
-table's journal: its finished games with the seated players since the seating was taken, the
-first of them kept with the set-up (:class:`~cribpi.app.settings.Seating`), so a restart keeps
-the count. The director stays the guard of record (``too_many``); this is the table helping.
+playoff's match; each result confirmed), the table says so and waits (:func:`hold`): a new
+game of the seated players is refused, naming why (other players set in the menu may play:
+their result is the director's to rule on). The games are counted from the table's journal:
+its finished games with the seated players since the seating was taken, the first of them
+kept with the set-up with the event (:class:`~cribpi.app.settings.Seating`), so a restart
+keeps the count, and holds at once as the table opens (:func:`hold_kept`). The director stays
+the guard of record (``too_many``); this is the table helping.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
     from cribpi.tournament.publisher import TablePublisher
 
 __all__ = ["Seat", "seat_topic", "seat_body", "parse_seat", "cast", "follow", "listen", "show_on", "seat_names",
-           "seat_setup", "take_seat", "hold", "played", "NEXT_GAME"]
+           "seat_setup", "take_seat", "hold", "hold_kept", "played", "NEXT_GAME"]
 
 log = logging.getLogger(__name__)
 MAX_SEAT = 2048  # bytes: four names of 64 characters and the rest
@@ -161,8 +162,7 @@ def show_on(app: TableApp, event: str) -> Callable[[Seat], None]:
         def show() -> None:
             ui = app.ui
             game = ui.session.game
-            taken = take_seat(ui, seat, event)
-            ui.hold = hold(ui) if ui.settings.seating is not None else None  # from the seating received now
+            taken = take_seat(ui, seat, event)  # holds from the seating received now
             screen = seat.screen()
             if taken == "next":
                 screen = replace(screen, lines=(*screen.lines, NEXT_GAME))
@@ -244,10 +244,13 @@ def take_seat(ui: TableUI, seat: Seat, event: str) -> str:
     goes on and the seating is the next new game's, ``""`` when nothing changes (nobody is
     seated, the table has them already, or the set-up cannot be kept: the refusal shows).
     A seating the table had not taken yet is kept with the set-up, with its event and the first
-    journalled game that may be one of its games (:func:`played` counts them); one that seats
-    nobody here lets go of the last."""
+    journalled game that may be one of its games (:func:`played` counts them), and sets
+    :attr:`TableUI.hold` (:func:`hold`); one that seats nobody here lets go of the last. A
+    seating the table cannot keep (a full disk) holds nothing: the hold of the seating kept
+    before is not this one's (logged)."""
     setup = seat_setup(seat, ui.settings)
     if setup is None:
+        ui.hold = None
         if ui.settings.seating is not None:
             ui.change_settings(lambda settings: replace(settings, seating=None))
         return ""
@@ -257,7 +260,11 @@ def take_seat(ui: TableUI, seat: Seat, event: str) -> str:
     if setup != ui.settings:
         ui.change_settings(lambda settings: setup)
         if ui.settings != setup:
+            ui.hold = None
+            log.warning("table %s: round %d's seating could not be kept with the set-up: no game is held for it",
+                        seat.table, seat.round)
             return ""
+    ui.hold = hold(ui, event)
     # the seated players at a table whose match is over: a new round's seating is a new match
     if _plays(ui.state, setup) and not (new and ui.state.phase is Phase.MATCH_OVER):
         return ""
@@ -307,20 +314,33 @@ def played(ui: TableUI, seating: Seating) -> int:
                and tuple(row["players"]) == seating.players and row["match_games"] == seating.match_games)
 
 
-def hold(ui: TableUI) -> Callable[[tuple[str, ...], int], Hold | None]:
+def hold_kept(ui: TableUI, event: str) -> bool:
+    """As the table opens, before any seating comes (the broker may be away): the seating kept
+    with ``ui``'s set-up holds its players' next game at once (:func:`hold`) when it is
+    ``event``'s; whether it does. Another event's holds nothing, and the next seating of
+    ``event`` replaces it."""
+    seating = ui.settings.seating
+    if seating is None or seating.event != event:
+        return False
+    ui.hold = hold(ui, event)
+    return True
+
+
+def hold(ui: TableUI, event: str) -> Callable[[tuple[str, ...], int], Hold | None]:
     """What holds a game of the seated players at ``ui`` once its seating's games are played
     (for :attr:`TableUI.hold <cribpi.app.ui.TableUI.hold>`): the round-played screen and why a
     new game is refused. None for a game of other players or another match length (set in the
     menu: the director keeps its result uncounted, ``not_seated``), while games are left, with
-    no seating, or when the journal cannot be read (logged: the director still refuses a game
-    too many)."""
+    no seating or one not of ``event``, or when the journal cannot be read (logged: the director
+    still refuses a game too many)."""
     from cribpi.app.ui import Hold
 
     seen: dict[tuple[Seating, int | None, bool], int] = {}  # the count read once for each game and its end (-1: unread)
 
     def held(players: tuple[str, ...], match_games: int) -> Hold | None:
         seating = ui.settings.seating
-        if seating is None or players != seating.players or match_games != seating.match_games:
+        if seating is None or seating.event != event or players != seating.players \
+                or match_games != seating.match_games:
             return None
         key = (seating, ui.session.game_id, ui.state.phase is Phase.MATCH_OVER)
         if key not in seen:

@@ -8,20 +8,27 @@ next round's game as ever."""
 from __future__ import annotations
 
 import dataclasses
+import logging
 from pathlib import Path
+
+import pytest
 
 from cribpi.app import TableApp, TableSettings, TableUI
 from cribpi.app.ui import refusal
+from cribpi.config import load_config
+from cribpi.exc import JournalFull
 from cribpi.game import Mode, Phase
 from cribpi.hal import Action
 from cribpi.hal.mock import open_mock
 from cribpi.store import Store
+from cribpi.tournament.attach import attach
 from cribpi.tournament.seatcast import Seat
 from cribpi.views.model import AlertScreen, MessageScreen
 from cribpi.views.oled import pages
 from cribpi.views.seat import ROUND_PLAYED, round_played_screen, round_played_why
 from tests.app.setup_menu import SETTINGS, choose, opened, press
 from tests.app.table_keys import game_actions
+from tests.tournament.conftest import EVENT
 from tests.tournament.test_seated_players import lines, play, seat, seated
 
 TOURNAMENT = dataclasses.replace(SETTINGS, confirm_results=True)  # a table publishing to a tournament
@@ -304,3 +311,86 @@ def test_the_round_played_words_fit_one_page_of_the_oled() -> None:
     for round_, played, games, playoff in ((1, 2, 2, False), (99, 99, 99, False), (12, 1, 3, True), (99, 2, 3, True)):
         assert pages(round_played_screen(round_, played, games, playoff)) == 1
         assert pages(refusal(round_played_why(round_, played, games, playoff))) == 1, round_played_why(round_, played, games, playoff)
+
+
+def _table_config(folder: Path, db: Path) -> Path:
+    """A table's ``cribpi.toml``: its journal ``db`` and a ``[tournament]`` broker nobody
+    answers on (the room's Wi-Fi down), event ``open`` without a password (its instance is
+    ``open``)."""
+    config = folder / "cribpi.toml"
+    config.write_text(f'db = "{db.name}"\n[tournament]\nbroker = "mqtt://127.0.0.1:9"\nevent = "{EVENT}"\n'
+                      'table = "t1"\n')
+    return config
+
+
+def test_a_restarted_table_is_held_at_once_without_the_broker(tmp_path: Path) -> None:
+    """The table opens with [tournament] and a kept seating of its event: the seated players'
+    game is held before any seating comes (before: only a seating received set the hold, so a
+    table restarted while the broker was away played the fresh game). A kept seating of
+    another event holds nothing."""
+    db = tmp_path / "journal.db"
+    store, ui, app = open_app(db)
+    try:
+        seated(app, seat("Ann", "Bob", games=1), event=EVENT)
+        ui.screens.clear()
+        play_a_game(app, ui, 7)
+        assert round_played(ui)[0] == "Round 1 played: 1 of 1 games"
+    finally:
+        app.close()
+        store.close()
+
+    config = load_config(_table_config(tmp_path, db))
+    store, ui, app = open_app(db)
+    stop = attach(app, config)
+    try:
+        ui.screens.clear()  # nobody answers: no seating comes
+        assert round_played(ui) == ("Round 1 played: 1 of 1 games", "Wait for the next seating")
+        fresh = ui.session.game_id
+        app.handle(OK)  # the restart's fresh game's cut: not played
+        assert refused(ui).startswith("Round 1 played: 1 of 1 games.") and ui.session.game_id == fresh
+        assert ui.state.phase is Phase.CUT
+    finally:
+        stop()
+        app.close()
+        store.close()
+
+    store, ui, app = open_app(db)
+    stop = attach(app, dataclasses.replace(config, tournament=dataclasses.replace(config.tournament, event="later")))
+    try:
+        ui.screens.clear()
+        assert ui.held() is None and title(ui) != ROUND_PLAYED  # last event's seating holds nothing
+    finally:
+        stop()
+        app.close()
+        store.close()
+
+
+def test_a_seating_the_table_cannot_keep_holds_nothing(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Round 2's seating comes to a table whose round 1 is played, and its set-up cannot be kept
+    (a full disk): round 1's seating stays in the settings, but it no longer holds the table
+    (before: round 2's seat screen showed while its games were refused as round 1's)."""
+    store, ui, app = open_app(tmp_path / "journal.db")
+    try:
+        seated(app, seat("Ann", "Bob", games=1))
+        ui.screens.clear()
+        play_a_game(app, ui, 7)
+        assert round_played(ui)[0] == "Round 1 played: 1 of 1 games"
+
+        def full(table: str, data: object) -> None:
+            raise JournalFull(f"disk full: could not keep the settings of table {table}: free some space")
+
+        store.keep_table_settings = full  # type: ignore[method-assign]
+        with caplog.at_level(logging.WARNING, logger="cribpi.tournament.seatcast"):
+            seated(app, seat("Ann", "Bob", round_=2, games=1))
+        assert ui.held() is None  # before: round 1's hold, its round played
+        assert ui.settings.seating is not None and ui.settings.seating.round == 1  # not kept
+        assert any("round 2's seating could not be kept" in r.getMessage() for r in caplog.records)
+        assert [x.lines[0] for x in ui.screens] == [  # the seating, and why its set-up is not kept
+            "Round 2: Ann v Bob", "disk full: could not keep the settings of table main: free some space"]
+        ui.screens.clear()
+        assert title(ui) != ROUND_PLAYED
+        app.handle(OK)  # the next game of the players seated: not refused as round 1's
+        assert ui.state.phase is Phase.CUT and ui.state.names == ("Ann", "Bob") and not ui.screens
+    finally:
+        app.close()
+        store.close()
