@@ -222,3 +222,43 @@ def test_the_seating_page_on_a_phone_and_on_the_wall(tmp_path: Path, browser: An
         assert colours[0] == red_seat and colours[1] != red_seat  # each side in its own track's colour
     finally:
         server.stop()
+
+
+def test_the_admin_page_shows_the_directors_warnings_and_follows_them(tmp_path: Path, browser: Any) -> None:
+    """/api/health's warnings (here: the director's clock 30 days behind the tables', and a table
+    whose ids are refused as from the future) are listed at the top of the admin page, and
+    followed while the page is open."""
+    import time
+
+    from tests.tournament.test_web import PASSWORD, admin_room
+
+    room = admin_room(tmp_path)
+    now = time.time()
+    room.director.clock = lambda: now - 30 * 86_400
+
+    def event(table: str, number: int) -> bool:
+        return room.send(table, "events", {"id": number, "game": 1, "event": {"type": "go", "seat": 0}, "at": now})
+
+    for n, table in enumerate(("t1", "t2", "t3"), 1):
+        event(table, int(now * 1_000_000) + n)  # the first heard is refused till a second agrees
+    assert event("t1", int(now * 1_000_000) + 9)
+    assert not event("t2", 2**53 - 1)
+    server = Server(room.director)
+    try:
+        page = browser.new_page()
+        page.goto(server.url("/admin"))
+        page.fill("input[name=password]", PASSWORD)
+        page.click("button:text-is('Log in')")
+        page.wait_for_selector("#warnings li")
+        said = page.locator("#warnings li").all_inner_texts()
+        assert said[0].startswith("the tables' clocks are 30 days ahead of this machine's clock")
+        assert [w.split("'")[0] for w in said[1:]] == ["t2"]
+        room.director.clock = time.time  # the director's clock is set right with the page open
+        page.wait_for_function("document.querySelectorAll('#warnings li').length === 1",
+                               timeout=30_000)  # read again every 10 s
+        assert [w.split("'")[0] for w in page.locator("#warnings li").all_inner_texts()] == ["t2"]
+        page.click("button:text-is('Log out')")
+        page.wait_for_selector("#conn:text-is('logged out'), #conn:text-is('not logged in')")
+        assert page.locator("#warnings").count() == 0  # for the director's eyes only
+    finally:
+        server.stop()

@@ -40,11 +40,23 @@ async function results() {
   return t;
 }
 
+// What the director should look at (/api/health's warnings: a clock behind the room's, a table
+// whose ids are refused as from the future), read again every 10 s while the admin page is open.
+let watching = null;
+async function warnings(list) {
+  const health = await api("/api/health");
+  if (health) list.replaceChildren(...health.warnings.map((w) => el("li", {}, w)));
+}
+
 async function adminPage() {
   status("logged in", true);
   const out = el("button", { type: "button" }, "Log out");
   out.onclick = async () => { if (await post("/admin/logout", {})) { csrf = null; status("logged out", false); loginPage(); } };
-  main.replaceChildren(el("p", { id: "said" }), out,
+  const warned = el("ul", { id: "warnings", class: "warnings" });
+  clearInterval(watching);
+  watching = setInterval(() => warnings(warned), 10000);
+  warnings(warned);
+  main.replaceChildren(warned, el("p", { id: "said" }), out,
     form("Register", [["name", "text"]], (d) => post("/admin/players", d)),
     form("Withdraw", [["name", "text"], ["again", "select", ["withdraws", "plays again"]]],
       (d) => post("/admin/players/withdraw", { name: d.name, withdrawn: d.again === "withdraws" })),
@@ -64,6 +76,7 @@ async function adminPage() {
 }
 
 function loginPage() {
+  clearInterval(watching);
   status("not logged in", false);
   main.replaceChildren(el("p", { id: "said" }), form("Log in", [["password", "password"]], async (d) => {
     const body = await post("/admin/login", d);
