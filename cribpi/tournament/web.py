@@ -13,14 +13,10 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-import os
 import random
 import secrets
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +29,8 @@ from starlette.routing import Route
 
 from cribpi.exc import CribpiError
 from cribpi.tournament.director import NAME_MAX, Director, NoSuchResult
-from cribpi.tournament.eventdb import check_password
 from cribpi.tournament.standings import ACC_POINTS
+from cribpi.tournament.webguards import LOGIN_PENALTY_S, MAX_BODY, BodyLimit, LoginGate
 
 __all__ = ["create_app", "Hub", "LoginGate", "BodyLimit", "MAX_BODY"]
 
@@ -46,129 +42,6 @@ NO_CSRF = "the CSRF token (X-CSRF-Token header) is missing or wrong: reload /adm
 ASSETS = ("style.css", "live.js", "admin.js")
 SESSION_SECONDS = 12 * 3600
 COOKIE = "cribpi_admin"
-LOGIN_PENALTY_S = 1.0
-MAX_BODY = 16 * 1024  # bytes: the largest request body (the admin's JSON is a few hundred)
-
-
-class BodyLimit:
-    """ASGI middleware bounding every request body at ``limit`` bytes: a declared
-    Content-Length over it is answered 413 before a byte of the body is read, and a body
-    (chunked) that runs over it while the app reads it ends in 413 too; nothing over the limit
-    is ever held."""
-
-    def __init__(self, app: Any, limit: int = MAX_BODY) -> None:
-        self.app, self.limit = app, limit
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        declared = next((v for k, v in scope["headers"] if k == b"content-length"), None)
-        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await self._refuse(send)
-            return
-        seen, started, refused = 0, False, False
-
-        async def limited() -> Any:
-            nonlocal seen, started, refused
-            if refused:
-                return {"type": "http.disconnect"}
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:  # answered here, the rest never read; the app sees a disconnect
-                    refused = True
-                    if not started:
-                        started = True
-                        await self._refuse(send)
-                    return {"type": "http.disconnect"}
-            return message
-
-        async def watched(message: Any) -> None:
-            nonlocal started
-            if refused:
-                return
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        try:
-            await self.app(scope, limited, watched)
-        except Exception:
-            if not refused:
-                raise
-
-    async def _refuse(self, send: Any) -> None:
-        body = json.dumps({"error": f"the request body is over {self.limit} bytes"}).encode()
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                                (b"connection", b"close")]})
-        await send({"type": "http.response.body", "body": body})
-
-
-def _yielding() -> None:
-    """Lower the calling thread's priority (a login checker's): a flood of passwords to hash
-    gets the cores the pages leave, not the other way round. Linux only (a thread is a task
-    there); elsewhere, or when not allowed, the thread keeps its priority."""
-    try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
-    except (AttributeError, OSError):
-        pass
-
-
-class LoginGate:
-    """What a login attempt costs, kept off the pages: the scrypt check runs on a thread of
-    its own (``checks`` at a time, so at most that many cores), each client has one attempt in
-    flight at a time, a client past ``free`` failures in a row waits (doubling, up to
-    ``longest`` seconds) before its next is even checked, and when ``queue`` attempts are
-    already waiting for a check or being checked a new one is turned away. A refused attempt
-    costs no hash and is answered (429 with Retry-After) after the same pause as a wrong
-    password, so that a flood of them comes no faster than its connections allow. The pause
-    holds the client's one attempt, not a place in the queue: the queue is for hashing only, so
-    other addresses pausing after their wrong passwords do not turn the right one away."""
-
-    def __init__(self, *, checks: int = 1, queue: int = 32, free: int = 3, longest: float = 300.0,
-                 clients: int = 10_000, clock: Callable[[], float] = time.monotonic) -> None:
-        self.pool = ThreadPoolExecutor(max_workers=checks, thread_name_prefix="cribpi-login", initializer=_yielding)
-        self.queue, self.free, self.longest, self.clients, self.clock = queue, free, longest, clients, clock
-        self.failures: OrderedDict[str, tuple[int, float]] = OrderedDict()  # client -> (in a row, not before)
-        self.busy: set[str] = set()  # clients with an attempt in flight
-        self.waiting = 0  # attempts checking or waiting for the pool
-
-    def refuse(self, client: str) -> float | None:
-        """Seconds ``client`` must wait before its attempt is taken, or None: taken (call
-        :meth:`checked` once its password is checked, or not, and :meth:`done` once it is
-        answered)."""
-        if client in self.busy:
-            return LOGIN_PENALTY_S
-        if self.waiting >= self.queue:
-            return 1.0
-        _, after = self.failures.get(client, (0, 0.0))
-        wait = after - self.clock()
-        if wait > 0:
-            return wait
-        self.busy.add(client)
-        self.waiting += 1
-        return None
-
-    async def check(self, password: str, stored: str) -> bool:
-        return await asyncio.get_running_loop().run_in_executor(self.pool, check_password, password, stored)
-
-    def checked(self, client: str, ok: bool | None) -> None:
-        """The attempt's place in the queue is free: ``ok`` True (the count starts again),
-        False (one failure more), None (no password was checked)."""
-        self.waiting -= 1
-        if ok:
-            self.failures.pop(client, None)
-        elif ok is False:
-            count = self.failures.pop(client, (0, 0.0))[0] + 1
-            wait = 0.0 if count < self.free else min(self.longest, 2.0 ** (count - self.free))
-            self.failures[client] = (count, self.clock() + wait)
-            while len(self.failures) > self.clients:  # the oldest failures go first
-                self.failures.popitem(last=False)
-
-    def done(self, client: str) -> None:
-        """The attempt is answered: ``client`` may make another."""
-        self.busy.discard(client)
 
 
 class Hub:

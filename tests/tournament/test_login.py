@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from cribpi.tournament import web
+from cribpi.tournament import webguards
 from cribpi.tournament.director import Director
-from cribpi.tournament.web import MAX_BODY, LoginGate
+from cribpi.tournament.webguards import MAX_BODY, LoginGate
 from tests.tournament.conftest import Mosquitto
 from tests.tournament.test_browser import Server
 from tests.tournament.test_publisher import wait_for
@@ -76,14 +76,14 @@ def test_the_password_hash_does_not_hold_up_the_pages(served: tuple[Director, Se
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     _, server = served
     release, calls = threading.Event(), []
-    real = web.check_password
+    real = webguards.check_password
 
     def slow_check(password: str, stored: str) -> bool:  # a hash that takes as long as the test says
         calls.append(password)
         release.wait(60)
         return real(password, stored)
 
-    monkeypatch.setattr(web, "check_password", slow_check)
+    monkeypatch.setattr(webguards, "check_password", slow_check)
     answers: list[int] = []
     attempt = threading.Thread(target=lambda: answers.append(login(server, "wrong guess")[0]))
     attempt.start()
@@ -116,8 +116,8 @@ def test_repeated_failures_are_slowed_for_that_client_only(broker: Mosquitto, mo
     d, clock = start_director(broker), FakeClock()
     server = Server(d, gate=LoginGate(clock=clock))
     calls: list[str] = []
-    real = web.check_password
-    monkeypatch.setattr(web, "check_password", lambda p, s: calls.append(p) or real(p, s))
+    real = webguards.check_password
+    monkeypatch.setattr(webguards, "check_password", lambda p, s: calls.append(p) or real(p, s))
     try:
         for n in range(3):  # a few typos cost only the usual pause
             assert login(server, f"guess {n}")[0] == 403
@@ -141,8 +141,8 @@ def test_the_right_password_gets_in_while_other_addresses_flood_wrong_ones(serve
     queue of attempts to hash, so 8 of them turned the admin away (429)."""
     _, server = served
     calls: list[str] = []
-    real = web.check_password
-    monkeypatch.setattr(web, "check_password", lambda p, s: calls.append(p) or real(p, s))
+    real = webguards.check_password
+    monkeypatch.setattr(webguards, "check_password", lambda p, s: calls.append(p) or real(p, s))
     stop = threading.Event()
 
     def flood(source: str) -> None:
