@@ -46,6 +46,15 @@ class Server:
         self.thread.join(5)
 
 
+def admin_page(browser: Any, server: Server, password: str) -> Any:
+    """A new page on ``server``'s /admin, logged in with ``password`` by its form."""
+    page = browser.new_page()
+    page.goto(server.url("/admin"))
+    page.fill("input[name=password]", password)
+    page.click("button:text-is('Log in')")
+    return page
+
+
 @pytest.fixture
 def shots(tmp_path: Path) -> Path:
     """Where screenshots go: docs/img/ with CRIBPI_SCREENSHOTS=1 (to refresh the docs' pictures),
@@ -245,10 +254,7 @@ def test_the_admin_page_shows_the_directors_warnings_and_follows_them(tmp_path: 
     assert not event("t2", 2**53 - 1)
     server = Server(room.director)
     try:
-        page = browser.new_page()
-        page.goto(server.url("/admin"))
-        page.fill("input[name=password]", PASSWORD)
-        page.click("button:text-is('Log in')")
+        page = admin_page(browser, server, PASSWORD)
         page.wait_for_selector("#warnings li")
         said = page.locator("#warnings li").all_inner_texts()
         assert said[0].startswith("the tables' clocks are 30 days ahead of this machine's clock")

@@ -16,7 +16,7 @@ from cribpi.exc import ConfigError
 from cribpi.tournament.director import Director
 from cribpi.tournament.eventdb import hash_password
 from cribpi.tournament.standings import Outcome, Standings
-from tests.tournament.test_browser import Server, browser  # noqa: F401 - a fixture
+from tests.tournament.test_browser import Server, admin_page, browser  # noqa: F401 - a fixture
 from tests.tournament.test_standings import Room
 from tests.tournament.test_web import PASSWORD
 
@@ -194,10 +194,7 @@ def test_the_admin_page_takes_the_order_after_the_playoff(tmp_path: Path, browse
     room.director.db.put("admin", hash_password(PASSWORD))
     server = Server(room.director)
     try:
-        page = browser.new_page()
-        page.goto(server.url("/admin"))
-        page.fill("input[name=password]", PASSWORD)
-        page.click("button:text-is('Log in')")
+        page = admin_page(browser, server, PASSWORD)
         close = page.locator("form:has(h3:text-is('Close qualifying'))")
         close.locator("button").click()
         page.wait_for_function("document.getElementById('said').textContent.startsWith('refused')")
