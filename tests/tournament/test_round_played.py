@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -44,6 +46,17 @@ def open_app(db: Path, settings: TableSettings = TOURNAMENT) -> tuple[Store, Tab
     return store, ui, app
 
 
+@contextmanager
+def opened_app(db: Path, settings: TableSettings = TOURNAMENT) -> Iterator[tuple[Store, TableUI, TableApp]]:
+    """:func:`open_app`, closed (the table, then its journal) at the end of the block."""
+    store, ui, app = open_app(db, settings)
+    try:
+        yield store, ui, app
+    finally:
+        app.close()
+        store.close()
+
+
 def play_a_game(app: TableApp, ui: TableUI, seed: int) -> None:
     """A whole game keyed at the table, then each side confirms its result."""
     if ui.state.phase is not Phase.CUT:
@@ -74,8 +87,7 @@ def round_played(ui: TableUI) -> tuple[str, ...]:
 
 def test_a_two_game_round_played_waits_for_the_next_seating_and_a_restart_keeps_the_count(tmp_path: Path) -> None:
     db = tmp_path / "journal.db"
-    store, ui, app = open_app(db)
-    try:
+    with opened_app(db) as (store, ui, app):
         seated(app, seat("Ann", "Bob", games=2))
         assert lines(ui)[-1] == "table t1, 2 games"
         ui.screens.clear()  # OK put the seat screen away
@@ -99,14 +111,10 @@ def test_a_two_game_round_played_waits_for_the_next_seating_and_a_restart_keeps_
         press(ui, "menu")
         choose(ui, "New game")  # the menu's new game, the match being over, is refused the same way
         assert refused(ui) == WHY and ui.session.game_id == second
-    finally:
-        app.close()
-        store.close()
 
     # a restart (the power goes): the table opens a fresh game with the seated players, but the
     # seating, delivered again as the broker keeps it, finds its two games in the journal
-    store, ui, app = open_app(db)
-    try:
+    with opened_app(db) as (store, ui, app):
         assert ui.state.names == ("Ann", "Bob") and ui.state.phase is Phase.CUT
         seated(app, seat("Ann", "Bob", games=2))
         ui.screens.clear()
@@ -122,14 +130,10 @@ def test_a_two_game_round_played_waits_for_the_next_seating_and_a_restart_keeps_
         assert ui.held() is None and title(ui) != ROUND_PLAYED
         play_a_game(app, ui, 7)
         assert title(ui) != ROUND_PLAYED  # one of round 2's two
-    finally:
-        app.close()
-        store.close()
 
 
 def test_the_next_seating_starts_its_game_at_a_table_whose_round_is_played(tmp_path: Path) -> None:
-    store, ui, app = open_app(tmp_path / "journal.db")
-    try:
+    with opened_app(tmp_path / "journal.db") as (store, ui, app):
         seated(app, seat("Ann", "Bob", games=1))
         ui.screens.clear()
         play_a_game(app, ui, 7)
@@ -146,14 +150,10 @@ def test_the_next_seating_starts_its_game_at_a_table_whose_round_is_played(tmp_p
         seated(app, Seat(4, "t1", "qualifying", None, (), ()))  # a round that leaves the table empty
         ui.screens.clear()
         assert ui.settings.seating is None and ui.held() is None
-    finally:
-        app.close()
-        store.close()
 
 
 def test_a_disputed_last_result_says_the_round_is_played_too(tmp_path: Path) -> None:
-    store, ui, app = open_app(tmp_path / "journal.db")
-    try:
+    with opened_app(tmp_path / "journal.db") as (store, ui, app):
         seated(app, seat("Ann", "Bob", games=1))
         ui.screens.clear()
         play(app, ui, game_actions(7))
@@ -165,14 +165,10 @@ def test_a_disputed_last_result_says_the_round_is_played_too(tmp_path: Path) -> 
         assert screen.lines[3:] == ("Round 1 played: 1 of 1 games", "Wait for the next seating")  # not "OK: new match"
         app.handle(OK)
         assert refused(ui).startswith("Round 1 played: 1 of 1 games.") and ui.state.phase is Phase.MATCH_OVER
-    finally:
-        app.close()
-        store.close()
 
 
 def test_a_finished_playoff_match_waits_for_the_next_seating_too(tmp_path: Path) -> None:
-    store, ui, app = open_app(tmp_path / "journal.db", dataclasses.replace(TOURNAMENT, mode=Mode.BOARD))
-    try:
+    with opened_app(tmp_path / "journal.db", dataclasses.replace(TOURNAMENT, mode=Mode.BOARD)) as (store, ui, app):
         seated(app, seat("Ann", "Bob", round_=5, kind="playoff", games=3))
         ui.screens.clear()
         assert ui.state.match_games == 3
@@ -200,21 +196,14 @@ def test_a_finished_playoff_match_waits_for_the_next_seating_too(tmp_path: Path)
         assert ui.confirming() == 1 and ui.held() is not None  # the match is still over, and Bob is asked
         app.handle(OK)  # the undo notice read
         assert title(ui) == "Confirm result"
-    finally:
-        app.close()
-        store.close()
 
 
 def test_outside_a_tournament_nothing_holds_the_next_game(tmp_path: Path) -> None:
-    store, ui, app = open_app(tmp_path / "journal.db", SETTINGS)
-    try:
+    with opened_app(tmp_path / "journal.db", SETTINGS) as (store, ui, app):
         play_a_game(app, ui, 7)
         play_a_game(app, ui, 11)
         play_a_game(app, ui, 7)  # no seating: as many games as the players like
         assert ui.hold is None and ui.held() is None
-    finally:
-        app.close()
-        store.close()
 
 
 def test_the_same_seating_at_another_event_is_a_new_round_not_the_one_played(tmp_path: Path) -> None:
@@ -223,18 +212,13 @@ def test_the_same_seating_at_another_event_is_a_new_round_not_the_one_played(tmp
     event's, so none of its games count (before: "Round 1 played: 1 of 1 games" before anyone
     played). A seating kept before the event was (no event in it) is not this event's either."""
     db = tmp_path / "journal.db"
-    store, ui, app = open_app(db)
-    try:
+    with opened_app(db) as (store, ui, app):
         seated(app, seat("Ann", "Bob", games=1), event="club#last-week")
         ui.screens.clear()
         play_a_game(app, ui, 7)
         assert round_played(ui)[0] == "Round 1 played: 1 of 1 games"
-    finally:
-        app.close()
-        store.close()
 
-    store, ui, app = open_app(db)
-    try:
+    with opened_app(db) as (store, ui, app):
         last = ui.settings.seating
         seated(app, seat("Ann", "Bob", games=1), event="club#this-week")
         ui.screens.clear()
@@ -247,19 +231,12 @@ def test_the_same_seating_at_another_event_is_a_new_round_not_the_one_played(tmp
         assert kept is not None
         del kept["seating"]["event"]  # the same kept seating as a table kept it before the event was
         store.keep_table_settings(ui.settings.table, kept)
-    finally:
-        app.close()
-        store.close()
 
-    store, ui, app = open_app(db)
-    try:
+    with opened_app(db) as (store, ui, app):
         assert ui.settings.seating is not None and ui.settings.seating.event is None  # read as ever
         seated(app, seat("Ann", "Bob", games=1), event="club#this-week")
         ui.screens.clear()
         assert ui.held() is None and ui.settings.seating.event == "club#this-week"
-    finally:
-        app.close()
-        store.close()
 
 
 def test_other_players_set_in_the_menu_may_play_at_a_table_whose_round_is_played(tmp_path: Path) -> None:
@@ -267,8 +244,7 @@ def test_other_players_set_in_the_menu_may_play_at_a_table_whose_round_is_played
     match) in the menu start their game (its result, not seated, is the director's to keep
     uncounted as not_seated); the seated players again are held again. Before, the hold ignored
     who was to play, so nothing but the next seating lifted it."""
-    store, ui, app = open_app(tmp_path / "journal.db")
-    try:
+    with opened_app(tmp_path / "journal.db") as (store, ui, app):
         seated(app, seat("Ann", "Bob", games=1))
         ui.screens.clear()
         play_a_game(app, ui, 7)
@@ -302,9 +278,6 @@ def test_other_players_set_in_the_menu_may_play_at_a_table_whose_round_is_played
         play(app, ui, game_actions(11)[:3])  # their game is played (before: each key refused)
         assert not any(isinstance(x, AlertScreen) and x.title == "Not allowed" for x in ui.screens)
         assert ui.state.phase is not Phase.CUT
-    finally:
-        app.close()
-        store.close()
 
 
 def test_the_round_played_words_fit_one_page_of_the_oled() -> None:
@@ -329,15 +302,11 @@ def test_a_restarted_table_is_held_at_once_without_the_broker(tmp_path: Path) ->
     table restarted while the broker was away played the fresh game). A kept seating of
     another event holds nothing."""
     db = tmp_path / "journal.db"
-    store, ui, app = open_app(db)
-    try:
+    with opened_app(db) as (store, ui, app):
         seated(app, seat("Ann", "Bob", games=1), event=EVENT)
         ui.screens.clear()
         play_a_game(app, ui, 7)
         assert round_played(ui)[0] == "Round 1 played: 1 of 1 games"
-    finally:
-        app.close()
-        store.close()
 
     config = load_config(_table_config(tmp_path, db))
     store, ui, app = open_app(db)
@@ -369,8 +338,7 @@ def test_a_seating_the_table_cannot_keep_holds_nothing(tmp_path: Path, caplog: p
     """Round 2's seating comes to a table whose round 1 is played, and its set-up cannot be kept
     (a full disk): round 1's seating stays in the settings, but it no longer holds the table
     (before: round 2's seat screen showed while its games were refused as round 1's)."""
-    store, ui, app = open_app(tmp_path / "journal.db")
-    try:
+    with opened_app(tmp_path / "journal.db") as (store, ui, app):
         seated(app, seat("Ann", "Bob", games=1))
         ui.screens.clear()
         play_a_game(app, ui, 7)
@@ -391,6 +359,3 @@ def test_a_seating_the_table_cannot_keep_holds_nothing(tmp_path: Path, caplog: p
         assert title(ui) != ROUND_PLAYED
         app.handle(OK)  # the next game of the players seated: not refused as round 1's
         assert ui.state.phase is Phase.CUT and ui.state.names == ("Ann", "Bob") and not ui.screens
-    finally:
-        app.close()
-        store.close()
