@@ -87,6 +87,8 @@ def test_the_broker_killed_at_random_points_loses_no_result_and_doubles_none(bro
     player.join()
     wait_for(lambda: delivered(pubs, d), timeout=120)
     assert standings(d) == played and d.accepted["result"] == 8  # each result once
-    assert kills >= 3 and all(pub.resends >= 1 for pub in pubs.values())
+    # The kills landed mid-delivery: some table sent again. Not every table need have: a kill
+    # at a random point can find a table with nothing in flight (seen in a CI run).
+    assert kills >= 3 and any(pub.resends >= 1 for pub in pubs.values())
     stop(pubs)
     stop_director(d)
