@@ -42,8 +42,12 @@ class Server:
         return f"http://127.0.0.1:{self.port}{path}"
 
     def stop(self) -> None:
-        self.server.should_exit = True
+        # Without force_exit uvicorn waits for every open connection to end, and a page's live
+        # stream never does: each stop cost its full 5 s timeout.
+        self.server.should_exit = self.server.force_exit = True
         self.thread.join(5)
+        assert not self.thread.is_alive(), "uvicorn did not stop"
+
 
 
 def admin_page(browser: Any, server: Server, password: str) -> Any:
@@ -62,14 +66,24 @@ def shots(tmp_path: Path) -> Path:
     return DOCS_IMG if os.environ.get("CRIBPI_SCREENSHOTS") == "1" else tmp_path
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
+@pytest.fixture(scope="module")
+def chromium_once() -> Iterator[Any]:
+    """One headless Chromium for a module's tests (starting one costs about half a second)."""
     chromium = require("chromium")
     sync_api = require_module("playwright.sync_api")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
         yield b
         b.close()
+
+
+@pytest.fixture
+def browser(chromium_once: Any) -> Iterator[Any]:
+    """The module's Chromium; each page a test opened (each in a context of its own: no cookie
+    or storage is shared between tests) is closed after it."""
+    yield chromium_once
+    for context in chromium_once.contexts:
+        context.close()
 
 
 def test_the_wall_and_leaderboard_update_live(broker: Mosquitto, tmp_path: Path, browser: Any, shots: Path) -> None:
