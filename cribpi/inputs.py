@@ -331,7 +331,8 @@ def path_option(what: str, *, folder: bool = False) -> Callable[[str], Path]:
         except CribpiError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
         if folder and path.exists() and not path.is_dir():
-            raise argparse.ArgumentTypeError(f"{shown(text)} is a file; expected a {what} (made if missing)")
+            # A long path is cut in its middle, never its end: the file's own name stays in the line.
+            raise argparse.ArgumentTypeError(f"{escaped(text)} is a file; expected a {what} (made if missing)")
         return path
 
     return parse

@@ -419,7 +419,7 @@ def cases() -> list[tuple[list[str], str]]:
     out += [(["export", "--db", ESCAPED_PATH], r"there is no game journal at nofile\\x1b\[2J"),
             (["stats", "--db", ESCAPED_PATH], r"there is no game journal at nofile\\x1b\[2J"),
             (["backup", "--db", ESCAPED_PATH], r"nofile\\x1b\[2J\\x1b\]0;pwned\\x07"),
-            (["render", "--record", "{record}", "--out", "{file}"], r"--out: '.*plain.txt' is a file")]
+            (["render", "--record", "{record}", "--out", "{file}"], r"--out: .*plain.txt is a file")]
     # a huge input: what is quoted is cut, and its length said
     out += [(argv, rf"{LONG[:20]}.*\.\.\..* \([35]\d\d\d characters\)") for argv in (
         ["sim", "--mode", LONG], ["score", LONG + "H", "5H"], ["peg", LONG], ["sim", "--seed", LONG], ["sim", "--names", LONG + ",Ben"],

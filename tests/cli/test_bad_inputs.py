@@ -8,6 +8,7 @@ time limit. The cases are in :mod:`bad_input_cases`.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import io
 import os
@@ -19,9 +20,11 @@ from pathlib import Path
 import pytest
 
 from bad_input_cases import CONFIGS, LAYOUTS, RECORDS, cases
+
 from cribpi.cli import COMMANDS, main
 from cribpi.game import Game, Mode, NewGame, Peg
 from cribpi.hal import is_raspberry_pi
+from cribpi.inputs import path_option
 from cribpi.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -180,3 +183,13 @@ def test_the_pi_backend_off_a_pi_is_one_line(files: dict[str, str]) -> None:
     done = subprocess.run([sys.executable, "-m", "cribpi", "run", "--backend", "pi"], capture_output=True,
                           text=True, timeout=30, stdin=subprocess.DEVNULL, env=env, cwd=files["folder"])
     assert_one_line(done.returncode, done.stdout, done.stderr, r"cribpi run: GPIO\d+ .*pin factory")
+
+
+def test_a_long_path_that_is_a_file_is_named_by_its_end(tmp_path: Path) -> None:
+    """A path too long to quote whole is cut in its middle: the file's own name is what tells."""
+    deep = tmp_path / ("d" * 70)
+    deep.mkdir()
+    (deep / "plain.txt").write_text("not a folder\n")
+    with pytest.raises(argparse.ArgumentTypeError, match=r"^/.*\.\.\..*/plain\.txt \(\d+ characters\) is a file; "
+                                                        r"expected a folder for the pictures"):
+        path_option("folder for the pictures", folder=True)(str(deep / "plain.txt"))
