@@ -1,0 +1,106 @@
+"""A result counts only where a seating or the director expects it: a table's password
+(publishing by hand as ``mosquitto_pub`` would) cannot turn a result kept for the admin into a
+counted one by sending it again. Against a real mosquitto (one for the module) and the
+director; each test has an event of its own."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cribpi.cli import main
+from cribpi.tournament.broker import parse_broker
+from cribpi.tournament.director import Director
+from cribpi.tournament.eventdb import EventDB
+from cribpi.tournament.messages import acks_topic, parse_acks
+from cribpi.tournament.room import DIRECTOR, EVENT_DB
+from tests.tournament.conftest import ADMIN_PASSWORD, EVENT, Mosquitto, running_room
+from tests.tournament.test_attacks import Intruder, line, send
+from tests.tournament.test_publisher import wait_for
+
+pytestmark = pytest.mark.mqtt
+NAMES = ("Ann", "Ben", "Cat", "Dan")
+ids = itertools.count(1)  # the intruders' message ids: one broker, and a new event for each test
+
+
+@pytest.fixture(scope="module")
+def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Mosquitto]:
+    yield from running_room(tmp_path_factory.mktemp("kept"))
+
+
+def event(room: Mosquitto, folder: Path, *more: str) -> Director:
+    """An event made by ``cribpi director init`` (``more``: its options) with ``NAMES``
+    registered, its director following ``room``'s broker."""
+    (folder / "pw").write_text(ADMIN_PASSWORD)
+    assert main(["director", "init", EVENT, "--dir", str(folder / "ev"), "--tables", "4", "--port", "1",
+                 "--admin-password-file", str(folder / "pw"), *more]) == 0
+    d = Director(EventDB(folder / "ev" / EVENT_DB))
+    for name in NAMES:
+        d.register(name)
+    d.connect(parse_broker(room.url, username=DIRECTOR, password=room.room.credentials[DIRECTOR]))
+    wait_for(d.subscribed.is_set)
+    return d
+
+
+def result(players: tuple[str, str], game: int, game_number: int = 1, *, loser: int = 100,
+           msg_id: int | None = None) -> bytes:
+    margin = 121 - loser
+    kind = "win" if loser >= 91 else "skunk" if loser >= 61 else "double_skunk"
+    return json.dumps({"id": next(ids) if msg_id is None else msg_id, "game": game, "game_number": game_number,
+                       "players": list(players), "scores": [121, loser], "winner": 0, "kind": kind,
+                       "game_points": 2, "margin": margin, "status": "confirmed", "at": 1.0}).encode()
+
+
+def owner(room: Mosquitto, table: str) -> Intruder:
+    """``table``'s password in a client of its own, reading what the director says it has."""
+    intruder = Intruder(room, table, f"owner-{next(ids)}", clean_session=True)
+    intruder.client.subscribe(acks_topic(EVENT, table), qos=1)
+    assert intruder.subscribed.wait(30)
+    return intruder
+
+
+def told(intruder: Intruder) -> set[int]:
+    """The ids the director has said it has its last word on."""
+    return {n for _, payload in list(intruder.messages) for n in (parse_acks(payload) or ("", []))[1]}
+
+
+def standings(d: Director) -> list[tuple[str, int, int, int]]:
+    return [(x["name"], x["games"], x["won"], x["points"]) for x in d.ranked()]
+
+
+def closed(d: Director, *intruders: Intruder) -> None:
+    for intruder in intruders:
+        intruder.close()
+    d.close()
+    d.db.close()
+
+
+def test_a_kept_too_many_sent_again_with_newer_ids_stays_kept(room: Mosquitto, tmp_path: Path) -> None:
+    """The attack: the same extra game and game number again with a newer id found the kept row
+    and confirmed it, counted (5 to 14 points in a one-game round)."""
+    d = event(room, tmp_path)
+    number, seating = d.seat_round("random", random.Random(1))
+    (table, seated), = ((t, p) for t, p in seating.items() if "Ann" in p)
+    pair = (seated[0], seated[1])
+    t = owner(room, table)
+    send(t, table, "result", result(pair, 1, 1))  # the match's one game
+    wait_for(lambda: d.accepted["result"] == 1)
+    extra = result(pair, 1, 2, loser=0)
+    send(t, table, "result", extra)  # one game more: kept
+    wait_for(lambda: d.refused["too_many"] == 1)
+    before = standings(d)
+    again = [json.loads(extra) | {"id": next(ids)} for _ in range(3)]
+    for body in again:  # the same game, newer ids
+        send(t, table, "result", json.dumps(body).encode())
+    wait_for(lambda: sum(d.refused.values()) + d.accepted["result"] == 5)  # each taken or refused
+    assert d.refused == {"too_many": 4}
+    assert standings(d) == before and line(d, pair[0])[:2] == (1, 1)
+    assert [r["status"] for r in d.db.results()] == ["confirmed", "too_many"]
+    wait_for(lambda: {b["id"] for b in again} <= told(t))  # acknowledged: the table's outbox lets them go
+    assert standings(Director(d.db)) == before  # nor does a restart count it
+    closed(d, t)
