@@ -1,7 +1,8 @@
-"""A result counts only where a seating or the director expects it: a table's password
-(publishing by hand as ``mosquitto_pub`` would) cannot turn a result kept for the admin into a
-counted one by sending it again. Against a real mosquitto (one for the module) and the
-director; each test has an event of its own."""
+"""A result counts only where a seating or the director expects it: a table's password (t1's,
+publishing by hand as ``mosquitto_pub`` would) can neither count a result before a round is
+seated, nor turn a result kept for the admin into a counted one by sending it again. Open play
+(``director init --open``) counts a table's results with no round seated, as ever. Against a
+real mosquitto (one for the module) and the director; each test has an event of its own."""
 
 from __future__ import annotations
 
@@ -104,3 +105,45 @@ def test_a_kept_too_many_sent_again_with_newer_ids_stays_kept(room: Mosquitto, t
     wait_for(lambda: {b["id"] for b in again} <= told(t))  # acknowledged: the table's outbox lets them go
     assert standings(Director(d.db)) == before  # nor does a restart count it
     closed(d, t)
+
+
+def forge(room: Mosquitto, d: Director) -> tuple[Intruder, list[bytes]]:
+    """Before round 1 is seated, t1's password publishes results of other players: Cat beat Dan,
+    and Eve (not registered yet) beat Ann; Eve is registered after."""
+    t1 = owner(room, "t1")
+    forged = [result(("Cat", "Dan"), 1, loser=0), result(("Eve", "Ann"), 2, loser=0)]
+    for payload in forged:
+        send(t1, "t1", "result", payload)
+    wait_for(lambda: sum(d.refused.values()) + d.accepted["result"] == 2)
+    d.register("Eve")
+    return t1, forged
+
+
+def test_before_round_1_is_seated_a_tables_results_are_kept_not_counted(room: Mosquitto, tmp_path: Path) -> None:
+    d = event(room, tmp_path)
+    t1, forged = forge(room, d)
+    assert d.refused == {"no_seating": 2, "unknown_player": 1} and d.accepted["result"] == 0  # Eve's: waited, kept
+    assert all(games == 0 for _, games, _, _ in standings(d))
+    kept = d.db.results()
+    assert [(k["table_id"], k["players"], k["status"]) for k in kept] == \
+        [("t1", ["Cat", "Dan"], "no_seating"), ("t1", ["Eve", "Ann"], "no_seating")]
+    wait_for(lambda: {json.loads(p)["id"] for p in forged} <= told(t1))  # both acknowledged to the table
+    # round 1 seats Cat v Dan at t1: the forged game sent again with a newer id is still kept
+    d.db.add_round("qualifying", {"t1": ["Cat", "Dan"], "t2": ["Ann", "Ben"]})
+    send(t1, "t1", "result", json.dumps(json.loads(forged[0]) | {"id": next(ids)}).encode())
+    wait_for(lambda: sum(d.refused.values()) + d.accepted["result"] == 4)
+    assert d.refused["no_seating"] == 3
+    assert all(games == 0 for _, games, _, _ in standings(d))
+    assert [r["status"] for r in d.db.results()] == ["no_seating", "no_seating"]
+    closed(d, t1)
+
+
+def test_an_open_play_event_counts_a_tables_results_with_no_round_seated(room: Mosquitto, tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    d = event(room, tmp_path, "--open")
+    assert "open play" in capsys.readouterr().out and d.db.get("open_play") == "1"
+    t1, _ = forge(room, d)
+    wait_for(lambda: d.accepted["result"] == 2)
+    assert line(d, "Cat") == (1, 1, 3) and line(d, "Eve") == (1, 1, 3) and line(d, "Ann")[:2] == (1, 0)
+    assert [r["status"] for r in d.db.results()] == ["confirmed", "confirmed"] and d.refused == {"unknown_player": 1}  # Eve's, till she was registered
+    closed(d, t1)

@@ -1,6 +1,6 @@
 """The director's messages in: each table's board, events and results, checked and refused by
-reason, a result counted once, kept uncounted for the admin when it is not the seats' or one
-too many."""
+reason, a result counted once, kept uncounted for the admin when no round is seated (unless the
+event is open play), when it is not the seats' or when it is one too many."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ BEHIND_MOST = 3  # boards in a row refused as out of order, after which the tabl
 # kept, uncounted, for the admin to rule on (KEPT), or rejected by the admin. A table can move a
 # result only from disputed to confirmed; a kept one only the admin counts.
 COUNTABLE = ("confirmed", "disputed")
-KEPT = ("not_seated", "too_many")
+KEPT = ("no_seating", "not_seated", "too_many")
 
 
 class Intake(Counting):
@@ -214,6 +214,10 @@ class Intake(Counting):
                              + ("; it waits for them" if kept else ""), final=kept)
         seating = self.db.seating(number)  # a round that seats tables: only its seats play
         seated, entrants = seating.get(table), [name for side in players for name in self._side(side) or ()]
+        if not seating and not self.open_play:  # no seating expects it: the table's word alone counts nothing
+            kept = self._keep(table, body, "no_seating", number)
+            raise BadMessage("no_seating", f"{table}/result: {players}: no round seats tables yet and the event is"
+                             " not open play" + ("; kept for the admin to rule on" if kept else ""))
         if seating and (seated is None or sorted(seated) != sorted(entrants)):
             kept = self._keep_unseated(table, body, entrants, number)
             raise BadMessage("not_seated", f"{table}/result: {players} are not the players seated there"
