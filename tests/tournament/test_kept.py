@@ -143,6 +143,9 @@ def test_before_round_1_is_seated_a_tables_results_are_kept_not_counted(room: Mo
     assert d.refused["no_seating"] == 3
     assert all(games == 0 for _, games, _, _ in standings(d))
     assert [r["status"] for r in d.db.results()] == ["no_seating", "no_seating"]
+    # and round 2's Swiss pairings are the standings' alone: a kept result is no game met
+    _, seating = d.seat_round("swiss", random.Random(1))
+    assert seating == {"t1": ["Ann", "Ben"], "t2": ["Cat", "Dan"]}  # by name, nobody having played; Eve sits out
     closed(d, t1)
 
 

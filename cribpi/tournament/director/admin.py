@@ -142,7 +142,9 @@ class Admin(Intake):
         elif method == "random":
             seating, kind = seat_random(self.db.playing(), tables, rng), "qualifying"
         elif method == "swiss":
-            met = {frozenset(r["players"]) for r in self.db.results()}
+            # who has met: the games that count or wait for their table's confirmation, never a
+            # result kept for the admin or rejected (a table's forgery would steer the pairings)
+            met = {frozenset(r["players"]) for r in self.db.results("status IN ('confirmed', 'disputed')")}
             seating, kind = seat_swiss([x["name"] for x in self.ranked() if not x["withdrawn"]], tables, met), \
                 "qualifying"
         else:
