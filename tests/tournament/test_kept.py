@@ -114,21 +114,26 @@ def test_a_kept_too_many_sent_again_with_newer_ids_stays_kept(room: Mosquitto, t
     closed(d, t)
 
 
-def forge(room: Mosquitto, d: Director) -> tuple[Intruder, list[bytes]]:
+def forge(room: Mosquitto, d: Director) -> tuple[Intruder, list[bytes], list[dict[str, Any]]]:
     """Before round 1 is seated, t1's password publishes results of other players: Cat beat Dan,
-    and Eve (not registered yet) beat Ann; Eve is registered after."""
+    and Eve (not registered yet) beat Ann; Eve is registered after. With what the admin's kept
+    list held before she was."""
     t1 = owner(room, "t1")
     forged = [result(("Cat", "Dan"), 1, loser=0), result(("Eve", "Ann"), 2, loser=0)]
     for payload in forged:
         send(t1, "t1", "result", payload)
     wait_for(lambda: sum(d.refused.values()) + d.accepted["result"] == 2)
+    listed = d.kept()
     d.register("Eve")
-    return t1, forged
+    return t1, forged, listed
 
 
 def test_before_round_1_is_seated_a_tables_results_are_kept_not_counted(room: Mosquitto, tmp_path: Path) -> None:
     d = event(room, tmp_path)
-    t1, forged = forge(room, d)
+    t1, forged, listed = forge(room, d)
+    assert [(k["id"] is None, k["status"], k["reason"]) for k in listed] == \
+        [(False, "no_seating", listed[0]["reason"]), (True, "waiting", "Eve not registered: registering them checks it"
+                                                                         " again")]
     assert d.refused == {"no_seating": 2, "unknown_player": 1} and d.accepted["result"] == 0  # Eve's: waited, kept
     assert all(games == 0 for _, games, _, _ in standings(d))
     kept = d.kept()
@@ -153,7 +158,7 @@ def test_an_open_play_event_counts_a_tables_results_with_no_round_seated(room: M
                                                                          capsys: pytest.CaptureFixture[str]) -> None:
     d = event(room, tmp_path, "--open")
     assert "open play" in capsys.readouterr().out and d.db.get("open_play") == "1"
-    t1, _ = forge(room, d)
+    t1, _, _ = forge(room, d)
     wait_for(lambda: d.accepted["result"] == 2)
     assert line(d, "Cat") == (1, 1, 3) and line(d, "Eve") == (1, 1, 3) and line(d, "Ann")[:2] == (1, 0)
     assert d.kept() == [] and d.refused == {"unknown_player": 1}  # Eve's, till she was registered
@@ -164,7 +169,7 @@ def test_an_open_play_event_counts_a_tables_results_with_no_round_seated(room: M
 def ruled(room: Mosquitto, tmp_path: Path) -> Iterator[tuple[Director, Intruder, TestClient]]:
     """The forgery kept, and the admin logged in on the director's pages."""
     d = event(room, tmp_path)
-    t1, _ = forge(room, d)
+    t1, _, _ = forge(room, d)
     client = TestClient(create_app(d))
     client.headers["x-csrf-token"] = client.post("/admin/login", json={"password": ADMIN_PASSWORD}).json()["csrf"]
     yield d, t1, client
