@@ -231,6 +231,9 @@ class Intake(Counting):
                                  f" {known['status']} already (result {known['id']}): only the admin counts it")
             if known["status"] == "confirmed" or body["status"] == "disputed" or known["msg_id"] >= body["id"]:
                 raise BadMessage("replay", f"{table}/result for game {body['game']}.{body['game_number']} known")
+            if known["players"] != players:  # a confirmation is of the game disputed, not another seating's
+                raise BadMessage("not_seated", f"{table}/result for game {body['game']}.{body['game_number']}: {players}"
+                                 f" confirm a game disputed by {known['players']}")
             self.db.update_result(known["id"], {**body, "msg_id": body["id"]}, by=table, why="confirmed at the table")
             self._count(self.db.result(known["id"]) or {}, kind)
             return
