@@ -157,7 +157,8 @@ def play_tables(numbers: list[int], tables: int, port: int, creds: dict[str, str
 
 def room_load(tables: int, seconds: float, folder: Path, steps: int = 10) -> None:
     port, http = free_port(), free_port()
-    room = init_event(folder, EVENT, tables, "bench-admin-pw", port=port, bind="127.0.0.1", run_as=getpass.getuser())
+    room = init_event(folder, EVENT, tables, "bench-admin-pw", port=port, bind="127.0.0.1", run_as=getpass.getuser(),
+                      open_play=True)  # no round seated: the tables' results count, as at a club night
     db = EventDB(folder / EVENT_DB)
     for n in range(1, tables + 1):
         for name in player_names(n):

@@ -53,6 +53,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     init.add_argument("--round-games", type=int_option(1, 15), default=1,
                       help="games in each match of a qualifying round (default 1); a table's results past it"
                            " are kept for the admin, uncounted")
+    init.add_argument("--open", action="store_true",
+                      help="open play: tables seat themselves (a club night), so a table's result counts with no"
+                           " round seated, on its word alone (default: kept for the admin until a round is seated)")
     init.add_argument("--qr", action="store_true", help="print each table's [tournament] section as a QR code")
     serve = steps.add_parser("serve", help="follow the event on the broker and serve its pages")
     serve.add_argument("--dir", type=path_option("event folder"), default=Path("."), help="the event's folder")
@@ -87,11 +90,13 @@ def init(args: argparse.Namespace) -> int:
     password = _admin_password(args.admin_password_file)
     room = init_event(folder, args.event, args.tables, password, best_of=args.best_of,
                       final_best_of=args.final_best_of, port=args.port, bind=args.bind,
-                      game_length=args.game_length, round_games=args.round_games,
+                      game_length=args.game_length, round_games=args.round_games, open_play=args.open,
                       run_as=args.broker_user, tls=(args.tls_cert, args.tls_key) if args.tls_cert else None)
     write_credentials(folder, room.credentials)  # mode 0600, as event.db: the broker gets neither
     scheme = "mqtts" if args.tls_cert else "mqtt"
     print(f"event {args.event} in {folder}: start the broker with  mosquitto -c {room.conf}")
+    if args.open:
+        print("  open play: a table's result counts with no round seated, on the table's word alone")
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         if room.broker_user:
             print(f"  {room.broker} (passwd, acl, data/) belongs to the broker's user {room.broker_user};"

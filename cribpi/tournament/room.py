@@ -261,10 +261,12 @@ def _hand_to_broker(broker: Path, run_as: str | None) -> str | None:
 
 def init_event(folder: Path, event: str, tables: int, admin_password: str, *, best_of: int = 3,
                final_best_of: int = 5, port: int = 1883, bind: str = "0.0.0.0", run_as: str | None = None,
-               tls: tuple[Path, Path] | None = None, game_length: int = 121, round_games: int = 1) -> Room:
+               tls: tuple[Path, Path] | None = None, game_length: int = 121, round_games: int = 1,
+               open_play: bool = False) -> Room:
     """A new event in ``folder``: its database (the admin password hashed) and its room.
     ``game_length``: its games are to 121 or to 61; ``round_games``: the games of a qualifying
-    round's match."""
+    round's match; ``open_play``: tables seat themselves (a club night), so a result counts with
+    no round seated (otherwise it is kept for the admin until a round seats its players)."""
     if not NAME.fullmatch(event):
         raise ConfigError(f"event {event!r} is not valid: 1-32 letters, digits, - or _")
     if len(admin_password) < 8:
@@ -280,7 +282,8 @@ def init_event(folder: Path, event: str, tables: int, admin_password: str, *, be
                           f" table a new password; `cribpi director serve --dir {folder}` makes a fresh {EVENT_DB}"
                           " for it, or give init another --dir")
     made = write_room(folder, event, tables, port=port, bind=bind, run_as=run_as, tls=tls)
-    _event_db(folder, event, table_ids(tables), admin_password, best_of, final_best_of, game_length, round_games)
+    _event_db(folder, event, table_ids(tables), admin_password, best_of, final_best_of, game_length, round_games,
+              open_play)
     return made
 
 
@@ -331,11 +334,11 @@ def fresh_event_db(folder: Path, admin_password: str, *, best_of: int = 3, final
 
 
 def _event_db(folder: Path, event: str, tables: list[str], admin_password: str, best_of: int,
-              final_best_of: int, game_length: int = 121, round_games: int = 1) -> None:
+              final_best_of: int, game_length: int = 121, round_games: int = 1, open_play: bool = False) -> None:
     db = EventDB(folder / EVENT_DB, create=True)
     for key, value in (("event", event), ("admin", hash_password(admin_password)), ("best_of", str(best_of)),
                        ("final_best_of", str(final_best_of)), ("game_length", str(game_length)),
-                       ("round_games", str(round_games))):
+                       ("round_games", str(round_games)), ("open_play", "1" if open_play else "0")):
         db.put(key, value)
     db.add_tables(tables)
     db.close()

@@ -31,6 +31,7 @@ from cribpi.exc import CribpiError
 from cribpi.tournament.director import NAME_MAX, Director, NoSuchResult
 from cribpi.tournament.standings import ACC_POINTS
 from cribpi.tournament.webguards import LOGIN_PENALTY_S, MAX_BODY, BodyLimit, LoginGate
+from cribpi.tournament.webkept import kept_routes
 
 __all__ = ["create_app", "Hub", "LoginGate", "BodyLimit", "MAX_BODY"]
 
@@ -297,6 +298,7 @@ def create_app(director: Director, *, rng: random.Random | None = None, gate: Lo
         Route("/admin/players", register, methods=["POST"]), Route("/admin/rounds", seat, methods=["POST"]),
         Route("/admin/results", results), Route("/admin/results/{id:int}", correct, methods=["POST"]),
     ]
+    routes += kept_routes(director, refusal, body)  # the results kept for the admin: list, count, reject
     app = Starlette(routes=routes, exception_handlers={CribpiError: bad_input})
     app.state.hub = hub
     app.state.gate = gate

@@ -87,12 +87,13 @@ class Mosquitto:
             wait_port(self.room.port, up=False)
 
 
-def running_room(tmp_path: Path, tables: int = 4) -> Iterator[Mosquitto]:
-    """A room of ``tables`` tables made by ``director init``, its mosquitto running till the end."""
+def running_room(tmp_path: Path, tables: int = 4, *, open_play: bool = False) -> Iterator[Mosquitto]:
+    """A room of ``tables`` tables made by ``director init`` (``--open`` with ``open_play``), its
+    mosquitto running till the end."""
     require("mosquitto")
     require("mosquitto_passwd")
     room = init_event(tmp_path / "room", EVENT, tables, ADMIN_PASSWORD, port=free_port(), bind="127.0.0.1",
-                      run_as=getpass.getuser())
+                      run_as=getpass.getuser(), open_play=open_play)
     server = Mosquitto(room)
     server.start()
     yield server
@@ -101,4 +102,7 @@ def running_room(tmp_path: Path, tables: int = 4) -> Iterator[Mosquitto]:
 
 @pytest.fixture
 def broker(tmp_path: Path) -> Iterator[Mosquitto]:
-    yield from running_room(tmp_path)
+    """An open-play room (``init --open``: the tables seat themselves), so a test of delivery, a
+    replay or a page counts a table's game with no round seated; a test of seating seats its
+    rounds, which hold in open play too. tests/tournament/test_kept.py makes seated-play events."""
+    yield from running_room(tmp_path, open_play=True)

@@ -232,6 +232,22 @@ def test_results_of_unseated_players_kept_are_bounded_per_table(room: Room, monk
     assert room.director.refused == {"not_seated": 4}
 
 
+def test_a_disputed_game_is_confirmed_only_by_its_own_players(room: Room) -> None:
+    """A disputed result waits for its table's confirmation; a "confirmation" of that game by the
+    next round's players seated there (the same game and game number, a newer id) counted the
+    disputed players' game with the newcomers' figures."""
+    room.director.db.add_round("qualifying", {"t1": ["P01", "P02"]})
+    assert room.send("t1", "result", room.result("t1", "P02", "P01", 100, game=9, status="disputed"))
+    room.director.db.add_round("qualifying", {"t1": ["P03", "P04"]})
+    before = table(room.director)
+    assert not room.send("t1", "result", room.result("t1", "P03", "P04", 0, game=9))
+    assert room.director.refused == {"not_seated": 1} and table(room.director) == before
+    assert [r["status"] for r in room.director.db.results() if r["game"] == 9] == ["disputed"]
+    room.director.db.add_round("qualifying", {"t1": ["P01", "P02"]})  # its own players confirm it
+    assert room.send("t1", "result", room.result("t1", "P02", "P01", 100, game=9))
+    assert [r["status"] for r in room.director.db.results() if r["game"] == 9] == ["confirmed"]
+
+
 def test_a_table_not_seated_in_the_round_has_its_result_kept_not_counted(room: Room) -> None:
     """A review: once a round seats tables, a result from a table it did not seat was counted."""
     room.director.db.add_round("qualifying", {"t1": ["P01", "P02"]})  # round 2 seats t1 only

@@ -57,7 +57,7 @@ def room(tmp_path: Path) -> Iterator[Mosquitto]:
     require("mosquitto")
     require("mosquitto_passwd")
     made = init_event(tmp_path / "room", EVENT, TABLES, ADMIN_PASSWORD, port=free_port(), bind="127.0.0.1",
-                      run_as=getpass.getuser())
+                      run_as=getpass.getuser(), open_play=True)
     server = Mosquitto(made)
     server.start()
     yield server

@@ -135,6 +135,7 @@ def test_a_director_whose_database_was_lost_gets_everything_back_once(broker: Mo
         Path(f"{broker.room.folder / EVENT_DB}{suffix}").unlink(missing_ok=True)
     db = EventDB(broker.room.folder / EVENT_DB, create=True)
     db.put("event", EVENT)
+    db.put("open_play", "1")  # as the room's event (the broker fixture's): the tables seat themselves
     db.add_tables(table_ids(4))
     db.close()
     again = start_director(broker, register=False)  # as `serve` starts: the pages, to register, come after

@@ -5,7 +5,10 @@ malformed; here a replay (a (table, id) already seen, or a game already resulted
 older than the table's newest or more than a day ahead of the director's clock and the room's
 (``from_the_future``: see :mod:`.intake`), a player who is not registered or not seated at
 that table, are refused too. Each refusal is counted by its reason and logged, and none reaches a
-standing. Only a confirmed result counts; a disputed one waits for the director's correction.
+standing. Only a confirmed result counts, and only where a seating expects it (with no round
+seated, only in an event made open play); one kept uncounted (no round seated, not the seated
+players, one game too many) counts only by the admin's ruling, and a disputed one waits for the
+director's correction.
 
 On the broker, a result is never lost: the director acknowledges each message (QoS 1, manual
 acks, in order) only once what it wrote is on the disk. It commits each message at once, but

@@ -1,14 +1,15 @@
-"""The director's admin actions: register, withdraw or rename a player, correct a result,
-seat a round."""
+"""The director's admin actions: register, withdraw or rename a player, correct a result, count
+or reject a result kept for the admin, seat a round."""
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from cribpi.exc import ConfigError
 from cribpi.tournament.director.base import NoSuchResult
-from cribpi.tournament.director.intake import Intake
-from cribpi.tournament.messages import result_problem
+from cribpi.tournament.director.intake import KEPT, Intake
+from cribpi.tournament.messages import BadMessage, parse, result_problem
 from cribpi.tournament.pairing import METHODS, seat_pairs, seat_random, seat_swiss
 
 
@@ -75,6 +76,54 @@ class Admin(Intake):
             self.db.sync()
             self._count(self.db.result(result_id) or {}, round_kind)
 
+    def kept(self) -> list[dict[str, Any]]:
+        """The results kept uncounted for the admin to rule on, oldest first, each with its
+        ``reason`` in words: those kept in the database (``status``: no_seating, not_seated,
+        too_many; counted or rejected by id), then those waiting for their players to be
+        registered (``status`` waiting, no id: registering them checks them again)."""
+        marks = ", ".join("?" * len(KEPT))
+        rows = [{**row, "reason": _reason(row)} for row in self.db.results(f"status IN ({marks})", KEPT)]
+        for table, msg_id, topic_name, payload in self.db.waiting():
+            try:
+                body = parse(self.event, topic_name, payload).body
+            except BadMessage:  # kept by an older director with other rules: it is refused when checked again
+                continue
+            unknown = [p for p in body["players"] if self._side(p) is None]
+            rows.append({"id": None, "table_id": table, "msg_id": msg_id, "round": None, "status": "waiting",
+                         **{k: body[k] for k in ("game", "game_number", "players", "scores", "winner", "kind",
+                                                 "margin")},
+                         "reason": f"{', '.join(unknown) or 'a player'} not registered: registering them checks it"
+                                   " again"})
+        return rows
+
+    def count(self, result_id: int, *, by: str, why: str) -> None:
+        """Count a kept (or rejected) result with the figures its table sent: a correction with
+        them (audited). ConfigError for a result that counts already or waits for its table."""
+        with self.lock:
+            row = self._ruled(result_id, (*KEPT, "rejected"), "count")
+            self.correct(result_id, row["scores"], row["winner"], row["kind"], row["margin"], by=by,
+                         why=why or f"counted ({row['status']})")
+
+    def reject(self, result_id: int, *, by: str, why: str) -> None:
+        """Reject a kept (or disputed) result: it never counts, and the table's sending it again
+        changes nothing. Written to the audit trail, as a correction is; a correction can still
+        count it. ConfigError for a result that counts (correct it instead)."""
+        with self.lock:
+            row = self._ruled(result_id, (*KEPT, "disputed"), "reject")
+            self.db.update_result(result_id, {"status": "rejected"}, by=by, why=why or f"rejected ({row['status']})")
+            self.db.sync()
+        self._notify("result", {"table": row["table_id"], "status": "rejected"})
+
+    def _ruled(self, result_id: int, statuses: tuple[str, ...], action: str) -> dict[str, Any]:
+        row = self.db.result(result_id)
+        if row is None:
+            raise NoSuchResult(f"result {result_id} does not exist")
+        if row["status"] not in statuses:
+            raise ConfigError(f"result {result_id} is {row['status']}: only a result that is"
+                              f" {', '.join(statuses[:-1])} or {statuses[-1]} can be {action}ed here"
+                              + ("; a correction changes its figures" if row["status"] == "confirmed" else ""))
+        return row
+
     def seat_round(self, method: str, rng: random.Random, games: int | None = None) -> tuple[int, dict[str, list[str]]]:
         """Seat the next round (``random``, ``swiss`` or ``bracket``: the playoff matches waiting
         for their players); its number and who sits where. ``games``: the games of each
@@ -93,7 +142,9 @@ class Admin(Intake):
         elif method == "random":
             seating, kind = seat_random(self.db.playing(), tables, rng), "qualifying"
         elif method == "swiss":
-            met = {frozenset(r["players"]) for r in self.db.results()}
+            # who has met: the games that count or wait for their table's confirmation, never a
+            # result kept for the admin or rejected (a table's forgery would steer the pairings)
+            met = {frozenset(r["players"]) for r in self.db.results("status IN ('confirmed', 'disputed')")}
             seating, kind = seat_swiss([x["name"] for x in self.ranked() if not x["withdrawn"]], tables, met), \
                 "qualifying"
         else:
@@ -106,3 +157,14 @@ class Admin(Intake):
             self.db.sync()
         self._notify("seating", {"round": number})
         return number, seating
+
+
+def _reason(row: dict[str, Any]) -> str:
+    """Why a kept result is not counted, in words."""
+    players, table, number = " v ".join(row["players"]), row["table_id"], row["round"]
+    if row["status"] == "no_seating":
+        return (f"no round was seated when {table} sent it, and the event is not open play: a table's result counts"
+                " only where a seating expects it")
+    if row["status"] == "too_many":
+        return f"one game more than round {number}'s match of {players} at {table} has"
+    return f"{players} were not the players seated at {table}" + (f" (kept in round {number})" if number else "")

@@ -27,6 +27,9 @@ log = logging.getLogger("cribpi.tournament.director")  # one logger for the dire
 class Counting(Base):
     def __init__(self, db: EventDB) -> None:
         super().__init__(db)
+        # Open play (``director init --open``: tables seat themselves, a club night): a result counts
+        # with no round seated, on the table's word. Otherwise it is kept for the admin until one is.
+        self.open_play = db.get("open_play") == "1"
         kinds = db.round_kinds()
         for row in db.results("status = 'confirmed'"):
             self._load(row, kinds.get(row["round"], "qualifying"))

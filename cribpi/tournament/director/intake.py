@@ -1,6 +1,6 @@
 """The director's messages in: each table's board, events and results, checked and refused by
-reason, a result counted once, kept uncounted for the admin when it is not the seats' or one
-too many."""
+reason, a result counted once, kept uncounted for the admin when no round is seated (unless the
+event is open play), when it is not the seats' or when it is one too many."""
 
 from __future__ import annotations
 
@@ -26,6 +26,11 @@ log = logging.getLogger("cribpi.tournament.director")  # one logger for the dire
 AHEAD_MICROSECONDS = 86_400 * 1_000_000
 ROOM_AGREE = 2  # tables that must claim to be at least that far on for it to be the room's clock
 BEHIND_MOST = 3  # boards in a row refused as out of order, after which the table's order is forgotten
+# A result's status: counted (confirmed) or waiting for the table's confirmation (disputed); else
+# kept, uncounted, for the admin to rule on (KEPT), or rejected by the admin. A table can move a
+# result only from disputed to confirmed; a kept one only the admin counts.
+COUNTABLE = ("confirmed", "disputed")
+KEPT = ("no_seating", "not_seated", "too_many")
 
 
 class Intake(Counting):
@@ -209,6 +214,10 @@ class Intake(Counting):
                              + ("; it waits for them" if kept else ""), final=kept)
         seating = self.db.seating(number)  # a round that seats tables: only its seats play
         seated, entrants = seating.get(table), [name for side in players for name in self._side(side) or ()]
+        if not seating and not self.open_play:  # no seating expects it: the table's word alone counts nothing
+            kept = self._keep(table, body, "no_seating", number)
+            raise BadMessage("no_seating", f"{table}/result: {players}: no round seats tables yet and the event is"
+                             " not open play" + ("; kept for the admin to rule on" if kept else ""))
         if seating and (seated is None or sorted(seated) != sorted(entrants)):
             kept = self._keep_unseated(table, body, entrants, number)
             raise BadMessage("not_seated", f"{table}/result: {players} are not the players seated there"
@@ -217,8 +226,14 @@ class Intake(Counting):
             raise BadMessage("not_seated", f"{table}/result: {players}: a playoff match is between entrants")
         known = self.db.result_for_game(table, body["game"], body["game_number"])
         if known is not None:
+            if known["status"] not in COUNTABLE:  # kept for the admin, or rejected: the table's word changes nothing
+                raise BadMessage(known["status"], f"{table}/result for game {body['game']}.{body['game_number']} is"
+                                 f" {known['status']} already (result {known['id']}): only the admin counts it")
             if known["status"] == "confirmed" or body["status"] == "disputed" or known["msg_id"] >= body["id"]:
                 raise BadMessage("replay", f"{table}/result for game {body['game']}.{body['game_number']} known")
+            if known["players"] != players:  # a confirmation is of the game disputed, not another seating's
+                raise BadMessage("not_seated", f"{table}/result for game {body['game']}.{body['game_number']}: {players}"
+                                 f" confirm a game disputed by {known['players']}")
             self.db.update_result(known["id"], {**body, "msg_id": body["id"]}, by=table, why="confirmed at the table")
             self._count(self.db.result(known["id"]) or {}, kind)
             return
@@ -266,7 +281,7 @@ class Intake(Counting):
         """Keep a result the standings do not count, as ``status`` in round ``number``, for the
         admin to rule on (/admin/results shows it; a correction confirms it). At most
         ``WAITING_PER_TABLE`` a table; whether it is kept."""
-        held = self.db.results("table_id = ? AND status IN ('not_seated', 'too_many')", (table,))
+        held = self.db.results(f"table_id = ? AND status IN ({', '.join('?' * len(KEPT))})", (table, *KEPT))
         if len(held) >= WAITING_PER_TABLE or self.db.result_for_game(table, body["game"], body["game_number"]):
             return False
         try:

@@ -1,5 +1,6 @@
-// The director's admin page: log in, register players, seat a round, correct a result. Every
-// change carries the session's CSRF token in a header; the cookie itself is HttpOnly.
+// The director's admin page: log in, register players, seat a round, correct a result, count or
+// reject a result kept uncounted. Every change carries the session's CSRF token in a header; the
+// cookie itself is HttpOnly.
 "use strict";
 let csrf = null;
 
@@ -40,6 +41,36 @@ async function results() {
   return t;
 }
 
+// The results kept uncounted for the director to rule on (no round seated, players not seated
+// there, one game too many, players not registered yet), each with its reason; one kept by id
+// can be counted as its table sent it, or rejected (both written to the audit trail).
+async function kept(box) {
+  const r = await fetch("/admin/kept");
+  if (!r.ok) return;
+  const { kept: rows } = await r.json();
+  const t = el("table", { id: "kept" }, el("tr", {}, ...["Id", "Table", "Round", "Players", "Score", "Status", "Why kept", ""]
+    .map((h) => el("th", {}, h))));
+  for (const k of rows) {
+    const acts = el("td", {});
+    if (k.id !== null) {
+      for (const [label, path] of [["Count", "count"], ["Reject", "reject"]]) {
+        const b = el("button", { type: "button", "data-id": String(k.id) }, label);
+        b.onclick = async () => { if (await post(`/admin/results/${k.id}/${path}`, {})) refresh(); };
+        acts.append(b);
+      }
+    }
+    t.append(el("tr", { "data-status": k.status }, ...[k.id ?? "", k.table_id, k.round ?? "", k.players.join(" v "),
+      k.scores.join("–"), k.status, k.reason].map((v) => el("td", {}, String(v))), acts));
+  }
+  box.replaceChildren(el("h3", {}, `Kept, not counted (${rows.length})`), rows.length ? t : el("p", {}, "none"));
+}
+
+let keptBox = null, resultsBox = null;
+async function refresh() {
+  if (keptBox) await kept(keptBox);
+  if (resultsBox) resultsBox.replaceChildren(await results());
+}
+
 // What the director should look at (/api/health's warnings: a clock behind the room's, a table
 // whose ids are refused as from the future), read again every 10 s while the admin page is open.
 let watching = null;
@@ -72,7 +103,8 @@ async function adminPage() {
       (d) => post("/admin/rounds", d.games ? { method: d.method, games: +d.games } : { method: d.method })),
     form("Correct", [["id", "number"], ["scores", "text"], ["winner", "number"], ["kind", "select", ["win", "skunk", "double_skunk"]], ["margin", "number"], ["why", "text"]],
       (d) => post("/admin/results/" + d.id, { scores: d.scores.split(/[ ,–-]+/).map(Number), winner: +d.winner, kind: d.kind, margin: +d.margin, why: d.why })),
-    await results());
+    keptBox = el("section", { id: "kept-results" }), resultsBox = el("section", {}, await results()));
+  await kept(keptBox);
 }
 
 function loginPage() {
