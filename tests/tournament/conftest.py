@@ -11,11 +11,12 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cribpi.tournament.room import Room, init_event
-from tests.sim.conftest import require
+from tests.sim.conftest import require, require_module
 
 EVENT = "open"
 ADMIN_PASSWORD = "correct horse"
@@ -106,3 +107,18 @@ def broker(tmp_path: Path) -> Iterator[Mosquitto]:
     replay or a page counts a table's game with no round seated; a test of seating seats its
     rounds, which hold in open play too. tests/tournament/test_kept.py makes seated-play events."""
     yield from running_room(tmp_path, open_play=True)
+
+
+CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking"]
+
+
+@pytest.fixture(scope="module")
+def chromium_once() -> Iterator[Any]:
+    """One headless Chromium for a module's tests (starting one costs about half a second);
+    test_browser's ``browser`` fixture closes each test's pages after it."""
+    chromium = require("chromium")
+    sync_api = require_module("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()

@@ -17,14 +17,12 @@ import uvicorn
 from cribpi.tournament.director import Director
 from cribpi.tournament.loadgen import play_match
 from cribpi.tournament.web import LoginGate, create_app
-from tests.sim.conftest import require, require_module
 from tests.tournament.conftest import Mosquitto, free_port
 from tests.tournament.test_publisher import publisher, wait_for
 from tests.tournament.test_room import director
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.browser]
 DOCS_IMG = Path(__file__).parents[2] / "docs" / "img"
-CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking"]
 
 
 class Server:
@@ -64,17 +62,6 @@ def shots(tmp_path: Path) -> Path:
     """Where screenshots go: docs/img/ with CRIBPI_SCREENSHOTS=1 (to refresh the docs' pictures),
     else a temporary folder (Chromium's anti-aliasing differs by a few pixels between runs)."""
     return DOCS_IMG if os.environ.get("CRIBPI_SCREENSHOTS") == "1" else tmp_path
-
-
-@pytest.fixture(scope="module")
-def chromium_once() -> Iterator[Any]:
-    """One headless Chromium for a module's tests (starting one costs about half a second)."""
-    chromium = require("chromium")
-    sync_api = require_module("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
-        yield b
-        b.close()
 
 
 @pytest.fixture

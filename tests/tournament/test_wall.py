@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.tournament.test_browser import Server, browser, chromium_once, shots  # noqa: F401 - fixtures
+from tests.tournament.test_browser import Server, browser, shots  # noqa: F401 - fixtures
 from tests.tournament.test_standings import Room
 
 pytestmark = [pytest.mark.browser]
