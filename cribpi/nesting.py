@@ -100,7 +100,7 @@ def loads_toml(text: str, limit: int = MAX_DEPTH) -> dict[str, Any]:
         data = tomllib.loads(text)
     except (RecursionError, MemoryError):
         raise _refusal(limit) from None
-    if depth_of(data, limit) > limit:
+    if depth_of(data, limit + 1) - 1 > limit:  # the document's own table is no level
         raise _refusal(limit)
     return data
 
