@@ -205,6 +205,9 @@ RECORDS = [
     ("tag-huge", f'[Players "A" "B"]\n[Event "{LONG}"]\n', r"line 2: 'xxx.*' \(5000 characters\) is too long"),
     ("statement-huge", f'[Players "A" "B"]\n[Dealer "A"]\n{LONG}\n', r"line 3: 'xxx.*\.\.\.' \(5000 characters\): expected a statement"),
     ("card-huge", f'[Players "A" "B"]\n[Dealer "A"]\nStarter: {LONG}\n', r"line 3: 'xxx.*' \(5000 characters\): expected the starter"),
+    # a line of 1,000,000 tokens: refused by its length before it is split (it took 3 s)
+    ("line-huge", '[Players "A" "B"]\n[Dealer "A"]\nDeal 1: A deals\nPlay: ' + '"a" ' * 1_000_000 + "\n",
+     r"line 4: a line of 4000005 characters: a record's line holds at most 10000"),
 ]
 
 #: Files a reader must refuse before reading them (kind -> message); each is tried as a record,
