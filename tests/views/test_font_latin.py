@@ -83,3 +83,15 @@ def test_the_font_data_is_what_the_generator_makes_from_the_x_org_fonts() -> Non
     with redirect_stdout(out):
         _convert.main(str(MISC))
     assert out.getvalue() == (Path(_convert.__file__).parent / "misc_fixed.py").read_text()
+
+
+def test_a_seating_for_zoe_and_lukasz_draws_their_names_on_the_oled() -> None:
+    """End to end, as a table shows the director's seating: the names' own letters, not '?'."""
+    from cribpi.views.oled import render_screen
+    from cribpi.views.seat import seat_screen
+
+    def screen(names: list[str]) -> bytes:
+        return render_screen(seat_screen(1, "t1", names, ["Red", "Blue"], 1)).tobytes()
+
+    written = screen(["Zoë", "Łukasz"])
+    assert written != screen(["Zo?", "?ukasz"]) and written != screen(["Zoe", "Lukasz"])
