@@ -184,6 +184,38 @@ def _snapshot_body(text: str) -> None:
 test_any_snapshot_reads_or_is_a_snapshot_error, test_any_snapshot_long = fuzz(JSON_TEXT)(_snapshot_body)
 
 
+EVENT_ROWS = [json.dumps(event.to_dict(), ensure_ascii=False) for event in EVENTS[:12]]
+
+
+def _event_row_body(text: str) -> None:
+    """An event row as the journal reads it: an event, or the ValueError/TypeError that the
+    journal turns into its StoreError naming the game and event (nothing else may come out)."""
+    from cribpi.game import event_from_dict
+
+    try:
+        event_from_dict(loads_json(text))
+    except (ValueError, TypeError):
+        pass
+    assert [event_from_dict(loads_json(row)) for row in EVENT_ROWS] == EVENTS[:12]
+
+
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.floats(allow_nan=False)
+                           | st.text(max_size=5) | st.sampled_from(["5H", "Ann", "play", "claim", "count"]),
+                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+                           max_leaves=8)
+
+
+def _swapped(row: str, at: int, value: Any) -> str:
+    """An event row with one field's value replaced: well-formed JSON, a wrong event."""
+    data = json.loads(row)
+    return json.dumps({**data, list(data)[at % len(data)]: value})
+
+
+test_any_event_row_reads_or_is_refused, test_any_event_row_long = fuzz(
+    st.one_of(st.sampled_from(EVENT_ROWS).flatmap(mutated), JSON_TEXT,
+              st.builds(_swapped, st.sampled_from(EVENT_ROWS), st.integers(0, 20), JSON_VALUES)))(_event_row_body)
+
+
 def test_a_journal_holding_json_nested_5000_deep_is_damaged_not_a_crash(tmp_path: Path) -> None:
     """An event row (its checksum made to match), the games row's players, a snapshot and the
     table's settings, each 5,000 deep: the event and the games row are refused as unreadable
