@@ -28,8 +28,12 @@ __all__ = ["TooDeep", "toml_depth", "json_depth", "depth_of", "loads_toml", "loa
 #: of a game's state about 10); shallow enough that no parser comes near Python's recursion limit.
 MAX_DEPTH: Final = 32
 
-# Strings and comments (skipped: a bracket in them is text) and runs of brackets (counted).
-_TOML: Final = re.compile(r'#[^\n]*|"""(?:\\[\s\S]|[^\\])*?"""(?:"{0,2})|\'\'\'[\s\S]*?\'\'\'(?:\'{0,2})'
+# Strings and comments (skipped: a bracket in them is text) and runs of brackets (counted). A
+# string never closed runs to the end (of the text, or of its line): every piece is matched
+# once, so the scan stays linear whatever the text (a multi-line string tried again from each
+# of 200,000 openers that never close, a lone backslash at the end, once made it quadratic:
+# minutes for a megabyte).
+_TOML: Final = re.compile(r'#[^\n]*|"""(?:\\[\s\S]?|[^\\])*?(?:"""(?:"{0,2})|\Z)|\'\'\'[\s\S]*?(?:\'\'\'(?:\'{0,2})|\Z)'
                           r'|"(?:\\.|[^"\\\n])*"?|\'[^\'\n]*\'?|[\[{]+|[\]}]+')
 _JSON: Final = re.compile(r'"(?:\\.|[^"\\])*"?|[\[{]+|[\]}]+')
 

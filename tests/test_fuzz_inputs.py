@@ -23,7 +23,7 @@ from cribpi.game import Game
 from cribpi.game.events import Mode
 from cribpi.game.simulate import random_game_events
 from cribpi.hal.layout import Layout, load_layout
-from cribpi.nesting import MAX_DEPTH, TooDeep, depth_of, loads_json, loads_toml
+from cribpi.nesting import MAX_DEPTH, TooDeep, depth_of, json_depth, loads_json, loads_toml, toml_depth
 from cribpi.record import export_record, parse_record
 from cribpi.rules import ACC
 from cribpi.store import Store
@@ -148,6 +148,18 @@ def test_the_depth_scan_skips_brackets_in_strings_and_comments() -> None:
         loads_toml("[" + ".".join("a" * 40) + "]")  # dotted keys: no bracket, found in what was read
     with pytest.raises(TooDeep, match=r"\(line 1\)"):
         loads_json(b'{"a": ' * 5000)
+
+
+@pytest.mark.parametrize("piece", ['"""\n\\', '"""\\', "'''\\", '"\\', "'''''\n"])
+def test_the_depth_scan_stays_linear_on_strings_that_never_close(piece: str) -> None:
+    """400 kB of string openers that never close, ending in a lone backslash: each piece is
+    scanned once (quadratic, this took minutes; a generous bound, not a benchmark)."""
+    import time
+
+    text = piece * (400_000 // len(piece)) + "\\"
+    started = time.perf_counter()
+    toml_depth(text, MAX_DEPTH), json_depth(text, MAX_DEPTH)
+    assert time.perf_counter() - started < 5
 
 
 # -- records -----------------------------------------------------------------------------------
