@@ -258,3 +258,15 @@ def test_a_journal_holding_json_nested_5000_deep_is_damaged_not_a_crash(tmp_path
             store.load(game_id)
         with pytest.raises(JournalDamaged, match=r"players cannot be read \(nested deeper than 32"):
             store.games()
+
+
+def test_a_credentials_file_nested_5000_deep_is_one_config_error(tmp_path: Path) -> None:
+    """The room's credentials.json, as `cribpi director` reads it (a RecursionError before)."""
+    from cribpi.tournament.room import read_credentials
+
+    path = tmp_path / "credentials.json"
+    path.write_text('{"t1": ' * 5000 + '"pw"' + "}" * 5000)
+    with pytest.raises(ConfigError, match=r"credentials.json: not valid JSON \(nested deeper than 2 \(line 1\)"):
+        read_credentials(path)
+    path.write_text('{"t1": "pw"}')
+    assert read_credentials(path) == {"t1": "pw"}
