@@ -244,3 +244,27 @@ def test_any_configuration_loads_or_is_one_config_error(tmp_path, text):
         return
     assert math.isfinite(config.leds.current_cap_ma) and 0 <= config.leds.brightness <= 1
     assert 0 <= config.timing.debounce_s < config.timing.long_press_s <= 60
+
+
+# -- nested past what a recursive parser survives: refused by the installed command, one line --
+
+
+@pytest.mark.parametrize("text, line", [
+    ("a = " + "[" * 5000 + "]" * 5000 + "\n", 1),
+    ("backend = \"sim\"\nx = " + "{y = " * 900 + "1" + "}" * 900 + "\n", 2),
+])
+def test_config_check_on_a_deeply_nested_file_exits_2_with_one_line(tmp_path, text, line):
+    """As a user runs it: the ``cribpi`` script beside this Python (a RecursionError's
+    3,000-line traceback and exit 1 before)."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "deep.toml"
+    path.write_text(text)
+    script = Path(sys.executable).with_name("cribpi")
+    done = subprocess.run([str(script), "config", "--check", str(path)], capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1, done.stderr[:500]
+    assert done.stderr == (f"cribpi config: {path}: nested deeper than 32 (line {line}); at most 32 levels of "
+                           "arrays and tables are accepted in a configuration file\n")

@@ -35,6 +35,7 @@ from typing import Any, Final
 
 from cribpi.exc import ConfigError
 from cribpi.inputs import escaped, read_user_text, shown, unprintable
+from cribpi.nesting import TooDeep, loads_toml
 from cribpi.views.board import HOLES, RGB
 from cribpi.views.leds import LedFrame
 
@@ -201,10 +202,13 @@ def parse_layout(data: Mapping[str, Any], source: str = "<layout>") -> Layout:
 
 def read_toml(path: Path, what: str) -> dict[str, Any]:
     """A TOML file as a table; any failure is one ConfigError naming the file and ``what`` it is.
-    Only a regular file of a sane size is read (:mod:`cribpi.inputs`)."""
+    Only a regular file of a sane size is read (:mod:`cribpi.inputs`), and only one nested at
+    most :data:`~cribpi.nesting.MAX_DEPTH` deep is parsed (:mod:`cribpi.nesting`)."""
     text = read_user_text(path, what)
     try:
-        return tomllib.loads(text)
+        return loads_toml(text)
+    except TooDeep as exc:
+        raise ConfigError(f"{escaped(path)}: {exc} in a {what}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{escaped(path)}: not valid TOML: {exc}") from None
     except ValueError as exc:  # a number of thousands of digits

@@ -4,8 +4,10 @@ Opened by pyserial URL, so ``loop://`` and ``socket://`` test it without a devic
 thread does the blocking reads and hands cards to ``deliver`` (an
 :class:`~cribpi.hal.actions.ActionQueue` in the app). Bytes are buffered until a whole line
 has arrived (a read can time out mid-line). A line that is not a card becomes a ``REJECTED``
-action naming it, which the table shows without changing anything; when the device goes away
-the thread stops and keeps the error in ``error``.
+action naming it, which the table shows without changing anything (a line over
+:data:`MAX_LINE` bytes is refused by its length, unread); when the device goes away the thread
+stops and keeps the error in ``error``. Nothing else stops it: an error no line should cause
+is logged once (then counted in ``unexpected``) and reading goes on.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ class SerialCardReader:
         self.url = url
         self.port = port if port is not None else _open(url, baudrate)
         self.error: OSError | None = None
+        self.unexpected = 0  # errors no line should have caused (logged once)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -52,14 +55,26 @@ class SerialCardReader:
             while b"\n" in buffer:
                 line, buffer = buffer.split(b"\n", 1)
                 if not discarding:
-                    self._line(line, deliver)
+                    self._safely(line, deliver)
                 discarding = False
             if len(buffer) > MAX_LINE:
                 if not discarding:
-                    self._line(buffer[:MAX_LINE] + b"...", deliver)
+                    self._safely(buffer, deliver)
                 buffer, discarding = b"", True
 
+    def _safely(self, line: bytes, deliver: Deliver) -> None:
+        try:
+            self._line(line, deliver)
+        except Exception:  # no line may stop the reader: the first such error is logged whole
+            self.unexpected += 1
+            if self.unexpected == 1:
+                log.exception("card reader %s: a line could not be handled (reading goes on)", self.url)
+
     def _line(self, line: bytes, deliver: Deliver) -> None:
+        if len(line) > MAX_LINE:
+            log.warning("card reader %s: skipped a line of %d bytes", self.url, len(line))
+            deliver(Action.rejected(f"card reader sent a line of {len(line)} bytes: a card is a few characters (5H, 10d, Q♠)"))
+            return
         text = line.decode("utf-8", "replace").strip()
         if not text or self._stop.is_set():
             return

@@ -18,13 +18,16 @@ from cribpi.game.events import (
 )
 from cribpi.game.legal import describe_expected
 from cribpi.game.state import Phase, Where
-from cribpi.record.errors import RecordReadError, RecordRefusedError, RecordStateError, RecordTagError
+from cribpi.record.errors import RecordReadError, RecordRefusedError, RecordStateError, RecordSyntaxError, RecordTagError
 from cribpi.record.tags import TagTable, misplaced_tag
 from cribpi.record.tokens import Token, Words, match_name, tokens, without_comments
 from cribpi.record.writer import export_record
 from cribpi.rules import count_total
 
-__all__ = ["Record", "parse_record"]
+__all__ = ["Record", "parse_record", "MAX_LINE_CHARS"]
+
+#: The longest line a record may hold, its comments left out.
+MAX_LINE_CHARS: Final = 10_000
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,6 +72,9 @@ class _Reader:
 
     def feed(self, number: int, line: str) -> None:
         text = line.strip()
+        if len(text) > MAX_LINE_CHARS:  # refused before its tokens are made: a 4 MB line once took seconds
+            raise RecordSyntaxError(number, text[:30], "a shorter line", f"a line of {len(text)} characters: a "
+                                    f"record's line holds at most {MAX_LINE_CHARS} (its longest is a tag's, ~210)")
         if text.startswith("["):
             self._tag(number, text)
         elif text:

@@ -40,6 +40,7 @@ from typing import Any, Final
 
 from cribpi.exc import JournalDamaged, RulesError, StoreError
 from cribpi.game import Event, Game, NewGame, Phase, State, Undo, event_from_dict
+from cribpi.nesting import loads_json
 from cribpi.store.checkpoint import BACKSTOP_PAGES, Checkpointer
 from cribpi.store.guard import open_guarded
 from cribpi.store.schema import APPLICATION_ID, SCHEMA_VERSION, event_crc, store_error, transaction
@@ -330,7 +331,7 @@ class Store:
         for row in rows:
             try:
                 for key in ("players", "rules", "summary"):
-                    row[key] = json.loads(row[key]) if row[key] is not None else None
+                    row[key] = loads_json(row[key]) if row[key] is not None else None
             except (ValueError, TypeError) as exc:
                 raise JournalDamaged(f"{self.path} is damaged: game {row.get('id')}'s {key} cannot be read "
                                      f"({exc}): move it aside") from None
@@ -355,8 +356,8 @@ class Store:
                                      "move it aside (keep it: `sqlite3 FILE .recover` may save its games)")
             expected += 1
             try:
-                yield seq, event_from_dict(json.loads(data))
-            except (ValueError, TypeError) as exc:  # RulesError and JSON errors are ValueErrors
+                yield seq, event_from_dict(loads_json(data))
+            except (ValueError, TypeError) as exc:  # RulesError, JSON errors and TooDeep are ValueErrors
                 raise self._unreadable(game_id, seq, "cannot be read", exc) from None
 
     def _replay(self, game_id: int, length: int | None = None) -> Game:

@@ -15,6 +15,8 @@ import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
+from cribpi.nesting import loads_json
+
 __all__ = ["read_table_settings", "write_table_settings", "SETTINGS_SINCE"]
 
 log = logging.getLogger(__name__)
@@ -32,8 +34,8 @@ def read_table_settings(conn: sqlite3.Connection, path: str, table: str | None, 
     if row is None:
         return None
     try:
-        data = json.loads(row[0]) if isinstance(row[0], str) else None
-    except ValueError:
+        data = loads_json(row[0]) if isinstance(row[0], str) else None
+    except ValueError:  # not JSON, or nested deeper than settings are (TooDeep)
         data = None
     if not isinstance(data, dict):
         log.warning("%s: the settings kept for table %s are not a JSON object: not used", path, table)

@@ -26,6 +26,7 @@ from typing import Any, Final
 
 import cribpi
 from cribpi.game import State
+from cribpi.nesting import loads_json
 from cribpi.rules import Card
 from cribpi.rules.values import MISSING, is_value, value_fields
 
@@ -33,6 +34,9 @@ __all__ = ["SnapshotError", "encode_state", "decode_state", "snapshot_format"]
 
 #: Bumped when the encoding below changes.
 ENCODING: Final = 1
+#: How deep a snapshot's JSON may nest (a match's state is about 16 deep); a deeper one is no
+#: snapshot of ours, and is refused before json.loads recurses into it.
+SNAPSHOT_DEPTH: Final = 64
 
 
 class SnapshotError(ValueError):
@@ -96,7 +100,7 @@ def encode_state(state: State) -> str:
 def decode_state(text: str) -> State:
     """The state a snapshot holds; raises SnapshotError if it is not one."""
     try:
-        state = _decode(json.loads(text))
+        state = _decode(loads_json(text, SNAPSHOT_DEPTH))
     except SnapshotError:
         raise
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:

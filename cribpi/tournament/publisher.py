@@ -76,7 +76,7 @@ class TablePublisher:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
-        self.client.on_message = self._on_message
+        self.client.on_message = self._guarded(self._on_message)
         self.client.on_subscribe = self._on_subscribe
         self.broker = broker
         # Nothing here holds a lock of ours while calling paho, whose callbacks hold paho's own.
@@ -98,6 +98,8 @@ class TablePublisher:
         self.resend = False  # send again what the director has not said it has (set on a reconnect of either side)
         self.resends = 0  # how many times that was done
         self.announced = 0  # the director's announcements received (twice a connection: it subscribes twice)
+        self.unexpected = 0  # messages whose handling raised what nothing foresaw (each cause logged once)
+        self._logged_errors: set[str] = set()  # their causes, logged (at most 20: then counted only)
         self.replays = 0  # replays started (each sends the event's outbox again)
         self.sender = threading.Thread(target=self._send, name=f"cribpi-publish-{table}", daemon=True)
         self.follows: list[str] = []  # more topics read on every connection (:meth:`follow`)
@@ -119,7 +121,25 @@ class TablePublisher:
         """Also read ``topic``, subscribed on every connection; its messages go to ``callback``
         on paho's thread (the round's seating: :mod:`cribpi.tournament.seatcast`). Before ``start``."""
         self.follows.append(topic)
-        self.client.message_callback_add(topic, callback)
+        self.client.message_callback_add(topic, self._guarded(callback))
+
+    def _guarded(self, callback: Callable[[mqtt.Client, Any, mqtt.MQTTMessage], None]
+                 ) -> Callable[[mqtt.Client, Any, mqtt.MQTTMessage], None]:
+        """``callback`` that no message can make raise: paho re-raises a callback's exception
+        and its thread dies, and with it every message the table would have read. The error is
+        counted in ``unexpected`` and logged once a cause; the message is dropped (acknowledged,
+        so it is not delivered again)."""
+        def guarded(client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+            try:
+                callback(client, userdata, message)
+            except Exception as exc:
+                self.unexpected += 1
+                cause = repr(exc)[:200]
+                if cause not in self._logged_errors and len(self._logged_errors) < 20:
+                    self._logged_errors.add(cause)
+                    log.exception("table %s: a message on %s could not be handled (dropped)", self.table,
+                                  message.topic)
+        return guarded
 
     def start(self) -> None:
         self.sender.start()

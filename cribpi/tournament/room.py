@@ -29,6 +29,7 @@ from pathlib import Path
 
 from cribpi.exc import ConfigError, HardwareError
 from cribpi.inputs import read_user_text
+from cribpi.nesting import loads_json
 from cribpi.tournament.eventdb import EventDB, hash_password
 from cribpi.tournament.messages import GAME_LENGTHS, NAME
 
@@ -298,7 +299,7 @@ def read_credentials(path: Path) -> dict[str, str]:
     """A room's ``credentials.json``: an object of user name -> password, or one line saying what is wrong."""
     text = read_user_text(path, "credentials file")
     try:
-        creds = json.loads(text)
+        creds = loads_json(text, 2)  # an object of strings: deeper is no credentials file (TooDeep)
     except ValueError as exc:
         raise ConfigError(f"{path}: not valid JSON ({exc}); expected the credentials.json"
                           " `cribpi director init` wrote") from None

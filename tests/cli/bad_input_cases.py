@@ -124,10 +124,19 @@ CONFIGS = [
      r"tournament.password_file = '': an empty path; expected the path of a password file"),
     ("empty-ca", '[tournament]\nevent = "e"\ntable = "t1"\nbroker = "mqtts://x"\nca = ""',
      r"tournament.ca = '': an empty path; expected the path of a CA certificate"),
+    # nested past what tomllib's recursion survives (a RecursionError traceback once), or past
+    # it without a bracket (dotted keys): refused before it is parsed, naming the file and line
+    ("deep-arrays", "a = " + "[" * 5000 + "]" * 5000,
+     r"config-deep-arrays\.toml: nested deeper than 32 \(line 1\); at most 32 levels of arrays and tables"),
+    ("deep-tables", "\n" + "a = {b = " * 900 + "1" + "}" * 900,
+     r"config-deep-tables\.toml: nested deeper than 32 \(line 2\); at most 32 levels"),
+    ("deep-keys", "[" + ".".join(["a"] * 5000) + "]", r"config-deep-keys\.toml: nested deeper than 32; at most 32 levels"),
 ]
 
 #: Layout files, each given through a configuration's ``layout`` key.
 LAYOUTS = [
+    ("deep", "tracks = 2\n[[run]]\nleds = " + "[" * 5000 + "]" * 5000,
+     r"layout-deep\.toml: nested deeper than 32 \(line 3\); at most 32 levels of arrays and tables are accepted in a layout file"),
     ("tracks", "tracks = 5\n[[run]]\nleds = [\"1:1-121\"]", r"tracks = 5 .*2-4"),
     ("no-run", "tracks = 2", r"run = None .*\[\[run\]\]"),
     ("entry", "tracks = 2\n[[run]]\nleds = [\"1:x\"]", r"leds\[0\] = '1:x'"),
@@ -196,6 +205,9 @@ RECORDS = [
     ("tag-huge", f'[Players "A" "B"]\n[Event "{LONG}"]\n', r"line 2: 'xxx.*' \(5000 characters\) is too long"),
     ("statement-huge", f'[Players "A" "B"]\n[Dealer "A"]\n{LONG}\n', r"line 3: 'xxx.*\.\.\.' \(5000 characters\): expected a statement"),
     ("card-huge", f'[Players "A" "B"]\n[Dealer "A"]\nStarter: {LONG}\n', r"line 3: 'xxx.*' \(5000 characters\): expected the starter"),
+    # a line of 1,000,000 tokens: refused by its length before it is split (it took 3 s)
+    ("line-huge", '[Players "A" "B"]\n[Dealer "A"]\nDeal 1: A deals\nPlay: ' + '"a" ' * 1_000_000 + "\n",
+     r"line 4: a line of 4000005 characters: a record's line holds at most 10000"),
 ]
 
 #: Files a reader must refuse before reading them (kind -> message); each is tried as a record,

@@ -230,6 +230,15 @@ def test_the_seating_page_on_a_phone_and_on_the_wall(tmp_path: Path, browser: An
                                 ".map((e) => getComputedStyle(e).color)")
         red_seat = page.evaluate("getComputedStyle(document.querySelector('.c0')).color")
         assert colours[0] == red_seat and colours[1] != red_seat  # each side in its own track's colour
+        # names as players write them: the find box matches without accents, in any case
+        room.director.db.add_round("qualifying", {"t3": ["Zoë Ødegaard", "Ann"], "t4": ["Łukasz Żółw", "Zoey"]}, 1)
+        page.goto(server.url("/seating"))
+        page.wait_for_selector("tr[data-players]")
+        for typed, tables in [("zoe", ["t3", "t4"]), ("zoë", ["t3", "t4"]), ("ZOE O", ["t3"]),
+                              ("odegaard", ["t3"]), ("lukasz zolw", ["t4"]), ("ŁUKASZ", ["t4"]), ("zoë x", [])]:
+            page.fill("input", typed)
+            found = page.locator("tr[data-players]:not(.hidden) td:first-child").all_inner_texts()
+            assert found == tables, typed
     finally:
         server.stop()
 

@@ -10,6 +10,7 @@ import random
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -53,8 +54,44 @@ def test_a_seating_message_is_read_with_care() -> None:
     assert parse_seat(json.dumps(good).encode()) == Seat(2, "t1", "qualifying", 1, ("Ann", "Bob"), ("Red", "Blue"))
     for bad in (b"", b"{", b"[]", json.dumps({**good, "round": 0}).encode(), json.dumps({**good, "kind": "x"}).encode(),
                 json.dumps({**good, "colours": ["Red"]}).encode(), json.dumps({**good, "players": ["x" * 65, "B"]}).encode(),
-                b"x" * 5000):
-        assert parse_seat(bad) is None, bad
+                b"x" * 5000, b"[" * 2000, b'{"a":' * 400, b"\xff\xfe", json.dumps({**good, "players": [["Ann"], "B"]}).encode()):
+        assert parse_seat(bad) is None, bad[:40]  # 2,000 deep (under the size limit): a RecursionError once
+
+
+def test_no_message_stops_the_tables_mqtt_thread(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """paho re-raises a callback's exception, which ends its thread: a table's callbacks (the
+    director's acknowledgements and announcements, a followed seating) drop such a message,
+    count it and log the cause once, and handle the next one."""
+    import paho.mqtt.client as mqtt
+
+    from cribpi.tournament.broker import Broker
+    from cribpi.tournament.messages import acks_topic
+    from cribpi.tournament.outbox import Outbox
+    from cribpi.tournament.publisher import TablePublisher
+
+    pub = TablePublisher(Broker("127.0.0.1", 1), EVENT, "t1", Outbox(tmp_path / "outbox.db"))
+    seen: list[bytes] = []
+
+    def follower(client: Any, userdata: Any, message: Any) -> None:
+        if message.payload == b"boom":
+            raise RuntimeError("a bug")
+        seen.append(bytes(message.payload))
+
+    pub.follow("elsewhere", follower)
+    guarded = pub.client._on_message_filtered["elsewhere"]
+
+    def message(topic: str, payload: bytes) -> mqtt.MQTTMessage:
+        m = mqtt.MQTTMessage(topic=topic.encode())
+        m.payload = payload
+        return m
+
+    for _ in range(3):
+        guarded(pub.client, None, message("elsewhere", b"boom"))
+        pub.client.on_message(pub.client, None, message(acks_topic(EVENT, "t1"), b"[" * 5000))
+    guarded(pub.client, None, message("elsewhere", b"fine"))
+    assert seen == [b"fine"] and pub.unexpected >= 3
+    assert caplog.text.count("a message on elsewhere could not be handled") == 1
+    pub.outbox.close()
 
 
 @pytest.mark.mqtt

@@ -9,7 +9,10 @@ controller answers a repeat without applying it twice). Any other ERR, and any r
 sends the full state again. Lines from the controller that are events go to ``deliver``.
 
 When the port goes away the thread closes it, says so in ``problem`` and opens it again with
-a growing back-off; nothing is raised into the app.
+a growing back-off; nothing is raised into the app. Lines that are not frames are refused
+(:func:`~cribpi.hal.protocol.parse_line`) and logged; an error nothing foresaw is logged
+once a cause, counted in ``unexpected``, and handled as a lost controller: the thread never
+stops before :meth:`Link.close`.
 """
 
 from __future__ import annotations
@@ -96,6 +99,7 @@ class Link:
         self.problem: str | None = "controller: connecting"
         self.hello: Hello | None = None
         self.connections = 0  # handshakes so far (a reconnect adds one)
+        self.unexpected = 0  # errors nothing foresaw (each cause logged once): the port reopened
         self.shown: BoardModel | None = None  # the board the controller has ACKed in full
         self._port_name, self._opener, self._finder, self._clock = port, opener, finder, clock
         self._wanted: BoardModel | None = None
@@ -145,6 +149,12 @@ class Link:
                     log.warning("controller %s: %s", self.where, exc)
                     self._logged = str(exc)
                 self.problem = self._problem_for(exc)
+            except Exception as exc:  # a bug or a line nothing foresaw: the loop must not die
+                self.unexpected += 1
+                if repr(exc) != self._logged:
+                    log.exception("controller %s: unexpected error (the port is opened again)", self.where)
+                    self._logged = repr(exc)
+                self.problem = "controller: unexpected error, reconnecting"
             finally:
                 self._close_port()
             if self.connections > before:

@@ -10,6 +10,8 @@ so a screen renders identically with any Pillow.
 
 from __future__ import annotations
 
+import unicodedata
+
 from PIL import Image
 
 from cribpi.views.fonts.data import BitmapFontData
@@ -29,7 +31,8 @@ SUIT_GLYPHS_5X7: dict[str, tuple[str, ...]] = {
 
 
 class BitmapFont:
-    """A fixed-cell font; characters it lacks are drawn as ``?``."""
+    """A fixed-cell font; characters it lacks are drawn as ``?``. Text is drawn composed
+    (NFC): a name typed as ``e`` and a combining diaeresis draws as the one cell ``ë``."""
 
     def __init__(self, data: BitmapFontData, scale: int = 1) -> None:
         self.data = data
@@ -39,7 +42,7 @@ class BitmapFont:
         self._masks: dict[str, Image.Image | None] = {}
 
     def text_width(self, text: str) -> int:
-        return len(text) * self.width
+        return len(unicodedata.normalize("NFC", text)) * self.width
 
     def glyph(self, char: str) -> tuple[str, ...]:
         glyphs = self.data.glyphs
@@ -55,7 +58,7 @@ class BitmapFont:
         x, y = xy
         width = self.width
         masks = self._masks
-        for char in text:
+        for char in unicodedata.normalize("NFC", text):
             try:
                 mask = masks[char]
             except KeyError:

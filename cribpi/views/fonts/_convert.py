@@ -6,6 +6,10 @@ A maintainer's tool, not used at run time. The fonts come from Debian's ``xfonts
     python -m cribpi.views.fonts._convert MISC_FONT_DIR > cribpi/views/fonts/misc_fixed.py
 
 where ``MISC_FONT_DIR`` is the folder holding ``5x7.pcf.gz`` (Debian: the X11 ``misc`` fonts).
+Those files are the fonts' ISO 10646 (Unicode) versions: besides ASCII the text fonts keep
+Latin-1 and Latin Extended-A (U+00A0-U+017F), the letters of every European player's name
+("Zoë", "Łukasz", "Şükrü"). Pillow reads one 256-character page of a PCF font at a time, so
+each page a font's characters fall in is read on its own (:class:`PagedPcf`).
 
 Glyphs are kept as rows of ``#`` and ``.`` so a diff of the data module shows the pixels.
 """
@@ -20,23 +24,59 @@ from typing import Any, BinaryIO, cast
 from PIL import PcfFontFile
 
 ASCII = "".join(chr(c) for c in range(32, 127))
+#: Latin-1's printable half and Latin Extended-A: U+00A0-U+017F.
+LATIN = "".join(chr(c) for c in range(0xA0, 0x180))
 #: (constant name, PCF file, characters kept)
 FONTS = (
-    ("SMALL", "5x7.pcf.gz", ASCII),
-    ("BOLD", "6x13B.pcf.gz", ASCII),
+    ("SMALL", "5x7.pcf.gz", ASCII + LATIN),
+    ("BOLD", "6x13B.pcf.gz", ASCII + LATIN),
     ("BIG_DIGITS", "10x20.pcf.gz", "0123456789+-/: "),
 )
 
 
-def _glyph(font: PcfFontFile.PcfFontFile, char: str) -> tuple[Any, ...]:
-    glyph = font.glyph[ord(char)]
-    if glyph is None:
-        raise SystemExit(f"{char!r} is not in the font")
-    return glyph
+class PagedPcf(PcfFontFile.PcfFontFile):
+    """One 256-character page (``page`` 0: U+0000-U+00FF, 1: U+0100-U+01FF) of a PCF font
+    encoded in ISO 10646: ``glyph[n]`` is the glyph of ``chr(page * 256 + n)``. (Pillow's own
+    reading maps only the first page, through an 8-bit charset.)"""
+
+    def __init__(self, fp: BinaryIO, page: int) -> None:
+        self.page = page  # read by _load_encoding, which the constructor calls
+        super().__init__(fp, "iso8859-1")
+
+    def _load_encoding(self) -> list[int | None]:
+        fp, _, i16, _ = self._getformat(PcfFontFile.PCF_BDF_ENCODINGS)
+        first_col, last_col, first_row, last_row = (i16(fp.read(2)) for _ in range(4))
+        i16(fp.read(2))  # the default character
+        columns = last_col - first_col + 1
+        offsets = [i16(fp.read(2)) for _ in range(columns * (last_row - first_row + 1))]
+        encoding: list[int | None] = [None] * 256
+        if first_row <= self.page <= last_row:
+            for column in range(first_col, min(last_col, 255) + 1):
+                offset = offsets[(self.page - first_row) * columns + column - first_col]
+                encoding[column] = None if offset == 0xFFFF else offset
+        return encoding
 
 
-def glyph_rows(font: PcfFontFile.PcfFontFile, char: str) -> tuple[str, ...]:
-    image = _glyph(font, char)[3]
+class PagedFont:
+    """A PCF font's pages, each read when a character of it is first asked for."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.pages: dict[int, PagedPcf] = {}
+
+    def glyph(self, char: str) -> tuple[Any, ...]:
+        page, column = divmod(ord(char), 256)
+        if page not in self.pages:
+            with gzip.open(self.path) as fh:
+                self.pages[page] = PagedPcf(cast(BinaryIO, fh), page)
+        glyph = self.pages[page].glyph[column]
+        if glyph is None:
+            raise SystemExit(f"{char!r} (U+{ord(char):04X}) is not in {self.path.name}")
+        return glyph
+
+
+def glyph_rows(font: PagedFont, char: str) -> tuple[str, ...]:
+    image = font.glyph(char)[3]
     width, height = image.size
     return tuple(
         "".join("#" if image.getpixel((x, y)) else "." for x in range(width))
@@ -45,9 +85,8 @@ def glyph_rows(font: PcfFontFile.PcfFontFile, char: str) -> tuple[str, ...]:
 
 
 def emit_font(name: str, path: Path, chars: str) -> list[str]:
-    with gzip.open(path) as fh:
-        font = PcfFontFile.PcfFontFile(cast(BinaryIO, fh), "iso8859-1")
-    first = _glyph(font, chars[0])
+    font = PagedFont(path)
+    first = font.glyph(chars[0])
     width, height = first[3].size
     ascent = -first[1][1]
     lines = [f"{name} = BitmapFontData(", f"    name={path.name.removesuffix('.pcf.gz')!r},"]
