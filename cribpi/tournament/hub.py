@@ -1,10 +1,11 @@
 """The director's changes out to every open page's live stream (``/events``), bounded.
 
-A table's board is drawn at most ``1 / FRAME_SECONDS`` times a second on a wall: a board that
-comes sooner waits for its frame, and a newer board of the same table drawn over it meanwhile
-replaces it (only the newest is sent; each one passed over counts as ``drops["board"]``). So a
-table flooding boards costs the pages a few frames a second, and the other tables' boards go
-out at once. A page whose stream is ``STREAM_MOST`` changes behind (a phone asleep on a slow
+A table's board is drawn at most ``1 / FRAME_SECONDS`` times a second on a wall, after a burst
+of ``FRAME_BURST`` (a move that ends a game and its confirmations come together: they go out at
+once): a board that comes sooner waits for its frame, and a newer board of the same table drawn
+over it meanwhile replaces it (only the newest is sent; each one passed over counts as
+``drops["board"]``). So a table flooding boards costs the pages a few frames a second, and the
+other tables' boards go out at once. A page whose stream is ``STREAM_MOST`` changes behind (a phone asleep on a slow
 Wi-Fi) lets its oldest go (``drops["wall"]``; the page refetches everything when it reconnects);
 the director never waits for a page, nor logs a line a change.
 """
@@ -14,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import math
 import threading
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -24,9 +24,10 @@ import anyio
 
 from cribpi.tournament.quiet import Quiet
 
-__all__ = ["Hub", "FRAME_SECONDS", "STREAM_MOST"]
+__all__ = ["Hub", "FRAME_SECONDS", "FRAME_BURST", "STREAM_MOST"]
 
-FRAME_SECONDS = 0.2  # a table's board at most 5 times a second on a page
+FRAME_SECONDS = 0.2  # a table's board at most 5 times a second on a page,
+FRAME_BURST = 3.0  # after this many at once
 STREAM_MOST = 2_000  # changes a page's stream may be behind by (a frame of 200 tables is 200)
 log = logging.getLogger("cribpi.tournament.web")
 
@@ -36,13 +37,13 @@ class Hub:
     ``drops`` counts what it lets go, by reason (the director's: ``/api/health`` shows them)."""
 
     def __init__(self, drops: Counter[str] | None = None, frame: float = FRAME_SECONDS,
-                 most: int = STREAM_MOST) -> None:
+                 most: int = STREAM_MOST, burst: float = FRAME_BURST) -> None:
         self.streams: set[asyncio.Queue[tuple[str, str]]] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.drops: Counter[str] = Counter() if drops is None else drops
-        self.frame, self.most = frame, most
+        self.frame, self.most, self.burst = frame, most, burst
         self.pending: dict[str, dict[str, Any]] = {}  # table -> its newest board waiting for its frame
-        self.sent: dict[str, float] = {}  # table -> when its last board went out (the loop's clock)
+        self.frames: dict[str, tuple[float, float]] = {}  # table -> (frames in hand, when: the loop's clock)
         self.guard = threading.Lock()  # pending: written from paho's thread, read in the loop
         self.quiet = Quiet(log)
 
@@ -66,12 +67,19 @@ class Hub:
             with self.guard:
                 self.pending.clear()
 
+    def _in_hand(self, table: str) -> float:
+        """``table``'s frames in hand now: one more each ``frame`` seconds, up to ``burst``."""
+        assert self.loop is not None
+        now = self.loop.time()
+        had, at = self.frames.get(table, (self.burst, now))
+        return min(self.burst, had + (now - at) / self.frame) if self.frame > 0 else self.burst
+
     def _due(self, table: str) -> None:
         """In the loop: send ``table``'s board now, or at its next frame."""
         assert self.loop is not None
-        wait = self.sent.get(table, -math.inf) + self.frame - self.loop.time()
-        if wait > 0:
-            self.loop.call_later(wait, self._send, table)
+        frames = self._in_hand(table)
+        if frames < 1:
+            self.loop.call_later((1 - frames) * self.frame, self._send, table)
         else:
             self._send(table)
 
@@ -81,7 +89,7 @@ class Hub:
         if data is None:
             return
         assert self.loop is not None
-        self.sent[table] = self.loop.time()
+        self.frames[table] = (max(0.0, self._in_hand(table) - 1), self.loop.time())
         self._put(("table", json.dumps(data, separators=(",", ":"))))
 
     def _put(self, item: tuple[str, str]) -> None:

@@ -201,3 +201,15 @@ def test_a_board_flood_from_one_table_leaves_the_others_boards_prompt(room: Mosq
         client.close()
     server.stop()
     stop(d)
+
+
+def test_a_stopped_mqtt_loop_is_a_warning_not_silence(room: Mosquitto) -> None:
+    d = start(room)
+    assert d.warnings() == []
+    assert d.client is not None
+    d.client.loop_stop()  # paho's thread ends (as an exception out of a callback once ended it)
+    wait_for(lambda: d.loop_thread is not None and not d.loop_thread.is_alive())
+    said = TestClient(create_app(d)).get("/api/health").json()["warnings"]
+    assert said == ["the director's MQTT loop has stopped: no table's message is taken; restart the director (its log"
+                    " says why)"]
+    stop(d)

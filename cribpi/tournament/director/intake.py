@@ -98,8 +98,8 @@ class Intake(Counting):
                 log.warning("%s", self._behind_room(own, room))
             return
         why = self._ahead(table, number, own, room)
-        if table not in self.future:  # once a table, until one of its ids is taken again
-            log.warning("%s", why)
+        if table not in self.future:  # once a table, until one of its ids is taken again (a line a second at most)
+            self.quiet.warning(f"ahead:{table}", "%s", why)
         self.future[table] = why
         most = max(own, room or 0) + AHEAD_MICROSECONDS
         raise BadMessage("from_the_future", f"{table}/{kind} id {number} is ahead of any table's ({most})",
@@ -149,7 +149,8 @@ class Intake(Counting):
     def _forget_order(self, table: str) -> None:
         """Forget ``table``'s order (the bar for its boards and events), as its reconnect does:
         its boards kept coming under the bar, which a made-up id ahead could have raised."""
-        log.warning("%s: %d boards in a row older than the one shown; its order is forgotten", table, BEHIND_MOST)
+        self.quiet.warning("forgotten", "%s: %d boards in a row older than the one shown; its order is forgotten",
+                           table, BEHIND_MOST)  # a forger can make it happen every third board: a line a second
         for ordering in (self.since, self.shown, self.newest, self.behind):
             ordering.pop(table, None)
 
