@@ -4,7 +4,7 @@ A real mosquitto (the room ``cribpi director init`` writes) and ``cribpi directo
 own process, its log to a file. Every table but t1 publishes a board a second, spread over the
 second, as it plays; a wall follows ``/events``; a client asks ``/api/standings`` ten times a
 second. Then t1, with its own password, publishes ``--flood-rate`` boards a second for
-``--flood-seconds`` (QoS 0, as ``mosquitto_pub`` does), from its own process. Prints the other
+``--flood-seconds`` (QoS 0, as ``mosquitto_pub`` does; one in ten malformed), from its own process. Prints the other
 tables' publish -> ``/events`` latency before and during the flood (target p99 <= 500 ms),
 ``/api/standings`` p99 during it (<= 250 ms), the director's RSS growth (<= 30 MB) and its log's
 growth (<= 1 MB), and what it counted.
@@ -81,8 +81,9 @@ def flood(port: int, password: str, rate: int, seconds: float, start: float, out
     time.sleep(max(0.0, start - time.time()))
     base, sent, t0 = int(time.time() * 1e6), 0, time.monotonic()
     while (now := time.monotonic() - t0) < seconds:
-        while sent < now * rate:
-            c.publish(f"cribpi/{EVENT}/tables/t1/state", board(base + sent), qos=0)
+        while sent < now * rate:  # one in ten malformed (refused, and logged a line a second)
+            payload = board(base + sent) if sent % 10 else b'{"scores": "x"}'
+            c.publish(f"cribpi/{EVENT}/tables/t1/state", payload, qos=0)
             sent += 1
         time.sleep(0.001)
     time.sleep(0.5)
