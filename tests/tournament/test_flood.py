@@ -213,3 +213,31 @@ def test_a_stopped_mqtt_loop_is_a_warning_not_silence(room: Mosquitto) -> None:
     assert said == ["the director's MQTT loop has stopped: no table's message is taken; restart the director (its log"
                     " says why)"]
     stop(d)
+
+
+def test_a_failed_group_commit_is_counted_and_its_messages_acknowledged_after_the_next(
+        room: Mosquitto, monkeypatch: pytest.MonkeyPatch) -> None:
+    d = start(room)
+    real, failed = d.db.sync, threading.Event()
+
+    def full_disk() -> None:  # the first fsync after this fails, as on a full disk
+        if not failed.is_set():
+            failed.set()
+            raise OSError(28, "No space left on device")
+        real()
+
+    monkeypatch.setattr(d.db, "sync", full_disk)
+    owner = Intruder(room, "t2", "t2-disk", clean_session=True)
+    first = int(time.time() * 1e6)
+    waits = json.loads(result(first, 9, [121, 100], "win", 21))  # of players not registered: it waits, written
+    send(owner, "t2", "result", json.dumps({**waits, "players": ["Xa", "Xb"]}).encode())
+    wait_for(lambda: d.drops["flush"] == 1 and d.refused["unknown_player"] == 1)
+    wait_for(lambda: not d.unacked and not d.syncing and not d.db.unsynced())  # tried again, acknowledged
+    assert d.flusher is not None and d.flusher.is_alive() and d.warnings() == []
+    stop(d)
+    again = start(room)  # nothing comes again: it was acknowledged once it was durable
+    send(owner, "t2", "events", event(first + 1))
+    wait_for(lambda: again.accepted["events"] >= 1)
+    assert again.accepted["events"] == 1 and not again.refused, (again.accepted, again.refused)
+    owner.close()
+    stop(again)
