@@ -7,7 +7,8 @@ second. Then t1, with its own password, publishes ``--flood-rate`` boards a seco
 ``--flood-seconds`` (QoS 0, as ``mosquitto_pub`` does; one in ten malformed), from its own process. Prints the other
 tables' publish -> ``/events`` latency before and during the flood (target p99 <= 500 ms),
 ``/api/standings`` p99 during it (<= 250 ms), the director's RSS growth (<= 30 MB) and its log's
-growth (<= 1 MB), and what it counted.
+growth (<= 1 MB), and what it counted. Then t1 floods events, 3,500 a second for as long: the
+director's RSS and log growth.
 
     python benchmarks/bench_tournament_flood.py [--tables 24] [--flood-rate 5000] [--flood-seconds 20]
 """
@@ -62,10 +63,11 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
-def client(port: int, table: str, password: str) -> mqtt.Client:
+def client(port: int, table: str, password: str, inflight: int = 20) -> mqtt.Client:
     c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=table)
     c.username_pw_set(table, password)
     c.max_queued_messages_set(0)
+    c.max_inflight_messages_set(inflight)
     c.connect("127.0.0.1", port)
     c.loop_start()
     return c
@@ -75,15 +77,23 @@ def board(msg_id: int) -> bytes:
     return json.dumps({**BOARD, "id": msg_id, "at": time.time()}, separators=(",", ":")).encode()
 
 
-def flood(port: int, password: str, rate: int, seconds: float, start: float, out: Any) -> None:
-    """t1's flood, in its own process: ``rate`` boards a second for ``seconds`` from ``start``."""
-    c = client(port, "t1", password)
+def flood(port: int, password: str, rate: int, seconds: float, start: float, out: Any, kind: str = "state") -> None:
+    """t1's flood, in its own process: ``rate`` boards (or events) a second for ``seconds`` from
+    ``start``; one in ten malformed (refused, and logged a line a second). Boards at QoS 0, as
+    ``mosquitto_pub`` sends them; events at QoS 1, as a table does."""
+    c = client(port, "t1", password, inflight=1000)
     time.sleep(max(0.0, start - time.time()))
     base, sent, t0 = int(time.time() * 1e6), 0, time.monotonic()
     while (now := time.monotonic() - t0) < seconds:
-        while sent < now * rate:  # one in ten malformed (refused, and logged a line a second)
-            payload = board(base + sent) if sent % 10 else b'{"scores": "x"}'
-            c.publish(f"cribpi/{EVENT}/tables/t1/state", payload, qos=0)
+        while sent < now * rate:
+            if not sent % 10:
+                payload = b'{"scores": "x"}'
+            elif kind == "state":
+                payload = board(base + sent)
+            else:
+                payload = json.dumps({"id": base + sent, "game": 1, "event": {"type": "go", "seat": 0},
+                                      "at": time.time()}).encode()
+            c.publish(f"cribpi/{EVENT}/tables/t1/{kind}", payload, qos=0 if kind == "state" else 1)
             sent += 1
         time.sleep(0.001)
     time.sleep(0.5)
@@ -204,6 +214,24 @@ def measure(pid: int, log: Path, http: int, port: int, creds: dict[str, str], ta
     print(f"  director RSS {rss0:.1f} -> {rss1:.1f} MB (+{rss1 - rss0:.1f} MB, target <= 30 MB); log"
           f" +{(log1 - log0) / 1024:.1f} KB (target <= 1 MB)")
     print(f"  accepted {health['accepted']}, refused {health['refused']}, drops {health['drops']}")
+    events(pid, log, http, port, creds, 3_500, seconds)
+
+
+def events(pid: int, log: Path, http: int, port: int, creds: dict[str, str], rate: int, seconds: float) -> None:
+    """t1's events flood (the issue's 3,500 a second): the director's memory and log after it."""
+    rss0, log0 = rss_mb(pid), log.stat().st_size
+    out: Any = multiprocessing.Queue()
+    flooder = multiprocessing.Process(target=flood, args=(port, creds["t1"], rate, seconds, time.time(), out,
+                                                          "events"))
+    flooder.start()
+    achieved = out.get(timeout=seconds + 60)
+    flooder.join()
+    time.sleep(3)
+    rss1, log1 = rss_mb(pid), log.stat().st_size
+    health = httpx2.get(f"http://127.0.0.1:{http}/api/health").json()
+    print(f"event flood: t1 publishes {achieved:,.0f} events/s for {seconds:g} s (QoS 1): director RSS {rss0:.1f} ->"
+          f" {rss1:.1f} MB (+{rss1 - rss0:.1f} MB); log +{(log1 - log0) / 1024:.1f} KB; accepted"
+          f" {health['accepted'].get('events', 0)}, refused {health['refused']}")
 
 
 def main() -> None:
