@@ -100,7 +100,8 @@ class Link(Admin):
             _, done = self._take(message.topic, bytes(message.payload), retained=bool(message.retain))
         except Exception as exc:  # _take catches everything; a topic that is no UTF-8 raises on reading it
             self.refused["error"] += 1
-            self._fault("error", "a message could not be taken", exc)
+            self.quiet.error("error", "a message could not be taken: %s: %s", type(exc).__name__, str(exc)[:200],
+                             exc_info=exc)
         try:
             self._acknowledge(client, message, done)
         except Exception as exc:
