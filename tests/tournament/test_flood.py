@@ -82,9 +82,14 @@ def test_a_message_4000_deep_on_every_topic_stops_nothing(room: Mosquitto) -> No
     health = TestClient(create_app(d)).get("/api/health").json()
     assert health["refused"] == {"too_deep": 4, "bad_status": 1} and health["accepted"] == {"result": 1}
     assert health["warnings"] == [] and d.loop_thread is not None and d.loop_thread.is_alive()
+    stop(d)
+    again = start(room)  # acknowledged: none of them is delivered again to a director restarted
+    send(owner, "t1", "events", event(int(time.time() * 1e6)))
+    wait_for(lambda: again.accepted["events"] == 1)
+    assert not again.refused, again.refused
     for client in (owner, other):
         client.close()
-    stop(d)
+    stop(again)
 
 
 def test_a_message_the_director_fails_on_is_dropped_and_never_delivered_again(room: Mosquitto) -> None:
