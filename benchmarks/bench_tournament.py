@@ -13,6 +13,10 @@
    leaderboard's stream (target p99 <= 250 ms).
 2. The director taking confirmed results with ``--players`` registered: ms per result (target
    <= 5 ms at 500 players), through ``Director.handle`` (parse, checks, SQLite, standings).
+3. One table's board flood (``bench_tournament_flood.py``): t1 publishes ``--flood-rate`` boards
+   a second for ``--flood-seconds`` in a room of 24 tables; the other tables' boards on
+   ``/events`` (target p99 <= 500 ms), ``/api/standings`` (p99 <= 250 ms), the director's RSS
+   growth (<= 30 MB) and its log's (<= 1 MB).
 """
 
 from __future__ import annotations
@@ -45,6 +49,9 @@ from cribpi.tournament.loadgen import PER_PROCESS, player_names, table_games, ta
 from cribpi.tournament.outbox import Outbox
 from cribpi.tournament.publisher import TablePublisher
 from cribpi.tournament.room import EVENT_DB, init_event
+
+sys.path.insert(0, str(Path(__file__).parent))
+from bench_tournament_flood import board_flood  # noqa: E402 - beside this script
 
 EVENT = "bench"
 
@@ -258,11 +265,16 @@ def main() -> None:
     parser.add_argument("--results", type=int, default=2000)
     parser.add_argument("--steps", type=int, default=10, help="a table's moves a second (it publishes one board)")
     parser.add_argument("--skip-standings", action="store_true", help="only the room's load")
+    parser.add_argument("--flood-rate", type=int, default=5000, help="t1's boards a second in the flood")
+    parser.add_argument("--flood-seconds", type=float, default=20)
+    parser.add_argument("--skip-flood", action="store_true", help="no board flood")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         if not args.skip_standings:
             standings_cost(args.players, args.results, Path(tmp))
         room_load(args.tables, args.seconds, Path(tmp) / "room", args.steps)
+        if not args.skip_flood:
+            board_flood(24, args.flood_rate, args.flood_seconds, Path(tmp) / "flood")
 
 
 if __name__ == "__main__":

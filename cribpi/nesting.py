@@ -114,9 +114,10 @@ def loads_json(text: str | bytes, limit: int = MAX_DEPTH) -> Any:
     a ``ValueError`` (``json.JSONDecodeError``, ``UnicodeDecodeError``) as ever otherwise."""
     if isinstance(text, (bytes, bytearray)):
         text = bytes(text).decode(json.detect_encoding(text), "surrogatepass")  # as json.loads would
-    depth, line = json_depth(text, limit)
-    if depth > limit:
-        raise _refusal(limit, line)
+    if text.count("[") + text.count("{") > limit:  # fewer brackets cannot nest too deep: no scan
+        depth, line = json_depth(text, limit)
+        if depth > limit:
+            raise _refusal(limit, line)
     try:
         return json.loads(text)
     except (RecursionError, MemoryError):

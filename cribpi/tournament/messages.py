@@ -13,22 +13,26 @@ the session the tables replay their outboxes to (see :mod:`cribpi.tournament.pub
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from cribpi.exc import CribpiError
+from cribpi.nesting import TooDeep, loads_json
 from cribpi.game import Pegged, Phase, State, apply
 from cribpi.game.moves import latest_score
 from cribpi.rules import ACC, classify_result
 
 __all__ = ["MAX_PAYLOAD", "NAME", "KINDS", "BadMessage", "Message", "topic", "subscription", "parse",
            "state_body", "result_body", "last_score", "last_score_now", "director_topic", "director_body", "director_session",
-           "GAME_LENGTHS", "result_problem", "acks_topic", "acks_body", "parse_acks"]
+           "GAME_LENGTHS", "result_problem", "acks_topic", "acks_body", "parse_acks", "MAX_DEPTH", "loads"]
 
 MAX_PAYLOAD = 8192  # bytes; a table's largest message (a 4-player state) is well under 1 KiB
+# Brackets open at once: a table's deepest message (a board's last score, an event's cards) has
+# 3. A payload is scanned for its depth before json.loads runs: json.loads recurses once a
+# bracket, and 8 KiB of "[" is past Python's recursion limit (a RecursionError, not a ValueError).
+MAX_DEPTH = 16
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")  # an event or table id (also an MQTT username)
 KINDS = ("state", "events", "result", "status")
 RESULT_STATUSES = ("confirmed", "disputed")
@@ -74,6 +78,20 @@ def acks_topic(event: str, table: str) -> str:
     return f"cribpi/{event}/acks/{table}"
 
 
+def loads(payload: bytes, what: str, *, limit: int = MAX_PAYLOAD) -> Any:
+    """The JSON in ``payload`` (named ``what`` in a refusal), bounded before it is read: at most
+    ``limit`` bytes (``too_large``) and ``MAX_DEPTH`` brackets deep (``too_deep``); ``bad_json``
+    for anything else json.loads cannot read. Never another exception."""
+    if len(payload) > limit:
+        raise BadMessage("too_large", f"{what}: {len(payload)} bytes (limit {limit})")
+    try:
+        return loads_json(payload, MAX_DEPTH)  # the nesting scanned first: no recursion error
+    except TooDeep:
+        raise BadMessage("too_deep", f"{what}: brackets nested more than {MAX_DEPTH} deep") from None
+    except ValueError as exc:  # json's own refusals, UnicodeDecodeError among them
+        raise BadMessage("bad_json", f"{what}: {str(exc)[:120]}") from None
+
+
 def acks_body(session: str, ids: list[int]) -> bytes:
     return json.dumps({"session": session, "ids": ids}, separators=(",", ":")).encode()
 
@@ -81,8 +99,8 @@ def acks_body(session: str, ids: list[int]) -> bytes:
 def parse_acks(payload: bytes) -> tuple[str, list[int]] | None:
     """The director's session and the ids an acknowledgement names; None if it is not one."""
     try:
-        body = json.loads(payload)
-    except (ValueError, UnicodeDecodeError):
+        body = loads(payload, "acknowledgement", limit=64 * MAX_PAYLOAD)  # 500 ids of 16 digits: 8.5 KB
+    except BadMessage:
         return None
     if type(body) is not dict or type(body.get("ids")) is not list or not all(_int(i, 1) for i in body["ids"]):
         return None
@@ -98,8 +116,8 @@ def director_session(payload: bytes) -> str | None:
     """The session a director's announcement names; None if it is not one (an empty retained
     message clears the topic)."""
     try:
-        body = json.loads(payload)
-    except (ValueError, UnicodeDecodeError):
+        body = loads(payload, "director's announcement")
+    except BadMessage:
         return None
     session = body.get("session") if type(body) is dict else None
     return session if type(session) is str and SESSION.fullmatch(session) else None
@@ -162,7 +180,9 @@ def _int(v: Any, lo: int = 0, hi: int = MAX_ID) -> bool:
 
 
 def _num(v: Any) -> bool:
-    return type(v) in (int, float) and math.isfinite(v) and v >= 0
+    """A time (seconds): bounded, so an int past a float's range (math.isfinite would raise
+    OverflowError) or a float whose microseconds are no int are refused, not raised on."""
+    return type(v) in (int, float) and 0 <= v <= MAX_ID
 
 
 def _ints(v: Any, lo: int = 0, hi: int = 10_000) -> bool:
@@ -218,10 +238,7 @@ def parse(event: str, topic_name: str, payload: bytes) -> Message:
         if payload not in (b"online", b"offline"):
             raise BadMessage("bad_status", f"{table}: {payload[:40]!r} (online or offline)")
         return Message(table, kind, {"online": payload == b"online"})
-    try:
-        body = json.loads(payload)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise BadMessage("bad_json", f"{table}/{kind}: {exc}") from None
+    body = loads(payload, f"{table}/{kind}")
     if type(body) is not dict:
         raise BadMessage("bad_type", f"{table}/{kind}: a JSON object is expected, not {type(body).__name__}")
     if kind == "result" and body.get("kind") == "double skunk":  # as older tables wrote it (and may replay it)

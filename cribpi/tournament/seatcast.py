@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from cribpi.exc import CribpiError
 from cribpi.game import Game, Phase, State
-from cribpi.nesting import loads_json
+from cribpi.tournament.messages import BadMessage, loads
 from cribpi.views.model import MessageScreen
 from cribpi.views.seat import round_played_screen, round_played_why, seat_screen
 
@@ -88,8 +88,8 @@ def parse_seat(payload: bytes) -> Seat | None:
     if not payload or len(payload) > MAX_SEAT:
         return None
     try:
-        body = loads_json(payload, 4)  # an object of lists: a deeper one is no seating (TooDeep)
-    except ValueError:
+        body = loads(payload, "seating", limit=MAX_SEAT)  # bounded in size and depth
+    except BadMessage:
         return None
 
     def names(v: Any) -> bool:

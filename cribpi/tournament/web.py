@@ -16,7 +16,7 @@ import math
 import random
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ from starlette.routing import Route
 
 from cribpi.exc import CribpiError
 from cribpi.tournament.director import NAME_MAX, Director, NoSuchResult
+from cribpi.tournament.hub import Hub
 from cribpi.tournament.standings import ACC_POINTS
 from cribpi.tournament.webguards import LOGIN_PENALTY_S, MAX_BODY, BodyLimit, LoginGate
 from cribpi.tournament.webkept import kept_routes
@@ -45,46 +46,9 @@ SESSION_SECONDS = 12 * 3600
 COOKIE = "cribpi_admin"
 
 
-class Hub:
-    """Fans the director's changes out to every open event stream (called from paho's thread)."""
-
-    def __init__(self) -> None:
-        self.streams: set[asyncio.Queue[tuple[str, str]]] = set()
-        self.loop: asyncio.AbstractEventLoop | None = None
-
-    def __call__(self, what: str, data: dict[str, Any]) -> None:
-        loop = self.loop
-        if loop is None or not self.streams:
-            return
-        item = (what, json.dumps(data, separators=(",", ":")))
-        for queue in list(self.streams):
-            loop.call_soon_threadsafe(queue.put_nowait, item)
-
-    async def stream(self, bye: anyio.Event | None = None) -> AsyncIterator[dict[str, str]]:
-        """What happens, as it happens, until ``bye`` (the server stopping): then the stream
-        ends as a stream should, rather than being cut off (which uvicorn logs as an ERROR at
-        every stop with a page open); the page's EventSource reconnects by itself."""
-        queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue(maxsize=10_000)
-        self.streams.add(queue)
-        stopping = asyncio.ensure_future(bye.wait()) if bye is not None else asyncio.get_running_loop().create_future()
-        try:
-            yield {"event": "hello", "data": "{}"}
-            while True:
-                got = asyncio.ensure_future(queue.get())
-                await asyncio.wait((got, stopping), return_when=asyncio.FIRST_COMPLETED)
-                if not got.done():
-                    got.cancel()
-                    return
-                what, data = got.result()
-                yield {"event": what, "data": data}
-        finally:
-            stopping.cancel()
-            self.streams.discard(queue)
-
-
 def create_app(director: Director, *, rng: random.Random | None = None, gate: LoginGate | None = None) -> Any:
     """The pages and the API of ``director``, every request body bounded (:class:`BodyLimit`)."""
-    hub = Hub()
+    hub = Hub(director.drops)  # what it lets go is counted with the director's drops
     gate = gate or LoginGate()
     director.listeners.append(hub)
     rng = rng or random.Random()

@@ -262,10 +262,13 @@ def test_the_admin_page_shows_the_directors_warnings_and_follows_them(tmp_path: 
         event(table, int(now * 1_000_000) + n)  # the first heard is refused till a second agrees
     assert event("t1", int(now * 1_000_000) + 9)
     assert not event("t2", 2**53 - 1)
+    assert not room.send("t3", "state", b"[" * 4000 + b"]" * 4000)  # and what was refused, by reason
     server = Server(room.director)
     try:
         page = admin_page(browser, server, PASSWORD)
         page.wait_for_selector("#warnings li")
+        assert page.locator("#drops li").all_inner_texts() == [
+            "Messages refused: from_the_future 2, too_deep 1", "Dropped: none"]
         said = page.locator("#warnings li").all_inner_texts()
         assert said[0].startswith("the tables' clocks are 30 days ahead of this machine's clock")
         assert [w.split("'")[0] for w in said[1:]] == ["t2"]

@@ -144,7 +144,7 @@ def test_a_director_whose_database_was_lost_gets_everything_back_once(broker: Mo
             for t, pub in pubs.items()}
 
     def every_event_seen() -> bool:
-        return all(ids <= again.seen.get(t, set()) for t, ids in kept.items())
+        return all(ids <= (again.seen[t].ids if t in again.seen else set()) for t, ids in kept.items())
 
     # (a result may come more than once: sent again after a reconnect, it waits once)
     wait_for(lambda: served(pubs, again) and every_event_seen() and again.refused["unknown_player"] >= 2)

@@ -32,7 +32,10 @@ acknowledged and then lost (killed before saving it) still arrives.
 
 The director is split by job, each part a layer on the one before: :mod:`.base` (its state),
 :mod:`.counting` (the standings, the bracket, the seating), :mod:`.intake` (the tables' messages),
-:mod:`.admin` (the admin's actions) and :mod:`.link` (the broker).
+:mod:`.admin` (the admin's actions) and :mod:`.link` (the broker); :mod:`.limits` holds each
+table's rates and the window of its ids kept. Nothing a table sends stops it: a payload is
+bounded in size and depth before it is read, and an exception of any kind while taking a
+message is counted (``error``) and the message acknowledged and dropped.
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@ listeners (the pages); the constants its parts share."""
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import Counter
@@ -12,13 +13,16 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from cribpi.exc import ConfigError
+from cribpi.tournament.director.limits import Rates, SeenIds
 from cribpi.tournament.eventdb import EventDB
+from cribpi.tournament.quiet import Quiet
 from cribpi.tournament.standings import Standings
 
 WAITING_PER_TABLE = 200  # results a table may have waiting for their players to be registered
 NAME_MAX = 64  # a player's name, in characters
 SEAT_COLOURS = ("Red", "Blue", "Green", "Yellow")  # seat 1, 2, 3, 4: the pages' colours of each side
 
+log = logging.getLogger("cribpi.tournament.director")  # one logger for the director, whichever part logs
 Notify = Callable[[str, dict[str, Any]], None]  # (what changed: "table" or "standings", its data)
 
 
@@ -37,7 +41,9 @@ class Base:
         self.newest: dict[str, int] = {}  # table -> newest event id
         self.since: dict[str, int] = {}  # table -> the id no older board may come under (reset on connect)
         self.shown: dict[str, set[int]] = {}  # table -> the ids of its states shown since then
-        self.seen: dict[str, set[int]] = {}
+        self.seen: dict[str, SeenIds] = {}  # table -> its newest event ids (a window: see .limits)
+        self.rates = Rates(time.monotonic)  # each table's events and results a second (see .limits)
+        self.quiet = Quiet(log)  # refusals and errors logged a line a second at most, by kind
         self.behind: Counter[str] = Counter()  # table -> its boards refused as out of order in a row
         self.clock: Callable[[], float] = time.time  # seconds: how far ahead a table's ids may be
         # table -> the furthest on it claimed to be (µs: its ids and its clock, ``at``), refused or
@@ -51,7 +57,12 @@ class Base:
         self.standings = Standings(db.players())
         self.playoff_games: dict[frozenset[str], Counter[str]] = {}
         self.client: mqtt.Client | None = None
-        self.drops = 0  # connections to the broker lost (a takeover of its client id would show here)
+        # what was dropped other than a table's message refused (``refused``), by reason: ``broker``
+        # (the connection to the broker lost: a takeover of its client id would show here),
+        # ``wall`` (a page's live stream fell behind: its oldest changes let go), ``board`` (a
+        # table's board drawn over by a newer one before a page was sent it), ``flush`` (a group
+        # commit failed: its messages are delivered again), ``callback`` (an error in the link)
+        self.drops: Counter[str] = Counter()
         # Set once the broker holds the director's subscription (from then on its persistent
         # session keeps every message for it) and the director announced its session.
         self.subscribed = threading.Event()
@@ -62,6 +73,7 @@ class Base:
         self.syncing = False  # the flusher holds acknowledgements older than any in unacked
         self.flush_wanted = threading.Event()
         self.flusher: threading.Thread | None = None
+        self.loop_thread: threading.Thread | None = None  # paho's network loop
         self.stopping = False
         self.left_out: set[int] = set()  # stored results the standings could not use (logged at start)
 
@@ -76,7 +88,7 @@ class Base:
 
     def health(self) -> dict[str, Any]:
         return {"accepted": dict(self.accepted), "refused": dict(self.refused), "session": self.db.get("session"),
-                "drops": self.drops, "warnings": self.warnings()}
+                "drops": dict(self.drops), "warnings": self.warnings()}
 
     def warnings(self) -> list[str]:
         """What the director should look at (``GET /api/health``); see :mod:`.intake`."""

@@ -12,6 +12,7 @@ from typing import Any
 
 from cribpi.tournament.director.base import WAITING_PER_TABLE
 from cribpi.tournament.director.counting import Counting
+from cribpi.tournament.director.limits import SeenIds
 from cribpi.tournament.messages import BadMessage, Message, parse, topic
 
 log = logging.getLogger("cribpi.tournament.director")  # one logger for the director, whichever part logs
@@ -47,14 +48,22 @@ class Intake(Counting):
         try:
             message = parse(self.event, topic, payload)
             with self.lock:
+                if message.table in self.live and not self.rates.within(message.table, message.kind):
+                    raise BadMessage("rate", f"{message.table}/{message.kind}: more than {self.rates.said(message.kind)}",
+                                     final=False)  # not told: the table sends it again after a reconnect
                 if message.kind == "state":
                     self._on_state(message, retained=retained)
                 else:
                     getattr(self, f"_on_{message.kind}")(message)
         except BadMessage as exc:
             self.refused[exc.reason] += 1
-            log.warning("refused: %s", exc)
+            self.quiet.warning(exc.reason, "refused: %s", exc)
             return False, (_ackable(message) if exc.final else None)
+        except Exception as exc:  # a bug of the director's, never the loop's end: counted, logged, dropped
+            self.refused["error"] += 1
+            self.quiet.error("error", "a message on %s (%d bytes) could not be taken: %s: %s", str(topic)[:120],
+                             len(payload), type(exc).__name__, str(exc)[:200], exc_info=exc)
+            return False, None  # not told: a table sends it again after a reconnect, to a director mended
         self.accepted[message.kind] += 1
         return True, _ackable(message)
 
@@ -94,8 +103,8 @@ class Intake(Counting):
                 log.warning("%s", self._behind_room(own, room))
             return
         why = self._ahead(table, number, own, room)
-        if table not in self.future:  # once a table, until one of its ids is taken again
-            log.warning("%s", why)
+        if table not in self.future:  # once a table, until one of its ids is taken again (a line a second at most)
+            self.quiet.warning(f"ahead:{table}", "%s", why)
         self.future[table] = why
         most = max(own, room or 0) + AHEAD_MICROSECONDS
         raise BadMessage("from_the_future", f"{table}/{kind} id {number} is ahead of any table's ({most})",
@@ -145,7 +154,8 @@ class Intake(Counting):
     def _forget_order(self, table: str) -> None:
         """Forget ``table``'s order (the bar for its boards and events), as its reconnect does:
         its boards kept coming under the bar, which a made-up id ahead could have raised."""
-        log.warning("%s: %d boards in a row older than the one shown; its order is forgotten", table, BEHIND_MOST)
+        self.quiet.warning("forgotten", "%s: %d boards in a row older than the one shown; its order is forgotten",
+                           table, BEHIND_MOST)  # a forger can make it happen every third board: a line a second
         for ordering in (self.since, self.shown, self.newest, self.behind):
             ordering.pop(table, None)
 
@@ -188,7 +198,9 @@ class Intake(Counting):
         self._table(message)
         table, msg_id = message.table, message.body["id"]
         self._not_ahead(table, "events", msg_id, message.body["at"])
-        seen = self.seen.setdefault(table, set())
+        seen = self.seen.get(table)
+        if seen is None:
+            seen = self.seen[table] = SeenIds()
         if msg_id in seen:
             raise BadMessage("replay", f"{table}/events id {msg_id} seen before")
         newest = self.newest.get(table, 0)

@@ -7,6 +7,7 @@ import logging
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -31,14 +32,33 @@ class Link(Admin):
         made durable in groups gathered over ``group_seconds``, and acknowledged after."""
         client = new_client(broker, f"cribpi-director-{self.event}", max_delay=2, clean_session=False)
         client.manual_ack_set(True)
+        client.suppress_exceptions = True  # paho's own net: ours (guarded) catch everything first
         self.group_commits(group_seconds)
-        client.on_connect = self._on_connect
-        client.on_message = self._on_message
-        client.on_subscribe = self._on_subscribe
-        client.on_disconnect = self._on_disconnect
+        client.on_connect = self._guarded(self._on_connect)
+        client.on_message = self._on_message  # guarded itself: it acknowledges whatever happens
+        client.on_subscribe = self._guarded(self._on_subscribe)
+        client.on_disconnect = self._guarded(self._on_disconnect)
         client.connect_async(broker.host, broker.port, keepalive=15)
-        client.loop_start()
         self.client = client
+        client.loop_start()
+        self.loop_thread = client._thread  # its end (for any reason) is a warning in /api/health
+
+    def _guarded(self, callback: Callable[..., None]) -> Callable[..., None]:
+        """``callback`` as paho calls it, never raising: an exception would end paho's loop
+        (and with it every table's messages); it is counted (``drops["callback"]``) and logged,
+        a line a second at most."""
+        def guarded(*args: Any) -> None:
+            try:
+                callback(*args)
+            except Exception as exc:
+                self._fault("callback", f"{callback.__name__}", exc)
+        guarded.__name__ = callback.__name__
+        return guarded
+
+    def _fault(self, kind: str, where: str, exc: BaseException) -> None:
+        self.drops[kind] += 1
+        self.quiet.error(kind, "%s: %s: %s (the director carries on)", where, type(exc).__name__, str(exc)[:200],
+                         exc_info=exc)
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         if reason.is_failure:
@@ -49,8 +69,8 @@ class Link(Admin):
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         if not self.stopping:
-            self.drops += 1
-            log.warning("lost the broker: %s", reason)
+            self.drops["broker"] += 1
+            self.quiet.warning("broker", "lost the broker: %s", reason)
 
     def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, codes: Any, props: Any) -> None:
         """The broker holds the subscription: from now on it keeps what the tables send, so the
@@ -72,7 +92,22 @@ class Link(Admin):
         return session
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        _, done = self._take(message.topic, bytes(message.payload), retained=bool(message.retain))
+        """Take one message and acknowledge it (QoS 1: the broker delivers it again, even after
+        a restart, until it is). Whatever happens taking it, it is acknowledged: a message that
+        cannot be taken (counted as ``error``) is never delivered again to do it again."""
+        done: tuple[str, int] | None = None
+        try:
+            _, done = self._take(message.topic, bytes(message.payload), retained=bool(message.retain))
+        except Exception as exc:  # _take catches everything; a topic that is no UTF-8 raises on reading it
+            self.refused["error"] += 1
+            self.quiet.error("error", "a message could not be taken: %s: %s", type(exc).__name__, str(exc)[:200],
+                             exc_info=exc)
+        try:
+            self._acknowledge(client, message, done)
+        except Exception as exc:
+            self._fault("callback", "acknowledging a message", exc)
+
+    def _acknowledge(self, client: mqtt.Client, message: mqtt.MQTTMessage, done: tuple[str, int] | None) -> None:
         with self.acks:  # acknowledged now only if nothing it wrote, or before it, waits for the disk
             if self.unacked or self.syncing or self.db.unsynced():
                 self.unacked.append((message.mid, message.qos))
@@ -115,8 +150,27 @@ class Link(Admin):
                 time.sleep(group_seconds)  # gather what else comes in the meantime
                 self.flush_wanted.clear()
                 if not self.stopping:  # close() flushes last itself
-                    self.flush()
-                    self.db.checkpoint()
+                    try:
+                        self.flush()
+                        self.db.checkpoint()
+                    except Exception as exc:  # a full disk: tried again with the next; unacknowledged meanwhile
+                        self._fault("flush", "making the commits durable", exc)
+                        self.flush_wanted.set()
+                        time.sleep(1)
+
+    def warnings(self) -> list[str]:
+        """As :meth:`Intake.warnings`, and each of the director's threads that stopped: the
+        broker's (no table's message is taken) or the flusher (none is acknowledged)."""
+        found = super().warnings()
+        if self.stopping:
+            return found
+        if self.loop_thread is not None and not self.loop_thread.is_alive():
+            found.append("the director's MQTT loop has stopped: no table's message is taken; restart the director"
+                         " (its log says why)")
+        if self.flusher is not None and not self.flusher.is_alive():
+            found.append("the director's flusher thread has stopped: no table's message is acknowledged; restart the"
+                         " director (its log says why)")
+        return found
 
     def flush(self) -> None:
         """Make the commits so far durable, then acknowledge their messages (in order). The
@@ -125,7 +179,12 @@ class Link(Admin):
             waiting, self.unacked = self.unacked, []
             done, self.undone = self.undone, []
             self.syncing = bool(waiting)
-        self.db.sync()
+        try:
+            self.db.sync()
+        except BaseException:  # not durable: acknowledged after the next fsync that is
+            with self.acks:
+                self.unacked[:0], self.undone[:0], self.syncing = waiting, done, False
+            raise
         with self.acks:
             if self.client is not None:
                 for mid, qos in waiting:

@@ -72,11 +72,19 @@ async function refresh() {
 }
 
 // What the director should look at (/api/health's warnings: a clock behind the room's, a table
-// whose ids are refused as from the future), read again every 10 s while the admin page is open.
+// whose ids are refused as from the future, a thread of the director's stopped) and what it let
+// go, by reason (the tables' messages refused; boards drawn over, a page's stream behind, ...),
+// read again every 10 s while the admin page is open.
 let watching = null;
-async function warnings(list) {
+function counts(title, counted) {
+  const reasons = Object.keys(counted || {}).sort();
+  return el("li", {}, title + ": " + (reasons.length ? reasons.map((r) => r + " " + counted[r]).join(", ") : "none"));
+}
+async function warnings(list, drops) {
   const health = await api("/api/health");
-  if (health) list.replaceChildren(...health.warnings.map((w) => el("li", {}, w)));
+  if (!health) return;
+  list.replaceChildren(...health.warnings.map((w) => el("li", {}, w)));
+  drops.replaceChildren(counts("Messages refused", health.refused), counts("Dropped", health.drops));
 }
 
 async function adminPage() {
@@ -84,10 +92,11 @@ async function adminPage() {
   const out = el("button", { type: "button" }, "Log out");
   out.onclick = async () => { if (await post("/admin/logout", {})) { csrf = null; status("logged out", false); loginPage(); } };
   const warned = el("ul", { id: "warnings", class: "warnings" });
+  const dropped = el("ul", { id: "drops" });
   clearInterval(watching);
-  watching = setInterval(() => warnings(warned), 10000);
-  warnings(warned);
-  main.replaceChildren(warned, el("p", { id: "said" }), out,
+  watching = setInterval(() => warnings(warned, dropped), 10000);
+  warnings(warned, dropped);
+  main.replaceChildren(warned, dropped, el("p", { id: "said" }), out,
     form("Register", [["name", "text"]], (d) => post("/admin/players", d)),
     form("Withdraw", [["name", "text"], ["again", "select", ["withdraws", "plays again"]]],
       (d) => post("/admin/players/withdraw", { name: d.name, withdrawn: d.again === "withdraws" })),
