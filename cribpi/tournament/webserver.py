@@ -11,12 +11,14 @@ Wi-Fi needs (issue 28).
   one is answered 503 and closed at once. So a new visitor gets in however many half-open
   connections are held, and the director never runs out of files ("Too many open files").
 - Every log line goes through :class:`cribpi.tournament.ratelog.RateLimit`.
-- With a certificate and its key, HTTPS.
+- With a certificate and its key, HTTPS; the TLS handshake has the head's time limit too (a
+  connection is counted towards the cap once its handshake is done).
 """
 
 from __future__ import annotations
 
 import asyncio
+import asyncio.constants
 import logging
 import resource
 from collections import OrderedDict
@@ -157,6 +159,10 @@ def serve_app(app: Any, host: str, port: int, *, tls: tuple[Path, Path] | None =
     """Serve ``app`` on ``host``:``port`` until SIGINT or SIGTERM, over HTTPS with ``tls``
     (the certificate, its key)."""
     cap = connection_cap(raise_open_files())
+    if tls:  # a connection that never finishes its TLS handshake is closed as one that never sends its head
+        # (uvicorn cannot pass asyncio's create_server a ssl_handshake_timeout; its default, 60 s, is read
+        # from here when each connection is made: only this process's servers are concerned)
+        asyncio.constants.SSL_HANDSHAKE_TIMEOUT = HEAD_SECONDS
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", http=guarded_protocol(cap), backlog=ACCEPT_BATCH,
                             timeout_keep_alive=int(HEAD_SECONDS), h11_max_incomplete_event_size=MAX_HEAD,
                             ssl_certfile=str(tls[0]) if tls else None, ssl_keyfile=str(tls[1]) if tls else None)

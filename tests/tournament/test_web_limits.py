@@ -198,3 +198,11 @@ def test_the_admin_logs_in_over_https_with_a_secure_cookie(tls_serve: tuple[Serv
     assert status == 200 and json.loads(answer)["csrf"]
     with pytest.raises((http.client.HTTPException, OSError)):  # plain HTTP is not served there
         request(serve.port, "GET", "/api/health", timeout=5)
+
+
+def test_a_connection_that_never_starts_tls_is_closed_in_seconds(tls_serve: tuple[Serve, Path]) -> None:
+    serve, _ = tls_serve
+    start = time.monotonic()
+    with socket.create_connection(("127.0.0.1", serve.port), timeout=30) as s:  # no ClientHello
+        assert s.recv(1) == b""
+    assert time.monotonic() - start < 10  # asyncio's own limit was 60 s
