@@ -5,7 +5,8 @@ Wi-Fi needs (issue 28).
   last answer on a kept-alive one): a connection that says nothing, or half a head, is closed
   then. (Its body has a time limit too: :class:`cribpi.tournament.webguards.RequestGuard`.)
 - At most :func:`connection_cap` connections are open at once, below the process's open-files
-  limit (raised to its hard limit first, :func:`raise_open_files`). A connection past the cap
+  limit (raised to its hard limit first, :func:`raise_open_files`) and below 1024 files (paho's
+  select()). A connection past the cap
   closes the oldest one still waiting for its head, or else the oldest still sending its body;
   when every open one has its request whole (being answered, or a wall's live stream), the new
   one is answered 503 and closed at once. So a new visitor gets in however many half-open
@@ -31,12 +32,12 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from cribpi.tournament.ratelog import RateLimit, limit_handlers
 
-__all__ = ["HEAD_SECONDS", "MAX_HEAD", "MAX_CONNECTIONS", "RESERVED_FILES", "raise_open_files", "connection_cap",
+__all__ = ["HEAD_SECONDS", "MAX_HEAD", "SELECT_FILES", "RESERVED_FILES", "raise_open_files", "connection_cap",
            "guarded_protocol", "serve_app"]
 
 HEAD_SECONDS = 5.0
 MAX_HEAD = 16 * 1024  # bytes of a request's head (h11's own default, said here)
-MAX_CONNECTIONS = 4096  # however many files the process may open: a room's walls and phones need far fewer
+SELECT_FILES = 1024  # paho's network loop uses select(), which cannot watch a file numbered 1024 or more
 RESERVED_FILES = 128  # the director's own files (SQLite, the broker's socket, logs) and a page's file being sent
 ACCEPT_BATCH = 64  # connections taken from the kernel's queue at a time (asyncio takes a backlog's worth at once)
 
@@ -61,8 +62,12 @@ def connection_cap(open_files: int) -> int:
     """How many connections may be open at once with ``open_files``: what the director's own
     files leave, and room for the connections taken but not yet counted or closed (asyncio
     accepts :data:`ACCEPT_BATCH` at a time and tells the protocol of each later, and a closed
-    one's file goes a moment later), at most :data:`MAX_CONNECTIONS`, at least 16."""
-    return max(16, min(MAX_CONNECTIONS, open_files - RESERVED_FILES - 4 * ACCEPT_BATCH))
+    one's file goes a moment later), at least 16. However many files the process may open, the
+    connections leave it fewer than :data:`SELECT_FILES` open: the director's broker connection
+    gets a new socket at each reconnect, the lowest file number free, which paho's select()
+    must be able to watch (a higher one and paho cannot reconnect). The open-files limit above
+    that is room for the moments the connections run over."""
+    return max(16, min(open_files, SELECT_FILES) - RESERVED_FILES - 4 * ACCEPT_BATCH)
 
 
 def guarded_protocol(cap: int, head_seconds: float = HEAD_SECONDS) -> type[H11Protocol]:

@@ -142,3 +142,10 @@ def test_deep_bodies_are_refused_before_any_parser() -> None:
     assert not too_deep(b"[" * MAX_DEPTH + b"]" * MAX_DEPTH) and too_deep(b"[" * (MAX_DEPTH + 1))
     assert not too_deep(b'{"password": "' + b"[{" * 500 + b'\\"[["}')  # brackets in a string
     assert not too_deep(b"[" + b"[]," * 1000 + b"[]]")  # many, but 2 deep
+
+
+def test_the_connections_leave_the_director_under_1024_files_whatever_its_limit() -> None:
+    from cribpi.tournament.webserver import connection_cap
+
+    assert connection_cap(1 << 20) == connection_cap(1024) == 640  # paho's select() watches files 0-1023
+    assert connection_cap(500) == 116 and connection_cap(100) == 16
