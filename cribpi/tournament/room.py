@@ -161,6 +161,11 @@ def room_warnings(folder: Path) -> list[str]:
         said.append(f"{room_path(folder, 'mosquitto.conf')} lacks 'use_username_as_clientid true': a table's password"
                     " can take over the director's session by asking for its client id; add the line and restart"
                     " mosquitto")
+    if not re.search(r"^max_queued_bytes\s", conf, re.MULTILINE):
+        said.append(f"{room_path(folder, 'mosquitto.conf')} lacks the broker's limits: one table can make mosquitto"
+                    " queue without bound for a director that is away; add "
+                    + ", ".join(f"'{key} {value}'" for key, value in broker_limits().items())
+                    + " and restart mosquitto")
     if "/acks/%u" not in acl:
         said.append(f"{room_path(folder, 'acl')} lacks the acknowledgements' lines: the tables never hear what the"
                     " director has and send every message again on each reconnect; add 'pattern read"
