@@ -14,6 +14,16 @@ own process, ``--players`` registered. All traffic is on loopback.
 3. One unauthenticated POST to ``/admin/login`` saying and sending a 300 MB body, then one
    sending 300 MB chunked: the status, and the director's resident memory before and after and
    its peak. Target: 413, and the director grows by less than 10 MB.
+4. ``--stalled`` logins (issue 28), each from its own address, saying ``Content-Length: 1000``
+   and sending only ``{``: how long the admin's right password takes to get 200 beside them
+   (again after each 429, as its Retry-After says; target <= 5 s), and how long until every
+   stalled one is answered (408) and closed.
+5. ``--half-open`` connections held open, half sending nothing and half half a request head,
+   against the director started with ``--open-files`` (1024, a Raspberry Pi's ``ulimit -n``):
+   a new visitor's ``/leaderboard`` (median and max of 20; target <= 2 s), the director's open
+   files at the end and its log's size (target < 1 MB). The connections are made 50 at a time,
+   each 50 followed by a request answered, so the director has taken every one (the kernel's
+   queue is 64 long).
 """
 
 from __future__ import annotations
@@ -23,6 +33,7 @@ import getpass
 import http.client
 import json
 import multiprocessing
+import resource
 import socket
 import statistics
 import subprocess
@@ -158,11 +169,85 @@ def big_body(port: int, pid: int, chunked: bool) -> None:
           f" peak {rss_mb(pid, 'VmHWM'):.1f} MB")
 
 
+def stalled_logins(port: int, count: int, password: str) -> None:
+    stalled = []
+    for n in range(count):
+        s = socket.create_connection(("127.0.0.1", port), timeout=30, source_address=(f"127.0.1.{n + 2}", 0))
+        s.sendall(b"POST /admin/login HTTP/1.1\r\nhost: bench\r\ncontent-type: application/json\r\n"
+                  b"content-length: 1000\r\n\r\n{")
+        stalled.append(s)
+    t0 = time.perf_counter()
+    tries, status = 0, 0
+    while time.perf_counter() - t0 < 30:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.request("POST", "/admin/login", body=json.dumps({"password": password}).encode(),
+                     headers={"content-type": "application/json"})
+        response = conn.getresponse()
+        response.read()
+        conn.close()
+        tries, status = tries + 1, response.status
+        if status != 429:
+            break
+        time.sleep(float(response.getheader("retry-after", "1")))
+    admin = time.perf_counter() - t0
+    answers: Counter[str] = Counter()
+    for s in stalled:
+        try:
+            answers[s.recv(64).split(b"\r\n")[0].decode(errors="replace") or "closed"] += 1
+            while s.recv(4096):
+                pass
+        except OSError as exc:
+            answers[type(exc).__name__] += 1
+        s.close()
+    freed = time.perf_counter() - t0
+    print(f"  {count} stalled login bodies: the admin's login {status} after {admin * 1000:.0f} ms ({tries} tries;"
+          f" target <= 5 s); every stalled one answered and closed after {freed:.1f} s: {dict(answers)}")
+
+
+def half_open(port: int, pid: int, count: int, log: Path) -> None:
+    held = []
+    for n in range(count):
+        try:
+            s = socket.create_connection(("127.0.0.1", port), timeout=10)
+            if n % 2:
+                s.sendall(b"GET / HTTP/1.1\r\nhost: bench\r\n")
+        except OSError:
+            continue
+        held.append(s)
+        if n % 50 == 49:  # one request answered: the director has taken every connection before it
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.request("GET", "/api/health")
+            conn.getresponse().read()
+            conn.close()
+    took = []
+    for _ in range(20):
+        t0 = time.perf_counter()
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn.request("GET", "/leaderboard")
+            response = conn.getresponse()
+            response.read()
+            conn.close()
+            took.append(time.perf_counter() - t0 if response.status == 200 else float("inf"))
+        except OSError:
+            took.append(float("inf"))
+        time.sleep(0.05)
+    files = len(list(Path(f"/proc/{pid}/fd").iterdir()))
+    for s in held:
+        s.close()
+    print(f"  {len(held)} half-open connections held (the director taking each): a new visitor's /leaderboard median"
+          f" {statistics.median(took) * 1000:.1f} ms, max {max(took) * 1000:.1f} ms over {len(took)} (target <= 2 s);"
+          f" the director's open files {files}, its log {log.stat().st_size / 1024:.1f} KiB (target < 1 MB)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=8)
     parser.add_argument("--attackers", type=int, default=50)
     parser.add_argument("--players", type=int, default=64)
+    parser.add_argument("--stalled", type=int, default=40)
+    parser.add_argument("--half-open", type=int, default=1100)
+    parser.add_argument("--open-files", type=int, default=1024, help="the director's open-files limit (soft and hard)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "room"
@@ -175,19 +260,24 @@ def main() -> None:
         (folder / "credentials.json").write_text(json.dumps(room.credentials))
         broker = subprocess.Popen(["mosquitto", "-c", str(room.conf)], stderr=subprocess.DEVNULL)
         wait_port(port)
+        log = Path(tmp) / "director.log"
+        files = args.open_files
         director = subprocess.Popen([sys.executable, "-m", "cribpi", "director", "serve", "--dir", str(folder),
                                      "--broker", f"mqtt://127.0.0.1:{port}", "--host", "127.0.0.1",
-                                     "--http-port", str(web)], stdout=subprocess.DEVNULL)
+                                     "--http-port", str(web)], stdout=subprocess.DEVNULL, stderr=log.open("wb"),
+                                    preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (files, files)))
         try:
             wait_port(web)
             quiet = standings_latency(web)
-            print(f"director pages, {args.players} players:")
+            print(f"director pages, {args.players} players, open files {args.open_files}:")
             print(f"  /api/standings alone: median {statistics.median(quiet) * 1000:.1f} ms,"
                   f" p99 {pct(quiet, 0.99):.1f} ms over {len(quiet)} requests")
             under_attack(web, args.attackers, args.seconds, spread=False)
             under_attack(web, args.attackers, args.seconds, spread=True)
             big_body(web, director.pid, chunked=False)
             big_body(web, director.pid, chunked=True)
+            stalled_logins(web, args.stalled, "bench-admin-pw")
+            half_open(web, director.pid, args.half_open, log)
         finally:
             director.terminate()
             director.wait(10)

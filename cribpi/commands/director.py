@@ -66,6 +66,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     serve.add_argument("--admin-password-file", type=path_option("password file"),
                        help="the pages' admin password when serve makes a fresh event.db for the room"
                             " (default: a new one, printed)")
+    serve.add_argument("--tls-cert", type=path_option("certificate"),
+                       help="serve the pages over HTTPS with this certificate (PEM); the admin's cookie is then Secure")
+    serve.add_argument("--tls-key", type=path_option("key file"), help="its private key (with --tls-cert)")
     p.set_defaults(run=run)
 
 
@@ -147,17 +150,17 @@ def _local_addresses() -> list[str]:
 
 
 def _serving(event: str, host: str, port: int, broker: str, subscribed: bool,
-             addresses: list[str] | None = None) -> str:
+             addresses: list[str] | None = None, scheme: str = "http") -> str:
     """What ``serve`` says once it starts: the address of each of its pages, and what it follows.
     On every interface (0.0.0.0, ::) the pages are named at this machine's first address in the
     room (``addresses``: its own by default), the others listed after."""
     everywhere = host in ("0.0.0.0", "::")
     hosts = (_local_addresses() if addresses is None else addresses) if everywhere else [host]
     name = hosts[0] if hosts else "HOST"
-    base = f"http://{f'[{name}]' if ':' in name else name}:{port}"
+    base = f"{scheme}://{f'[{name}]' if ':' in name else name}:{port}"
     lines = [f"event {event}: its pages"] + [f"  {what:<12} {base}{path}" for what, path in PAGES]
     if everywhere:
-        also = [f"http://{h}:{port}/" for h in hosts[1:]] + [f"http://127.0.0.1:{port}/ (this machine)"]
+        also = [f"{scheme}://{h}:{port}/" for h in hosts[1:]] + [f"{scheme}://127.0.0.1:{port}/ (this machine)"]
         lines.append("  on every interface" + (": HOST is this machine's address in the room" if not hosts else "")
                      + "; also " + ", ".join(also))
     lines.append(f"  following the broker {broker}" + ("" if subscribed else " (not subscribed yet: it keeps trying)"))
@@ -192,9 +195,18 @@ def _qr(text: str) -> None:
     code.print_ascii(invert=True)
 
 
-def serve(args: argparse.Namespace) -> int:
-    import uvicorn
+def _tls(args: argparse.Namespace) -> tuple[Path, Path] | None:
+    """``serve``'s certificate and key (both or neither, readable PEM files), or None."""
+    if (args.tls_cert is None) != (args.tls_key is None):
+        raise ConfigError("--tls-cert and --tls-key go together: the pages' certificate and its key")
+    if args.tls_cert is None:
+        return None
+    _readable("--tls-cert", args.tls_cert, "certificate")
+    _readable("--tls-key", args.tls_key, "key file")
+    return args.tls_cert, args.tls_key
 
+
+def serve(args: argparse.Namespace) -> int:
     from cribpi.tournament.broker import parse_broker
     from cribpi.tournament.director import Director
     from cribpi.tournament.eventdb import EventDB
@@ -202,7 +214,9 @@ def serve(args: argparse.Namespace) -> int:
     from cribpi.tournament.room import (DIRECTOR, EVENT_DB, ROOM_FILES, fresh_event_db, read_credentials,
                                         room_files, room_warnings)
     from cribpi.tournament.web import create_app
+    from cribpi.tournament.webserver import serve_app
 
+    tls = _tls(args)
     broker = parse_broker(args.broker, username=DIRECTOR, ca=args.ca)  # a bad URL or CA before anything is made
     if args.ca is not None:
         _readable("--ca", args.ca, "CA certificate")
@@ -233,9 +247,10 @@ def serve(args: argparse.Namespace) -> int:
     follow(director)  # each round seated goes to its tables' OLEDs; the current one now
     if not director.subscribed.wait(SUBSCRIBE_WAIT_S):  # pages first; the session follows when it can
         log.warning("the broker at %s has not taken the director's subscription yet", args.broker)
-    print(_serving(director.event, args.host, args.http_port, args.broker, director.subscribed.is_set()), flush=True)
+    print(_serving(director.event, args.host, args.http_port, args.broker, director.subscribed.is_set(),
+                   scheme="https" if tls else "http"), flush=True)
     try:
-        uvicorn.run(create_app(director), host=args.host, port=args.http_port, log_level="warning")
+        serve_app(create_app(director), args.host, args.http_port, tls=tls)
     finally:
         director.close()
     return 0

@@ -11,7 +11,8 @@ only under ``cribpi/<event>/tables/<its id>/`` (``pattern write ... %u``), so on
 speak for another: the broker drops it. The director reads everything and alone writes its
 announcement, ``cribpi/<event>/director``, which every table reads (it asks for a replay).
 Persistence keeps the director's session (and the QoS 1 messages queued for it) across a
-broker restart.
+broker restart. The broker's limits (:func:`broker_limits`, :func:`max_connections`) bound what
+one table's password, or a director away for a while, can make it hold.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ from cribpi.tournament.messages import GAME_LENGTHS, NAME
 
 __all__ = ["DIRECTOR", "MAX_TABLES", "Room", "write_room", "table_ids", "init_event", "EVENT_DB", "CREDENTIALS", "ROOM_FILES",
            "BROKER_DIR", "BROKER_FILES", "check_bind", "check_user", "room_files", "room_path", "read_credentials",
-           "room_event", "fresh_event_db", "write_credentials", "private_file", "room_warnings", "fsync_dir"]
+           "room_event", "fresh_event_db", "write_credentials", "private_file", "room_warnings", "fsync_dir",
+           "broker_limits", "max_connections"]
 
 DIRECTOR = "director"  # the director's MQTT username
 MAX_TABLES = 2000  # as `cribpi loadgen` can play (a broker past ~1000 needs its open-files limit raised)
@@ -160,6 +162,11 @@ def room_warnings(folder: Path) -> list[str]:
         said.append(f"{room_path(folder, 'mosquitto.conf')} lacks 'use_username_as_clientid true': a table's password"
                     " can take over the director's session by asking for its client id; add the line and restart"
                     " mosquitto")
+    if not re.search(r"^max_queued_bytes\s", conf, re.MULTILINE):
+        said.append(f"{room_path(folder, 'mosquitto.conf')} lacks the broker's limits: one table can make mosquitto"
+                    " queue without bound for a director that is away; add "
+                    + ", ".join(f"'{key} {value}'" for key, value in broker_limits().items())
+                    + " and restart mosquitto")
     if "/acks/%u" not in acl:
         said.append(f"{room_path(folder, 'acl')} lacks the acknowledgements' lines: the tables never hear what the"
                     " director has and send every message again on each reconnect; add 'pattern read"
@@ -217,6 +224,7 @@ def write_room(folder: Path, event: str, tables: int, *, port: int = 1883, bind:
         f"# cribpi room for event {event}: {tables} tables\n"
         f"listener {port} {bind}\n"
         + (f"certfile {paths['cert']}\nkeyfile {paths['key']}\n" if tls else "")
+        + f"max_connections {max_connections(tables)}\n"
         + (f"user {run_as}\n" if run_as else "")
         + "allow_anonymous false\n"
         # a client's id is its user name: a table's password cannot take over the director's
@@ -227,9 +235,7 @@ def write_room(folder: Path, event: str, tables: int, *, port: int = 1883, bind:
         "persistence true\n"
         f"persistence_location {data.resolve()}/\n"
         "autosave_interval 5\n"
-        "max_queued_messages 1000000\n"
-        "max_inflight_messages 0\n"
-        f"max_packet_size {16 * 1024}\n", encoding="utf-8")
+        + "".join(f"{key} {value}\n" for key, value in broker_limits().items()), encoding="utf-8")
     user = _hand_to_broker(broker, run_as)
     # On the disk before init says the room is made: the broker's files, then each folder's
     # entries, up to the new event folder's own in its parent (and any parent mkdir made).
@@ -238,6 +244,23 @@ def write_room(folder: Path, event: str, tables: int, *, port: int = 1883, bind:
     for path in (data, broker, folder, *dict.fromkeys(p.parent for p in [folder, *made])):
         fsync_dir(path)
     return Room(folder, port, creds, user)
+
+
+def max_connections(tables: int) -> int:
+    """The room's listener takes at most this many connections: each table twice (a table's new
+    connection is counted before it takes over its old one, which the broker has not seen
+    drop yet), the director, and a few for the director's tools (mosquitto_sub, loadgen's
+    check)."""
+    return 2 * tables + 16
+
+
+def broker_limits() -> dict[str, int]:
+    """What the room's mosquitto holds at most (docs/tournament.md, *Setting up a room*, says
+    why each): per client, the messages queued (while it is away or slow) by count and by
+    bytes, and the messages in flight to it; the largest message it passes on and the largest
+    packet it takes; its heap."""
+    return {"max_queued_messages": 100_000, "max_queued_bytes": 64 << 20, "max_inflight_messages": 1000,
+            "message_size_limit": 10 << 10, "max_packet_size": 16 << 10, "memory_limit": 512 << 20}
 
 
 def _hand_to_broker(broker: Path, run_as: str | None) -> str | None:

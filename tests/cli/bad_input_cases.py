@@ -359,7 +359,13 @@ def cases() -> list[tuple[list[str], str]]:
     ]]
     out += [(["director", "serve", "--dir", "{folder}"], r"holds no event: make one with  cribpi director init"),
             (["director", "serve", "--dir", "{folder}", "--ca", "{missing}"], r"--ca: .*no such CA certificate"),
-            (["director", "serve", "--dir", "{folder}", "--ca", "{file}"], r"--ca: .*plain.txt: no PEM block")]
+            (["director", "serve", "--dir", "{folder}", "--ca", "{file}"], r"--ca: .*plain.txt: no PEM block"),
+            (["director", "serve", "--dir", "{folder}", "--tls-cert", "{file}"],
+             r"--tls-cert and --tls-key go together: the pages' certificate and its key"),
+            (["director", "serve", "--dir", "{folder}", "--tls-cert", "{file}", "--tls-key", "{file}"],
+             r"--tls-cert: .*plain.txt: no PEM block"),
+            (["director", "serve", "--dir", "{folder}", "--tls-cert", "{missing}", "--tls-key", "{file}"],
+             r"--tls-cert: .*no such certificate")]
     lg = ["loadgen", "--broker", "mqtt://127.0.0.1:1"]
     out += [([*lg, *c], m) for c, m in [
         (["--event", "a/b"], r"--event 'a/b' is not valid: the event's id"), (["--event", ""], r"--event '' is not valid"),

@@ -192,8 +192,7 @@ def test_serve_makes_a_fresh_database_for_a_room_without_one(tmp_path: Path, cap
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     import getpass
 
-    import uvicorn
-
+    from cribpi.tournament import webserver
     from tests.tournament.conftest import Mosquitto, free_port
 
     require("mosquitto")
@@ -204,7 +203,7 @@ def test_serve_makes_a_fresh_database_for_a_room_without_one(tmp_path: Path, cap
     (folder / "event.db").unlink()
     passwd = (folder / "broker" / "passwd").read_bytes()
     served: list[object] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append(app))
+    monkeypatch.setattr(webserver, "serve_app", lambda app, host, port, **kw: served.append(app))
     (tmp_path / "acl").write_bytes((folder / "broker" / "acl").read_bytes())
     (folder / "broker" / "acl").unlink()  # part of a room: serve makes nothing
     argv = ["director", "serve", "--dir", str(folder), "--broker", f"mqtt://127.0.0.1:{port}"]

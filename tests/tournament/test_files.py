@@ -123,3 +123,6 @@ def test_serve_warns_of_a_room_made_by_an_older_init(tmp_path: Path) -> None:
     acl.write_text("".join(line for line in acl.read_text().splitlines(keepends=True) if "/acks/" not in line))
     said = room_warnings(folder)
     assert len(said) == 2 and "use_username_as_clientid true" in said[0] and "acks/%u" in said[1]
+    conf.write_text("".join(line for line in conf.read_text().splitlines(keepends=True) if "max_queued" not in line))
+    said = room_warnings(folder)  # a room from before the broker's limits
+    assert len(said) == 3 and "lacks the broker's limits" in said[1] and "'max_queued_bytes 67108864'" in said[1]
