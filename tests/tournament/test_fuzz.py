@@ -11,12 +11,14 @@ from pathlib import Path
 import pytest
 
 from cribpi.tournament.messages import MAX_PAYLOAD
+from cribpi.tournament.room import broker_limits
 from tests.tournament.conftest import Mosquitto
 from tests.tournament.test_publisher import publisher, wait_for
 from tests.tournament.test_room import director
 
 pytestmark = pytest.mark.mqtt
 COUNT = 10_000
+PASSED = broker_limits()["message_size_limit"]  # the largest payload the room's broker passes on
 GOOD_RESULT = {"id": 1, "game": 1, "game_number": 1, "players": ["Ann", "Ben"], "scores": [121, 80], "winner": 0,
                "kind": "skunk", "game_points": 3, "margin": 41, "status": "confirmed", "at": 1.0}
 WRONG = [None, True, -1, 2**64, 1.5, float("nan"), "x" * 70, [], {}, [1] * 9, "121"]
@@ -28,8 +30,8 @@ def bad_message(rng: random.Random) -> tuple[str, bytes]:
     kind = rng.choice(["state", "events", "result", "status"])
     if roll == 0:  # random bytes
         return kind, rng.randbytes(rng.randrange(0, 300))
-    if roll == 1:  # too large
-        return kind, b'{"id": 1, "pad": "' + b"x" * (MAX_PAYLOAD + rng.randrange(1, 4000)) + b'"}'
+    if roll == 1:  # too large for the director, not for the broker (which drops larger ones unseen)
+        return kind, b'{"id": 1, "pad": "' + b"x" * (MAX_PAYLOAD + rng.randrange(1, PASSED - MAX_PAYLOAD - 20)) + b'"}'
     if roll == 2:  # JSON but not an object
         return kind, json.dumps(rng.choice([[1, 2], "text", 7, None])).encode()
     if roll == 3:  # an unknown field
