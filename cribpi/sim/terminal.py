@@ -75,6 +75,7 @@ class Terminal:
         ui, state = self.app.ui, self.app.ui.state
         labels = tuple(track_label(state.team_name(t), s) for t, s in enumerate(state.scores))
         self.mapper.context = _called_on(state, self.mapper.entry)
+        self.mapper.claiming = state.mode is Mode.CLAIM
         prompt = self.mapper.notice or self.mapper.prompt or _waiting_for(self.app)
         return View(str(self.journal or ""), self.pegboard.frame if self.pegboard else None, labels,
                     self.display.image if self.display else None, status_line(state, columns, self.missing),
