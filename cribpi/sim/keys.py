@@ -142,7 +142,7 @@ class KeyMapper:
             return None
         points = int(entry[2:] + digit)
         if not 1 <= points <= MAX_POINTS:
-            what = "pegged at once" if entry[0] == "p" else "called"
+            what = ("claimed at once" if self.claiming else "pegged at once") if entry[0] == "p" else "called"
             # the entry still stands: say what Enter would do with it, not only what was refused
             self.notice = f"{points} points cannot be {what} (1-{MAX_POINTS}); {self.prompt}"
             return None

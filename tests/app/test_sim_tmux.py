@@ -330,7 +330,7 @@ def test_muggins_switched_on_from_the_menu_in_the_default_preset(claim_sim):
         lay(tmux, card)
     tmux.wait_for("count 15")
     tmux.send("p", "2", "1")
-    tmux.wait_for("peg: seat 2 (Bob), 1 point: Enter pegs it")
+    tmux.wait_for("claim: seat 2 (Bob), 1 point: Enter claims it")
     tmux.send("Enter")  # Bob claims 1 of his 2
     screen = tmux.wait_for("MUGGINS!")
     assert "Bob claimed 1 of 2" in screen
