@@ -292,9 +292,23 @@ def _game_lines(state: State) -> list[str]:
              f"{points} game point{'s' if points != 1 else ''}"]
     deal = state.deal
     if deal is not None and deal.pegged:
-        seat, pegged, reason = deal.pegged[-1]
-        lines.append(f"last: {seat_label(state, seat)} +{pegged} {reason.value}")
+        lines.append(_last_peg(state, deal.pegged))
     return lines
+
+
+def _last_peg(state: State, pegged: tuple[tuple[int, int, Reason], ...]) -> str:
+    """``last: Ann +2 heels``: the points that counted toward the game hole (``+6 (of 15)``
+    when the peg stopped there), and a false claim's award as the offender's overclaim, not
+    as a false claim of the player awarded."""
+    seat, points, reason = pegged[-1]
+    team = state.team_of(seat)
+    counted = state.scores[team] - state.rear[team]
+    amount = f"+{counted}" + (f" (of {points})" if 0 <= counted < points else "") if points > 0 else f"{points}"
+    why = reason.value
+    if reason is Reason.FALSE_GAME and points > 0:
+        offender = next((s for s, p, r in reversed(pegged) if r is Reason.FALSE_GAME and p < 0), None)
+        why = f"{state.names[offender]}'s overclaim" if offender is not None else "overclaimed"
+    return f"last: {seat_label(state, seat)} {amount} {why}"
 
 
 def _match_lines(state: State) -> list[str]:

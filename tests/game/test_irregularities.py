@@ -304,3 +304,15 @@ def test_a_journal_written_before_editions_loads_and_replays_its_calls_as_played
     with Store(path) as store:
         restored = store.restore(game_id)
     assert restored.state.edition == 1 and restored.state.scores == (0, 2)  # the wrong call's 2, as played
+
+
+def test_a_game_won_on_a_false_claims_award_says_the_points_that_counted_and_whose_overclaim() -> None:
+    """The game-over screen said "last: Dealer +15 false claim of game" when 6 of the 15 awarded
+    took the dealer to 121 and the false claim was the pone's."""
+    from cribpi.views.table import game_over_screen
+
+    s, points = hand_pending((106, 115))
+    s.game.apply(Claim(PONE, points + 15))  # 121: a claim of the game; 106 is had
+    assert s.state.phase in (Phase.GAME_OVER, Phase.MATCH_OVER) and s.state.games[-1].winner == DEALER
+    lines = game_over_screen(s.state).lines
+    assert "last: Dealer +6 (of 15) Pone's overclaim" in lines, lines

@@ -296,7 +296,7 @@ def test_a_game_of_one_ends_with_its_result_and_ok_starts_a_new_game():
     assert table.screens() == []
     assert table.state.phase is Phase.MATCH_OVER
     assert table.state.scores == (121, 50)  # the peg stops in the game hole
-    over = AlertScreen("GAME!", ("Ann wins 121-50: double skunk,", "3 game points", "last: Ann +25 peg",
+    over = AlertScreen("GAME!", ("Ann wins 121-50: double skunk,", "3 game points", "last: Ann +21 (of 25) peg",
                                  "OK: new game"))
     assert phase_screen(table.state) == over and pages(over) == 1
 
