@@ -143,7 +143,7 @@ def phase_screen(state: State, entry: str = "", hint: str = "",
         note = ""
         scored = [m.seat for m in deal.unclaimed if m.points]
         if scored:  # claim mode: say whose score is open (with the seat a claim names), never how much
-            note = "to claim: " + ", ".join(f"{seat_label(state, seat)} ({seat + 1})" for seat in scored)
+            note = "to claim: " + ", ".join(f"{seat_label(state, seat)} (seat {seat + 1})" for seat in scored)
         laid = (seat_label(state, deal.played[-1][0]), deal.played[-1][1]) if deal.played else None
         return PlayScreen(count, turn, last if last is not None and deal.pegged else _last_play_score(state), note,
                           deal.starter, laid)

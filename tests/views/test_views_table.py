@@ -156,7 +156,7 @@ def test_claim_mode_says_whose_play_score_is_open_never_how_much():
     assert table.screens() == []  # nothing pegged until claimed
     # a card that scored is open to claim: the note names its player and seat, never the points;
     # Ann's 5C scored nothing, so she is not asked (issue 24: not after every card)
-    assert phase_screen(table.state) == PlayScreen(15, "Ann", None, "to claim: Ben (2)", Card.parse("2S"),
+    assert phase_screen(table.state) == PlayScreen(15, "Ann", None, "to claim: Ben (seat 2)", Card.parse("2S"),
                                                    ("Ben", Card.parse("TD")))
     table(Claim(BEN, 2))
     # a play score claimed later still says the count it was made at
