@@ -163,6 +163,16 @@ def test_claim_mode_says_whose_play_score_is_open_never_how_much():
     assert table.screens() == [ScoreScreen("Ben", 2, ("fifteen two",), count=15, turn="Ann", starter=Card.parse("2S"))]
 
 
+def test_the_table_waits_for_a_card_from_the_turn_and_a_claim_from_the_seat_that_scored():
+    """It said "a card or a claim from Ann" while the open claim was Ben's, and Ann had none."""
+    from cribpi.game import describe_expected
+
+    table = Table(mode=Mode.CLAIM)(Starter(Card.parse("2S")), Lay(ANN, Card.parse("5C")), Lay(BEN, Card.parse("TD")))
+    assert describe_expected(table.state) == "a card from Ann, or a claim from Ben"
+    table(Lay(ANN, Card.parse("3H")))  # Ben's fifteen stays open; Ann's 3H scores nothing
+    assert describe_expected(table.state) == "a card from Ben, or a claim from Ben"
+
+
 def test_the_play_s_last_scores_are_claimed_before_the_show():
     table = Table(mode=Mode.CLAIM)(Starter(Card.parse("2S")))
     hands = {ANN: cards(ANN_HAND), BEN: cards(BEN_HAND)}
