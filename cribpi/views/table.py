@@ -263,14 +263,16 @@ def _pegged_screen(state: State, effect: Pegged) -> ScoreScreen | ShowScreen:
         total = sum(item.points for item in effect.items)
         return ShowScreen(f"{who} {effect.reason.value}", effect.items, total,
                           claimed=effect.points if effect.points != total else None)
-    turn, starter = "", None
+    turn, starter, now = "", None, None
     if state.phase is Phase.PLAY and state.deal is not None:
         starter = state.deal.starter
         turn = seat_label(state, state.deal.turn) if state.deal.turn is not None else ""
+        now = count_total(state.deal.count)
     # a play score says the count it was made at; another score pegged in the play (a muggins
     # award, a penalty, his heels) the count now, as it covers the play's screen
     return in_play(state, ScoreScreen(who, effect.points, (effect.explain or effect.reason.value,), count=effect.count,
-                                      turn=turn if effect.count is not None else "", starter=starter))
+                                      turn=turn if effect.count is not None else "", starter=starter,
+                                      now=now if effect.count is not None and turn and now != effect.count else None))
 
 
 def game_over_screen(state: State) -> AlertScreen:

@@ -148,6 +148,19 @@ def test_go_and_last_card_are_said_in_words():
     ]
 
 
+def test_a_score_screen_says_the_count_went_back_to_0_before_whose_turn_it_is():
+    """A go's score screen said "count 30, Blue next" when the count was already back to 0:
+    the turn is at the count now, so the footer says both (a 31 too)."""
+    table = Table()(Starter(Card.parse("2S")), Lay(ANN, Card.parse("TC")), Lay(BEN, Card.parse("KD")),
+                    Lay(ANN, Card.parse("QH")), Go(BEN))
+    (screen,) = table(Go(ANN)).screens()  # neither can lay at 30: Ann's go point, the count back to 0
+    assert (screen.who, screen.points, screen.count) == ("Ann", 1, 30)
+    assert screen.footer == "count 30, now 0, Ben next"
+    table(Lay(BEN, Card.parse("9C")), Lay(ANN, Card.parse("KH")), Lay(BEN, Card.parse("QC")), Lay(ANN, Card.parse("2C")))
+    (screen,) = table.screens()  # Ann's 31
+    assert screen.footer == "count 31, now 0, Ben next"
+
+
 # -- claims -----------------------------------------------------------------------------------
 
 
