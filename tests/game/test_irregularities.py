@@ -316,3 +316,14 @@ def test_a_game_won_on_a_false_claims_award_says_the_points_that_counted_and_who
     assert s.state.phase in (Phase.GAME_OVER, Phase.MATCH_OVER) and s.state.games[-1].winner == DEALER
     lines = game_over_screen(s.state).lines
     assert "last: Dealer +6 (of 15) Pone's overclaim" in lines, lines
+
+
+def test_a_score_left_unclaimed_when_its_player_lays_again_is_not_said_as_a_claim_of_0() -> None:
+    """It was said "Dealer claimed 0 of 2" when nobody had claimed anything: the dealer laid his
+    next card with his fifteen unclaimed. What he missed is open to muggins, and said as missed."""
+    s = Script(NewGame(("Pone", "Dealer"), MUGGINS, Mode.CLAIM, first_dealer=DEALER))
+    s(Starter(C("2S")), Lay(PONE, C("5C")), Lay(DEALER, C("TD")), Lay(PONE, C("3H")))  # the dealer's 15 unclaimed
+    effects = s.game.apply(Lay(DEALER, C("4D")))
+    (alert,) = alerts(effects, AlertKind.MUGGINS)
+    assert alert.text == "Dealer laid again without claiming 2: muggins for 2 is open to the other side"
+    assert "claimed 0" not in alert.text and s.state.deal.missed[0].missed == 2
