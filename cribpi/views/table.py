@@ -150,6 +150,10 @@ def phase_screen(state: State, entry: str = "", hint: str = "",
     if state.phase is Phase.SHOW and deal is not None:
         return _show_prompt(state, entry, hint)
     if state.phase is Phase.DONE:
+        open_ = [m for m in deal.missed if m.missed] if deal is not None else []
+        if open_:  # the deal's end closes them: said here, so the OK that does it is no surprise
+            on = ", ".join(f"{state.names[m.seat]}'s {m.where.value}" for m in open_)
+            return MessageScreen(("Deal counted.", f"muggins open on {on}", "OK: next deal, closes it"), "Deal done")
         return MessageScreen(("Deal counted.", "OK: next deal"), "Deal done")
     if state.phase is Phase.BOARD:
         if entry:

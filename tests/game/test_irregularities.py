@@ -327,3 +327,26 @@ def test_a_score_left_unclaimed_when_its_player_lays_again_is_not_said_as_a_clai
     (alert,) = alerts(effects, AlertKind.MUGGINS)
     assert alert.text == "Dealer laid again without claiming 2: muggins for 2 is open to the other side"
     assert "claimed 0" not in alert.text and s.state.deal.missed[0].missed == 2
+
+
+def test_the_deal_done_screen_says_an_under_claim_is_still_open_and_the_next_ok_closes_it() -> None:
+    """After the crib's under-claim and the deal's last OKs, muggins was still open with the
+    screen saying only "Deal counted.": it now says what is open and that OK closes it, and
+    the OK for the next deal shows the "Muggins closed" screen."""
+    from cribpi.views.model import AlertScreen, MessageScreen
+    from cribpi.views.table import effect_screens, phase_screen
+
+    s = Script(NewGame(("Pone", "Dealer"), MUGGINS, Mode.CLAIM, first_dealer=DEALER))
+    s(Starter(C("2S")))
+    play_claiming_right(s)
+    for _ in range(2):  # the hands, claimed right
+        pending = s.state.deal.pending
+        s(Claim(pending.seat, pending.points))
+    s(Crib(cards("AC AD KH JC")))
+    pending = s.state.deal.pending
+    s(Claim(pending.seat, pending.points - 1))  # the dealer's crib claimed short
+    assert s.state.phase is Phase.DONE
+    assert phase_screen(s.state) == MessageScreen(
+        ("Deal counted.", "muggins open on Dealer's crib", "OK: next deal, closes it"), "Deal done")
+    (closed,) = effect_screens(s.state, s.game.apply(EndDeal()))
+    assert isinstance(closed, AlertScreen) and closed.title == "Muggins closed"
