@@ -149,7 +149,11 @@ def _animation(board, args):
     if args[0] not in ANIMATIONS:
         raise arg_error("animation %s is not one of %s" % (shown(args[0]), " ".join(ANIMATIONS)))
     last = len(board.tracks) - 1
-    anim_track, winner = _maybe(args[1], last, "track"), _maybe(args[2], last, "winner")
+    # "-" and "waiting" ignore the track: any number (or "-") is taken there, and kept as none
+    ignored = args[0] in ("-", "waiting")
+    anim_track = _maybe(args[1], 999 if ignored else last, "track")
+    anim_track = None if ignored else anim_track
+    winner = _maybe(args[2], last, "winner")
     if args[0] in ("alert", "winner") and anim_track is None:
         raise arg_error("the %s animation needs a track" % args[0])
     if (args[0], anim_track) != (board.animation, board.anim_track):

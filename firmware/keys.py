@@ -1,5 +1,6 @@
 """The key matrix: rows driven low one at a time, columns read with pull-ups; each key
-debounced on its own, and reported as KD (down), KU (up) and KH (held past HOLD_MS, once).
+debounced on its own, and reported as KD (down), KU (up) and KH (held HOLD_MS, then again every
+REPEAT_MS while still held: a held UNDO keeps undoing).
 """
 
 import machine
@@ -11,10 +12,12 @@ class Debouncer:
     """Turns raw readings (the set of keys that read pressed, at ``now`` ms) into events.
     A key changes state only after reading the same for ``debounce_ms``."""
 
-    def __init__(self, debounce_ms=settings.DEBOUNCE_MS, hold_ms=settings.HOLD_MS):
+    def __init__(self, debounce_ms=settings.DEBOUNCE_MS, hold_ms=settings.HOLD_MS,
+                 repeat_ms=settings.REPEAT_MS):
         self.debounce_ms = debounce_ms
         self.hold_ms = hold_ms
-        self.down = {}  # key -> when its press was accepted; "held" once KH was sent
+        self.repeat_ms = repeat_ms
+        self.down = {}  # key -> when its next KH is due (its press accepted + hold_ms, then + repeat_ms)
         self.changing = {}  # key -> when its reading first differed from its state
 
     def update(self, pressed, now):
@@ -31,12 +34,12 @@ class Debouncer:
                     del self.down[key]
                     events.append(("KU", key))
                 else:
-                    self.down[key] = now
+                    self.down[key] = now + self.hold_ms
                     events.append(("KD", key))
                 continue
-            since = self.down.get(key)
-            if since is not None and since != "held" and now - since >= self.hold_ms:
-                self.down[key] = "held"
+            due = self.down.get(key)
+            if due is not None and now >= due:
+                self.down[key] = now + self.repeat_ms
                 events.append(("KH", key))
         return events
 

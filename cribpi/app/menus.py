@@ -196,6 +196,16 @@ class TableMenus:
     def _open_main(self) -> None:
         self.current = Menu(self._main)
 
+    def _back_to(self, build: Callable[[], list[MenuItem]], label: str, title: str = "Menu") -> Callable[[], None]:
+        """A submenu's "Back": it closes, and the menu it was opened from is shown again on the
+        item that opened it (not from its top)."""
+        def back() -> None:
+            menu = Menu(build, title)
+            labels = [item for item, _ in menu.items]
+            menu.selected = labels.index(label) if label in labels else 0
+            self.current = menu
+        return back
+
     def _open_setup(self) -> None:
         self.current = Menu(self._setup, title="Next game")
 
@@ -262,7 +272,7 @@ class TableMenus:
             (f"Muggins: {'on' if muggins_on(s) else 'off'}", lambda: change(toggle_muggins)),
             *([("Speech...", self._open_speech)] if s.speaker else []),
             ("Start it now...", self._confirm_new_game),
-            ("Back", self._open_main),
+            ("Back", self._back_to(self._main, "Next game setup...")),
         ]
 
     def _open_speech(self) -> None:
@@ -291,7 +301,7 @@ class TableMenus:
             (f"Points: {draft.points:+d}", lambda: self._draft(draft.next_points())),
             (f"For: {PENALTY_REASONS[draft.reason]}", lambda: self._draft(draft.next_reason())),
             ("Peg the penalty", lambda: self._apply(draft.event())),
-            ("Back", self._open_main),
+            ("Back", self._back_to(self._main, "Penalty...")),
         ]
 
     def _moves(self) -> list[MenuItem]:
@@ -307,7 +317,7 @@ class TableMenus:
         ]
         if not items:
             items.append(("No card can move", self._open_main))  # each move would leave a play that cannot be
-        return [*items, ("Back", self._open_main)]
+        return [*items, ("Back", self._back_to(self._main, "Move a card..."))]
 
     def _open_moves(self) -> None:
         self.current = Menu(self._moves, title="Whose card was it?")

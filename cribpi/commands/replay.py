@@ -77,6 +77,7 @@ def replay_rows(record: Record, columns: int | None = None) -> tuple[list[dict[s
         before = state
         state, effects = apply(state, event)
         scores = _scores_before(event, before, state)
+        _cancelled(scores, state, effects)
         for effect in effects:
             row = _row(effect, line, state, scores)
             if row is None:
@@ -103,6 +104,16 @@ def _scores_before(event: Event, before: State, after: State) -> list[int]:
     if isinstance(event, Misdeal) and before.deal is not None:
         return list(before.deal.scores_at_start)
     return list(before.scores)
+
+
+def _cancelled(scores: list[int], after: State, effects: tuple[Effect, ...]) -> None:
+    """A side the event pegs nothing for ends it on the table's score: a renege claim (or a
+    moved card) takes back points pegged earlier without a peg of its own, and the running
+    scores must lose them too (they showed a cancelled go point still counted)."""
+    pegged = {effect.team for effect in effects if isinstance(effect, Pegged)}
+    for team in range(min(len(scores), len(after.scores))):
+        if team not in pegged:
+            scores[team] = after.scores[team]
 
 
 def _row(effect: Effect, line: int, state: State, scores: list[int]) -> dict[str, Any] | None:

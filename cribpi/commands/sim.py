@@ -83,7 +83,7 @@ def given_fields(args: argparse.Namespace) -> set[str]:
 
 def player_names(text: str, players: int | None) -> tuple[str, ...]:
     """``--names``: one name per player (when ``players`` is known), each 1-NAME_CHARS
-    printable characters."""
+    printable characters, at least one of them a letter."""
     names = tuple(n.strip() for n in text.split(","))
     if players is not None and len(names) != players:
         raise ConfigError(_names_count(text, len(names), players, "players"))
@@ -91,6 +91,9 @@ def player_names(text: str, players: int | None) -> tuple[str, ...]:
         if not name or len(name) > NAME_CHARS or not name.isprintable():
             raise ConfigError(f"--names {shown(text)}: {shown(name)} is not a name; "
                               f"each name is 1-{NAME_CHARS} printable characters")
+        if not any(c.isalpha() for c in name):  # "3" reads as a seat or points on the status line
+            raise ConfigError(f"--names {shown(text)}: {shown(name)} has no letter; "
+                              "a name needs at least one letter (digits alone read as seats or points)")
     twice = next((name for n, name in enumerate(names) if name in names[:n]), None)
     if twice is not None:
         raise ConfigError(f"--names {shown(text)}: player names must be distinct; {shown(twice)} is given twice")

@@ -73,7 +73,7 @@ def _resolve(tx: Tx, moment: Moment, claimed: int, moved_on: str = "") -> None:
     pegged = min(claimed, moment.points)
     missed = moment.points - pegged
     if missed:
-        _record_underclaim(tx, moment, missed)
+        _record_underclaim(tx, moment, missed, moved_on)
     elif claimed:
         _open_window(tx, moment, 0)  # a claim of nothing (a card that scored nothing) is no claim to call on
     tx.peg(moment.seat, pegged, moment.where.reason, moment.items, "" if pegged == moment.points else f"claimed {pegged}",
@@ -137,14 +137,18 @@ def _after_moment(tx: Tx, moment: Moment) -> None:
         start_show(tx)  # the play ended while its last scores waited for claims
 
 
-def _record_underclaim(tx: Tx, moment: Moment, missed: int) -> None:
+def _record_underclaim(tx: Tx, moment: Moment, missed: int, moved_on: str = "") -> None:
+    """``moved_on``: the score was never claimed (its player laid again): said so, not as a
+    claim of 0, which no one made."""
     state = tx.state
     name = state.names[moment.seat]
     claimed = moment.points - missed
     if moment.where in state.rules.muggins.moments:
         tx.set_deal(missed=tx.deal.missed + (Missed(moment.seat, moment.where, missed, moment.items),))
         kind = AlertKind.MUGGINS
-        text = f"{name} claimed {claimed} of {moment.points}: muggins for {missed} is open to the other side"
+        what = (f"{name} laid again without claiming {moment.points}" if moved_on and not claimed
+                else f"{name} claimed {claimed} of {moment.points}")
+        text = f"{what}: muggins for {missed} is open to the other side"
     else:
         kind, text = AlertKind.UNDERCLAIM, f"{name} missed {missed} ({moment.where})"
     tx.alert(kind, text, moment.seat, items=moment.items, where=moment.where, points=moment.points, claimed=claimed)

@@ -59,10 +59,20 @@ ACTION_WORDS = {
 
 
 def describe_expected(state: State) -> str:
+    """``a card or go from Ann, or a claim from Bob``: in the play a claim is open to the seats
+    whose cards scored, not to the seat to lay (who may have nothing to claim)."""
     exp = expected(state)
     who = f" from {state.names[exp.seat]}" if exp.seat is not None and state.names else ""
-    words = [ACTION_WORDS.get(a, a) for a in exp.actions]
-    return (" or ".join(words) or "a new match: this one is over") + who
+    actions, claim = exp.actions, ""
+    deal = state.deal
+    if "claim" in actions and len(actions) > 1 and deal is not None:
+        actions = tuple(a for a in actions if a != "claim")
+        claimers = sorted({m.seat for m in deal.unclaimed if m.points})
+        if claimers:
+            names = [state.names[s] if state.names else f"seat {s + 1}" for s in claimers]
+            claim = f", or a claim from {' or '.join(names)}"
+    words = [ACTION_WORDS.get(a, a) for a in actions]
+    return (" or ".join(words) or "a new match: this one is over") + who + claim
 
 
 def legal_cards(state: State, seat: int | None = None) -> list[Card]:

@@ -19,7 +19,7 @@ from cribpi.views.leds import LedFrame
 from cribpi.views.board import RGB
 
 __all__ = [
-    "image_to_text", "image_to_braille", "Segment", "Line", "frame_peak", "led", "led_pair", "compact_track",
+    "image_to_text", "image_to_braille", "Segment", "Line", "frame_peak", "led", "led_pair", "compact_track", "PEG_GLYPHS",
     "game_counters", "track_rows", "label_width", "GAMES_LABEL", "line_text", "visible_colour", "xterm256", "frame_to_ansi", "RESET",
 ]
 
@@ -117,10 +117,27 @@ def led_pair(left: RGB, right: RGB, peak: int) -> Segment:
     return Segment("▌", visible_colour(left, peak), visible_colour(right, peak))
 
 
-def compact_track(track: Sequence[RGB], peak: int) -> Line:
-    """A whole track on one line: two holes a character (121 holes in 61 columns)."""
+#: Each track's peg glyphs in a compact track, by where its pegs are in the cell: (the left hole,
+#: the right hole, both). A peg is shown by its shape as well as its colour, so a capture in
+#: plain text (or a colour-blind eye) tells a peg from a mark and one track's pegs from another's.
+PEG_GLYPHS = (("◐", "◑", "●"), ("◭", "◮", "▲"), ("◧", "◨", "■"), ("◩", "◪", "◆"))
+
+
+def compact_track(track: Sequence[RGB], peak: int, pegs: Sequence[int] = (), number: int = 0) -> Line:
+    """A whole track on one line: two holes a character (121 holes in 61 columns). A cell
+    holding one of ``pegs`` (holes, 0: off the board) shows track ``number``'s peg glyph
+    (:data:`PEG_GLYPHS`) in the peg's colour, its half telling which hole."""
     padded = [*track, OFF] if len(track) % 2 else list(track)
-    return tuple(led_pair(padded[i], padded[i + 1], peak) for i in range(0, len(padded), 2))
+    glyphs, held = PEG_GLYPHS[number % len(PEG_GLYPHS)], {hole for hole in pegs if hole > 0}
+    cells = []
+    for i in range(0, len(padded), 2):
+        left, right = i + 1 in held and padded[i] != OFF, i + 2 in held and padded[i + 1] != OFF
+        if left or right:
+            glyph = glyphs[2 if left and right else 0 if left else 1]
+            cells.append(Segment(glyph, visible_colour(padded[i + 1] if right and not left else padded[i], peak)))
+        else:
+            cells.append(led_pair(padded[i], padded[i + 1], peak))
+    return tuple(cells)
 
 
 def game_counters(frame: LedFrame, track: int, peak: int) -> Line:

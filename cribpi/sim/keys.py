@@ -39,6 +39,9 @@ _PLAIN_KEYS = {"g": "go", ENTER: "ok", "\n": "ok", " ": "ok", "u": "undo", BACKS
 _DROP_KEYS = (ESC, "u")
 
 
+PROMPT_COLUMNS = 80  # a prompt with the players' names in it is cut to this (the least terminal)
+
+
 class KeyMapper:
     """Keys -> actions, with the peg and muggins entries in between.
 
@@ -50,6 +53,7 @@ class KeyMapper:
         self.seats = 4  # at the table now (told with every key)
         self.names: tuple[str, ...] = ()  # the players' names, seat 1 first (told with every key), if known
         self.context = ""  # whose claim a muggins call typed is on, as the table sees it (said in the prompt)
+        self.claiming = False  # claim mode: ``p`` types a claim, and Enter claims it
 
     def feed(self, key: str, *, seats: int = 4, menu_open: bool = False,
              names: tuple[str, ...] = ()) -> Action | None:
@@ -77,10 +81,11 @@ class KeyMapper:
         """What the entry being typed waits for, in words ("" when none is)."""
         if self.entry is None:
             return ""
+        verb, does = ("claim", "claims") if self.claiming else ("peg", "pegs")
         if self.entry == "x":
-            return f"muggins: type the seat ({self._seat_list()}) of the player who calls it (Esc drops)"
+            return self._fitted("muggins: type the caller's seat ({}), Esc drops")
         if len(self.entry) == 1:
-            return f"peg: type the seat ({self._seat_list()}), then the points (Esc drops)"
+            return self._fitted(verb + ": type the seat ({}), then the points, Esc drops")
         seat, points = self._seat_named(self.entry[1]), self.entry[2:]
         if self.entry[0] == "x":
             if self.context:  # e.g. "on Bob's claim": what the call will be, short enough for one line
@@ -90,8 +95,14 @@ class KeyMapper:
                 return f"muggins: seat {seat} calls it, type the points called (1-{MAX_POINTS}), then Enter"
             return f"muggins: seat {seat} calls {_points(points)}: Enter calls it (Backspace, Esc drops)"
         if not points:
-            return f"peg: seat {seat}, type the points (1-{MAX_POINTS}), then Enter"
-        return f"peg: seat {seat}, {_points(points)}: Enter pegs {'it' if points == '1' else 'them'} (Backspace, Esc drops)"
+            return f"{verb}: seat {seat}, type the points (1-{MAX_POINTS}), then Enter"
+        return f"{verb}: seat {seat}, {_points(points)}: Enter {does} {'it' if points == '1' else 'them'} (Backspace, Esc drops)"
+
+    def _fitted(self, prompt: str) -> str:
+        """``prompt`` with the seat list in it: with the players' names when that fits 80 columns
+        (the terminal's least), else the seats' numbers only."""
+        named = prompt.format(self._seat_list())
+        return named if len(named) <= PROMPT_COLUMNS else prompt.format(f"1-{self.seats}")
 
     def _seat_list(self) -> str:
         """``1 Ann, 2 Bob``: the seats with their players' names (``1-2`` without them)."""
@@ -131,7 +142,7 @@ class KeyMapper:
             return None
         points = int(entry[2:] + digit)
         if not 1 <= points <= MAX_POINTS:
-            what = "pegged at once" if entry[0] == "p" else "called"
+            what = ("claimed at once" if self.claiming else "pegged at once") if entry[0] == "p" else "called"
             # the entry still stands: say what Enter would do with it, not only what was refused
             self.notice = f"{points} points cannot be {what} (1-{MAX_POINTS}); {self.prompt}"
             return None

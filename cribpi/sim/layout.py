@@ -44,6 +44,7 @@ class View:
     words: tuple[str, ...]  # the OLED's words
     prompt: str  # what is being typed, or why the last key did nothing
     legend: tuple[str, ...]  # the keys, a few words each
+    pegs: tuple[tuple[int, int], ...] = ()  # per track: its front and rear peg's holes (0: off the board)
 
 
 class Section(NamedTuple):
@@ -92,7 +93,8 @@ def _compact_tracks(view: View) -> list[Line]:
         return []
     peak = frame_peak(frame)
     labels = [*view.labels, *[""] * len(frame.tracks)]
-    return [(Segment(f"{labels[n][:LABEL_WIDTH - 1]:<{LABEL_WIDTH}}"), *compact_track(track, peak), Segment(" "),
+    pegs = [*view.pegs, *[()] * len(frame.tracks)]
+    return [(Segment(f"{labels[n][:LABEL_WIDTH - 1]:<{LABEL_WIDTH}}"), *compact_track(track, peak, pegs[n], n), Segment(" "),
              *game_counters(frame, n, peak)) for n, track in enumerate(frame.tracks)]
 
 

@@ -75,10 +75,11 @@ class Terminal:
         ui, state = self.app.ui, self.app.ui.state
         labels = tuple(track_label(state.team_name(t), s) for t, s in enumerate(state.scores))
         self.mapper.context = _called_on(state, self.mapper.entry)
+        self.mapper.claiming = state.mode is Mode.CLAIM
         prompt = self.mapper.notice or self.mapper.prompt or _waiting_for(self.app)
         return View(str(self.journal or ""), self.pegboard.frame if self.pegboard else None, labels,
                     self.display.image if self.display else None, status_line(state, columns, self.missing),
-                    tuple(screen_text(ui.screen()).split("\n")), prompt, LEGEND)
+                    tuple(screen_text(ui.screen()).split("\n")), prompt, LEGEND, _pegs(self.pegboard))
 
     def draw(self) -> None:
         """One frame, in place: only the lines that changed since the last one are written."""
@@ -333,6 +334,12 @@ def status_line(state: State, columns: int = STATUS_COLUMNS, missing: Sequence[s
 def _word_pages(columns: int, lines: int, screen: ScreenModel) -> int:
     """The pages ``screen``'s words take, ``lines`` a page, wrapped to ``columns``."""
     return max(1, -(-len(wrapped_words(screen_text(screen).split("\n"), columns)) // lines))
+
+
+def _pegs(pegboard: Any) -> tuple[tuple[int, int], ...]:
+    """Each track's front and rear peg holes, as the LED board last drew them (none before)."""
+    board = getattr(pegboard, "board", None)
+    return tuple((t.front, t.rear) for t in board.tracks) if board is not None else ()
 
 
 def _called_on(state: State, entry: str | None) -> str:

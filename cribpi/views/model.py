@@ -55,17 +55,20 @@ class ScoreScreen:
     count: int | None = None
     turn: str = ""
     starter: Card | None = None  # in the corner, as on the play screen
+    now: int | None = None  # the count now, when the play has gone on from ``count`` (a go's reset)
 
     @property
     def footer(self) -> str:
-        """``count 15, Blue next`` (empty outside the play)."""
-        return play_footer(self.count, self.turn)
+        """``count 15, Blue next`` (empty outside the play); ``count 30, now 0, Blue next`` when
+        the count went back to 0 after the score (a go): the turn is at the count now."""
+        return play_footer(self.count, self.turn, self.now)
 
 
-def play_footer(count: int | None, turn: str) -> str:
+def play_footer(count: int | None, turn: str, now: int | None = None) -> str:
     """``count 15, Blue next``: what a screen that covers the play's says of it (empty outside
-    the play)."""
-    parts = ([f"count {count}"] if count is not None else []) + ([f"{turn} next"] if turn else [])
+    the play); ``now``, the count now when it is not ``count`` any more."""
+    now_part = [f"now {now}"] if now is not None and count is not None and now != count else []
+    parts = ([f"count {count}"] if count is not None else []) + now_part + ([f"{turn} next"] if turn else [])
     return ", ".join(parts)
 
 

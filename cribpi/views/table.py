@@ -143,13 +143,17 @@ def phase_screen(state: State, entry: str = "", hint: str = "",
         note = ""
         scored = [m.seat for m in deal.unclaimed if m.points]
         if scored:  # claim mode: say whose score is open (with the seat a claim names), never how much
-            note = "to claim: " + ", ".join(f"{seat_label(state, seat)} ({seat + 1})" for seat in scored)
+            note = "to claim: " + ", ".join(f"{seat_label(state, seat)} (seat {seat + 1})" for seat in scored)
         laid = (seat_label(state, deal.played[-1][0]), deal.played[-1][1]) if deal.played else None
         return PlayScreen(count, turn, last if last is not None and deal.pegged else _last_play_score(state), note,
                           deal.starter, laid)
     if state.phase is Phase.SHOW and deal is not None:
         return _show_prompt(state, entry, hint)
     if state.phase is Phase.DONE:
+        open_ = [m for m in deal.missed if m.missed] if deal is not None else []
+        if open_:  # the deal's end closes them: said here, so the OK that does it is no surprise
+            on = ", ".join(f"{state.names[m.seat]}'s {m.where.value}" for m in open_)
+            return MessageScreen(("Deal counted.", f"muggins open on {on}", "OK: next deal, closes it"), "Deal done")
         return MessageScreen(("Deal counted.", "OK: next deal"), "Deal done")
     if state.phase is Phase.BOARD:
         if entry:
@@ -263,14 +267,16 @@ def _pegged_screen(state: State, effect: Pegged) -> ScoreScreen | ShowScreen:
         total = sum(item.points for item in effect.items)
         return ShowScreen(f"{who} {effect.reason.value}", effect.items, total,
                           claimed=effect.points if effect.points != total else None)
-    turn, starter = "", None
+    turn, starter, now = "", None, None
     if state.phase is Phase.PLAY and state.deal is not None:
         starter = state.deal.starter
         turn = seat_label(state, state.deal.turn) if state.deal.turn is not None else ""
+        now = count_total(state.deal.count)
     # a play score says the count it was made at; another score pegged in the play (a muggins
     # award, a penalty, his heels) the count now, as it covers the play's screen
     return in_play(state, ScoreScreen(who, effect.points, (effect.explain or effect.reason.value,), count=effect.count,
-                                      turn=turn if effect.count is not None else "", starter=starter))
+                                      turn=turn if effect.count is not None else "", starter=starter,
+                                      now=now if effect.count is not None and turn and now != effect.count else None))
 
 
 def game_over_screen(state: State) -> AlertScreen:
@@ -292,9 +298,23 @@ def _game_lines(state: State) -> list[str]:
              f"{points} game point{'s' if points != 1 else ''}"]
     deal = state.deal
     if deal is not None and deal.pegged:
-        seat, pegged, reason = deal.pegged[-1]
-        lines.append(f"last: {seat_label(state, seat)} +{pegged} {reason.value}")
+        lines.append(_last_peg(state, deal.pegged))
     return lines
+
+
+def _last_peg(state: State, pegged: tuple[tuple[int, int, Reason], ...]) -> str:
+    """``last: Ann +2 heels``: the points that counted toward the game hole (``+6 (of 15)``
+    when the peg stopped there), and a false claim's award as the offender's overclaim, not
+    as a false claim of the player awarded."""
+    seat, points, reason = pegged[-1]
+    team = state.team_of(seat)
+    counted = state.scores[team] - state.rear[team]
+    amount = f"+{counted}" + (f" (of {points})" if 0 <= counted < points else "") if points > 0 else f"{points}"
+    why = reason.value
+    if reason is Reason.FALSE_GAME and points > 0:
+        offender = next((s for s, p, r in reversed(pegged) if r is Reason.FALSE_GAME and p < 0), None)
+        why = f"{state.names[offender]}'s overclaim" if offender is not None else "overclaimed"
+    return f"last: {seat_label(state, seat)} {amount} {why}"
 
 
 def _match_lines(state: State) -> list[str]:

@@ -330,7 +330,7 @@ def test_muggins_switched_on_from_the_menu_in_the_default_preset(claim_sim):
         lay(tmux, card)
     tmux.wait_for("count 15")
     tmux.send("p", "2", "1")
-    tmux.wait_for("peg: seat 2 (Bob), 1 point: Enter pegs it")
+    tmux.wait_for("claim: seat 2 (Bob), 1 point: Enter claims it")
     tmux.send("Enter")  # Bob claims 1 of his 2
     screen = tmux.wait_for("MUGGINS!")
     assert "Bob claimed 1 of 2" in screen
@@ -471,7 +471,7 @@ def test_three_players_muggins_said_on_whom_a_renege_taken_back_and_a_false_clai
     assert "Play back to Cat's go at 25" in screen and "6S 9H 4H back to the hands" in screen
     tmux.wait_for("Ann 103  Bob 114  Cat 113")  # Ann's 31 cancelled, and 2 for the renege card
     tmux.send("Enter")
-    tmux.wait_for("waiting for a card or go or a claim from Cat")  # Ann's 2 for the renege on screen
+    tmux.wait_for("waiting for a card or go from Cat")  # Ann's 2 for the renege on screen; no claim is open
     tmux.send("Enter")
     tmux.wait_for("Cat to play | count 25 | starter 2S | Bob laid TH")  # back at the go
     lay(tmux, "4H")  # Cat plays on from the go: 29, nothing scored

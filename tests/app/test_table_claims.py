@@ -64,7 +64,7 @@ def test_claim_mode_says_whose_score_is_open_but_never_how_much(table):
     assert isinstance(screen, PlayScreen) and screen.count == 15
     seat = ui.state.deal.dealer
     # the dealer's name and seat number (what a claim keys), never the points; the pone's 5C scored nothing
-    assert screen.note == f"to claim: {ui.state.names[seat]} ({seat + 1})"
+    assert screen.note == f"to claim: {ui.state.names[seat]} (seat {seat + 1})"
 
 
 def test_a_new_game_with_fewer_seats_drops_an_unconfirmed_peg():

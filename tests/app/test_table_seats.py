@@ -102,3 +102,20 @@ def test_only_the_moves_the_play_can_have_had_are_listed():
     ui.handle(Action.parse("ok"))
     assert ui.screen().items == ("9H Bob -> Ann", "Back")  # Bob may have said go at 22: 9H was Ann's
     assert ui.state.scores == (0, 2)
+
+
+def test_back_in_whose_card_was_it_closes_it_onto_the_menu_item_that_opened_it():
+    """"Back" in the "Whose card was it?" submenu closes the submenu: the main menu again, on
+    "Move a card..." (it opened the main menu afresh, on its first item)."""
+    ui = table()
+    keys(ui, "2S", "TC", "QD", "2C", "9H")
+    keys(ui, "menu")
+    opened = ui.screen().items.index("Move a card...")
+    ui.menus.current.selected = opened
+    ui.handle(Action.parse("ok"))
+    assert ui.screen().title == "Whose card was it?"
+    ui.menus.current.selected = ui.screen().items.index("Back")
+    ui.handle(Action.parse("ok"))
+    assert ui.screen().title == "Menu" and ui.screen().selected == opened > 0
+    assert ui.screen().items[ui.screen().selected] == "Move a card..."
+    assert ui.state.scores == (0, 2)  # nothing moved

@@ -288,6 +288,8 @@ def cases() -> list[tuple[list[str], str]]:
         ("--names Ann,", r"--names 'Ann,': '' is not a name; each name is 1-12 printable characters"),
         ("--names Ann,Christopherson", r"'Christopherson' is not a name; each name is 1-12 printable"),
         ("--names Ann,Ann", r"^cribpi sim: --names 'Ann,Ann': player names must be distinct; 'Ann' is given twice$"),
+        ("--names 3,4", r"^cribpi sim: --names '3,4': '3' has no letter; a name needs at least one letter"),
+        ("--names Ann,4-2", r"--names 'Ann,4-2': '4-2' has no letter; a name needs at least one letter"),
         ("--game-length 100", r"--game-length: invalid choice: 100"), ("--game-length x", r"--game-length: 'x' is not valid: expected 121 or 61$"),
         ("--players 3 --rules five-card", r"--players 3 --rules five-card: five-card cribbage is for 2 players; "
                                           r"for 3 players use --rules acc, acc-tournament, hoyle, leaflet"),
@@ -299,6 +301,7 @@ def cases() -> list[tuple[list[str], str]]:
     out += [(["sim", *c], m) for c, m in [
         (["--names", ""], r"--names '' gives|'' is not a name"), (["--names", "Ann,B\tb"], r"is not a name"),
         (["--names", "X" * 200 + ",Bob"], r"is not a name; each name is 1-12"),
+        (["--names", "\u0663,\u0664"], r"--names '\u0663,\u0664': '\u0663' has no letter"),
         (["--db", "a\0b"], r"--db: .*NUL byte"), (["--db", "~nosuchuser_cribpi/x.db"], r"--db: .*no user"),
     ]]
     out += [(["export", *c.split()], m) for c, m in [

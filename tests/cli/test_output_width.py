@@ -149,3 +149,19 @@ def test_stats_in_a_narrow_terminal_says_each_player_in_words(tmp_path):
     with Store(db, read_only=True) as store:
         players: list[PlayerStats] = list(stats(store).values())
     assert stats_lines(players, 80)[0].startswith("Player")  # the table where it fits
+
+
+def test_the_setup_scripts_messages_fit_80_columns():
+    """What ``bash .ci/play`` (and .ci/bootstrap) say while setting up is the first screen a new
+    user sees: each ``say`` line, with its ``cribpi: `` prefix and the extras it names (``test``),
+    fits 80 columns. "installing cribpi and Pillow with pip (about 10 seconds the first time)..."
+    was 82 and wrapped."""
+    import re
+
+    long = []
+    for script in sorted((ROOT / ".ci").iterdir()):
+        for message in re.findall(r'\bsay "([^"]*)"', script.read_text()):
+            shown = "cribpi: " + message.replace("${extras[*]}", "test").replace("${missing[*]}", "espeak-ng")
+            if len(shown) > 80:
+                long.append((script.name, len(shown), shown))
+    assert not long

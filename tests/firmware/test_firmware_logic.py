@@ -161,15 +161,19 @@ def test_card_reader_lines_become_single_words():
     assert lines.feed(b"x" * 16 + b"\n" + b"x" * 17 + b"\n") == ["x" * 16, "?"]
 
 
-def test_a_key_counts_only_after_the_debounce_and_is_held_once():
-    keys = fw_keys.Debouncer(debounce_ms=20, hold_ms=800)
+def test_a_key_counts_only_after_the_debounce_and_repeats_its_hold_while_held():
+    keys = fw_keys.Debouncer(debounce_ms=20, hold_ms=800, repeat_ms=400)
     assert keys.update({"5"}, 0) == []
     assert keys.update(set(), 10) == []  # a bounce: never reported
     assert keys.update({"5"}, 30) == [] and keys.update({"5"}, 49) == []
     assert keys.update({"5"}, 50) == [("KD", "5")]
     assert keys.update({"5"}, 849) == [] and keys.update({"5"}, 850) == [("KH", "5")]
-    assert keys.update({"5"}, 2000) == []
-    assert keys.update(set(), 2010) == [] and keys.update(set(), 2030) == [("KU", "5")]
+    assert keys.update({"5"}, 1249) == [] and keys.update({"5"}, 1250) == [("KH", "5")]  # a repeat
+    assert keys.update({"5"}, 1500) == [] and keys.update({"5"}, 1650) == [("KH", "5")]
+    assert keys.update(set(), 1660) == [] and keys.update(set(), 1680) == [("KU", "5")]
+    assert not keys.update(set(), 3000)  # let go: no more repeats
+    assert keys.update({"5"}, 3000) == [] and keys.update({"5"}, 3020) == [("KD", "5")]
+    assert keys.update({"5"}, 3819) == [] and keys.update({"5"}, 3820) == [("KH", "5")]  # a new press: HOLD_MS again
 
 
 def test_the_matrix_reads_the_key_at_its_row_and_column():

@@ -155,3 +155,32 @@ def test_the_host_holds_the_controllers_lines_to_the_one_form():
                 framed(b"0A CARD Q\xe2\x99\xa0"), framed(b"0A CARD 5*H"), framed(b"0A ACK\r")):
         with pytest.raises(LineError):
             parse_line(bad)
+
+
+def test_err_version_says_hello_again_on_the_same_port_then_the_full_state():
+    """docs/protocol.md: on ERR VERSION (the controller restarted, the port stayed) the host
+    says HELLO again, then sends the full state; it does not close the port nor say "lost"."""
+    port = FirmwarePort()
+    opened = []
+    link = Link("fake", timing=QUICK, opener=lambda name, read_timeout: opened.append(name) or port,
+                finder=lambda name: name)
+    problems = set()
+    try:
+        link.show(BOARD)
+        deadline = time.monotonic() + 5
+        while link.shown is not BOARD and time.monotonic() < deadline:
+            time.sleep(0.01)
+        port.controller = fw_link.Controller(fw_layout, 0)  # restarted: no handshake, blank board
+        link.show(MOVED)
+        deadline = time.monotonic() + 5
+        while not (link.shown is MOVED and holds(port.controller, MOVED)) and time.monotonic() < deadline:
+            problems.add(link.problem)
+            time.sleep(0.002)
+        assert holds(port.controller, MOVED)
+        sent = bodies(port)
+        hellos = [i for i, body in enumerate(sent) if body.endswith(f" HELLO {fw.PROTOCOL}")]
+        assert len(hellos) == 2 and sent[hellos[1] + 1].endswith(" Z 2 121"), sent
+        assert opened == ["fake"] and link.connections == 2  # the port was never closed
+        assert problems <= {None} and link.problem is None
+    finally:
+        link.close()

@@ -304,3 +304,49 @@ def test_a_journal_written_before_editions_loads_and_replays_its_calls_as_played
     with Store(path) as store:
         restored = store.restore(game_id)
     assert restored.state.edition == 1 and restored.state.scores == (0, 2)  # the wrong call's 2, as played
+
+
+def test_a_game_won_on_a_false_claims_award_says_the_points_that_counted_and_whose_overclaim() -> None:
+    """The game-over screen said "last: Dealer +15 false claim of game" when 6 of the 15 awarded
+    took the dealer to 121 and the false claim was the pone's."""
+    from cribpi.views.table import game_over_screen
+
+    s, points = hand_pending((106, 115))
+    s.game.apply(Claim(PONE, points + 15))  # 121: a claim of the game; 106 is had
+    assert s.state.phase in (Phase.GAME_OVER, Phase.MATCH_OVER) and s.state.games[-1].winner == DEALER
+    lines = game_over_screen(s.state).lines
+    assert "last: Dealer +6 (of 15) Pone's overclaim" in lines, lines
+
+
+def test_a_score_left_unclaimed_when_its_player_lays_again_is_not_said_as_a_claim_of_0() -> None:
+    """It was said "Dealer claimed 0 of 2" when nobody had claimed anything: the dealer laid his
+    next card with his fifteen unclaimed. What he missed is open to muggins, and said as missed."""
+    s = Script(NewGame(("Pone", "Dealer"), MUGGINS, Mode.CLAIM, first_dealer=DEALER))
+    s(Starter(C("2S")), Lay(PONE, C("5C")), Lay(DEALER, C("TD")), Lay(PONE, C("3H")))  # the dealer's 15 unclaimed
+    effects = s.game.apply(Lay(DEALER, C("4D")))
+    (alert,) = alerts(effects, AlertKind.MUGGINS)
+    assert alert.text == "Dealer laid again without claiming 2: muggins for 2 is open to the other side"
+    assert "claimed 0" not in alert.text and s.state.deal.missed[0].missed == 2
+
+
+def test_the_deal_done_screen_says_an_under_claim_is_still_open_and_the_next_ok_closes_it() -> None:
+    """After the crib's under-claim and the deal's last OKs, muggins was still open with the
+    screen saying only "Deal counted.": it now says what is open and that OK closes it, and
+    the OK for the next deal shows the "Muggins closed" screen."""
+    from cribpi.views.model import AlertScreen, MessageScreen
+    from cribpi.views.table import effect_screens, phase_screen
+
+    s = Script(NewGame(("Pone", "Dealer"), MUGGINS, Mode.CLAIM, first_dealer=DEALER))
+    s(Starter(C("2S")))
+    play_claiming_right(s)
+    for _ in range(2):  # the hands, claimed right
+        pending = s.state.deal.pending
+        s(Claim(pending.seat, pending.points))
+    s(Crib(cards("AC AD KH JC")))
+    pending = s.state.deal.pending
+    s(Claim(pending.seat, pending.points - 1))  # the dealer's crib claimed short
+    assert s.state.phase is Phase.DONE
+    assert phase_screen(s.state) == MessageScreen(
+        ("Deal counted.", "muggins open on Dealer's crib", "OK: next deal, closes it"), "Deal done")
+    (closed,) = effect_screens(s.state, s.game.apply(EndDeal()))
+    assert isinstance(closed, AlertScreen) and closed.title == "Muggins closed"

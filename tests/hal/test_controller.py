@@ -85,6 +85,8 @@ def test_undo_is_undo_when_let_go_and_undo_long_when_held():
     tapped = [keys.action(Line(n, verb, ("undo",))) for n, verb in enumerate(("KD", "KU"))]
     held = [keys.action(Line(n, verb, ("undo",))) for n, verb in enumerate(("KD", "KH", "KU"))]
     assert tapped == [None, Action.parse("undo")] and held == [None, Action.parse("undo_long"), None]
+    repeated = [keys.action(Line(n, verb, ("undo",))) for n, verb in enumerate(("KD", "KH", "KH", "KH", "KU"))]
+    assert repeated == [None] + [Action.parse("undo_long")] * 3 + [None]  # a held UNDO keeps undoing
 
 
 def test_an_unknown_key_or_card_is_shown_not_applied():

@@ -97,7 +97,7 @@ def test_a_seat_asked_for_is_shown_with_the_players_names() -> None:
     keys = KeyMapper()
     names = ("Ann", "Bob", "Cat")
     keys.feed("x", seats=3, names=names)
-    assert keys.prompt == "muggins: type the seat (1 Ann, 2 Bob, 3 Cat) of the player who calls it (Esc drops)"
+    assert keys.prompt == "muggins: type the caller's seat (1 Ann, 2 Bob, 3 Cat), Esc drops"
     keys.feed("3", seats=3, names=names)
     keys.feed("2", seats=3, names=names)
     assert keys.prompt == "muggins: seat 3 (Cat) calls 2 points: Enter calls it (Backspace, Esc drops)"
@@ -110,3 +110,23 @@ def test_a_digit_other_than_ascii_is_not_a_seat_or_points(digit):
     assert typed(keys, "p" + digit) == []
     assert keys.entry == "p" and "does nothing now" in keys.notice
     assert typed(keys, "1" + digit + "3" + ENTER) == [Action.peg(0, 3)]
+
+
+@pytest.mark.parametrize("names", [("Red", "Green", "Blue"), ("Christopher1", "Maximiliana2", "Bartholomew3", "Anastasiaaa4")])
+@pytest.mark.parametrize("first", ["x", "p"])
+def test_a_seat_prompt_fits_80_columns_with_the_names_when_they_fit(names, first):
+    """The muggins seat prompt of a 3-player game was cut at 80 columns ("...of the player who
+    calls it (Esc..."); with four long names the seats are given by number only."""
+    keys = KeyMapper()
+    keys.feed(first, seats=len(names), names=names)
+    assert len(keys.prompt) <= 80 and "Esc drops" in keys.prompt
+    assert ("1 Red, 2 Green, 3 Blue" if len(names) == 3 else "(1-4)") in keys.prompt
+
+
+def test_in_claim_mode_the_prompt_says_enter_claims():
+    keys = KeyMapper()
+    keys.claiming = True
+    typed(keys, "p12", seats=2)
+    assert keys.prompt == "claim: seat 1, 2 points: Enter claims them (Backspace, Esc drops)"
+    keys.claiming = False
+    assert keys.prompt == "peg: seat 1, 2 points: Enter pegs them (Backspace, Esc drops)"

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from cribpi.hal import Action
-from cribpi.hal.term import line_text
+from cribpi.hal.term import PEG_GLYPHS, compact_track, line_text, visible_colour
 from cribpi.sim.layout import ARRANGEMENTS, View, fit, minimum_size, too_small
 from tests.sim.conftest import sim_table
 
@@ -71,9 +71,44 @@ def test_a_compact_track_keeps_every_hole():
     off = (0, 0, 0)
     for n, cell in enumerate(cells):
         left, right = track[2 * n], track[2 * n + 1] if 2 * n + 1 < len(track) else off
-        expected = {(False, False): {"·"}, (True, False): {"▌"}, (False, True): {"▐"}, (True, True): {"▌", "█"}}
+        expected = {(False, False): {"·"}, (True, False): {"▌", "◐"}, (False, True): {"▐", "◑"},
+                    (True, True): {"▌", "█", "◐", "◑", "●"}}
         assert cell in expected[left != off, right != off], (n, cell)
     assert set(cells) - {"·"}  # the marks and pegs are lit
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_each_tracks_pegs_have_a_glyph_of_their_own_in_plain_text(players):
+    """A plain-text capture of the compact board showed pegs by colour only: a peg beside a mark
+    was the mark's half block (Blue's pegs at 66 invisible). Each track's pegs now have a glyph,
+    its half telling the hole, and nothing else on the board uses one."""
+    terminal = sim_table(players)
+    terminal.app.handle(Action.parse("ok"))  # a random cut
+    for card in ("5H", "JS", "5C", "5D"):  # the starter; fifteen for two, then a pair
+        terminal.app.handle(Action.of_card(card))
+    view = terminal.view()
+    assert len(view.pegs) == players and sum(front > 0 for front, _ in view.pegs) == 2, view.pegs
+    texts = [line_text(x) for x in fit(view, 80, 24) or []]
+    for n, (front, rear) in enumerate(view.pegs):
+        cells = next(t for t in texts if t.startswith(view.labels[n]))[10:10 + 61]
+        glyphs = set(PEG_GLYPHS[n])
+        held = {hole for hole in (front, rear) if hole}
+        for c, cell in enumerate(cells):
+            hit = {2 * c + 1, 2 * c + 2} & held
+            assert (cell in glyphs) == bool(hit), (n, c, cell)
+            if hit:
+                assert cell == PEG_GLYPHS[n][2 if len(hit) == 2 else 0 if 2 * c + 1 in hit else 1]
+        others = {g for m, row in enumerate(PEG_GLYPHS) if m != n for g in row}
+        assert not others & set(cells)
+
+
+def test_a_peg_beside_a_mark_is_told_from_it_without_colour():
+    grey, blue, off = (40, 40, 40), (0, 64, 255), (0, 0, 0)
+    track = [off] * 121
+    track[64], track[65] = grey, blue  # a mark at 65, Blue's front peg at 66: one cell
+    cells = compact_track(track, 255, (66, 0), 2)
+    assert cells[32].text == "◨" and cells[32].fg == visible_colour(blue, 255)
+    assert compact_track(track, 255)[32].text == "▌"  # without the pegs: the mark's half block alone
 
 
 @pytest.mark.parametrize("columns,rows", [(60, 24), (80, 6), (20, 3), (1, 1)])

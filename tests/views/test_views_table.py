@@ -148,6 +148,19 @@ def test_go_and_last_card_are_said_in_words():
     ]
 
 
+def test_a_score_screen_says_the_count_went_back_to_0_before_whose_turn_it_is():
+    """A go's score screen said "count 30, Blue next" when the count was already back to 0:
+    the turn is at the count now, so the footer says both (a 31 too)."""
+    table = Table()(Starter(Card.parse("2S")), Lay(ANN, Card.parse("TC")), Lay(BEN, Card.parse("KD")),
+                    Lay(ANN, Card.parse("QH")), Go(BEN))
+    (screen,) = table(Go(ANN)).screens()  # neither can lay at 30: Ann's go point, the count back to 0
+    assert (screen.who, screen.points, screen.count) == ("Ann", 1, 30)
+    assert screen.footer == "count 30, now 0, Ben next"
+    table(Lay(BEN, Card.parse("9C")), Lay(ANN, Card.parse("KH")), Lay(BEN, Card.parse("QC")), Lay(ANN, Card.parse("2C")))
+    (screen,) = table.screens()  # Ann's 31
+    assert screen.footer == "count 31, now 0, Ben next"
+
+
 # -- claims -----------------------------------------------------------------------------------
 
 
@@ -156,11 +169,21 @@ def test_claim_mode_says_whose_play_score_is_open_never_how_much():
     assert table.screens() == []  # nothing pegged until claimed
     # a card that scored is open to claim: the note names its player and seat, never the points;
     # Ann's 5C scored nothing, so she is not asked (issue 24: not after every card)
-    assert phase_screen(table.state) == PlayScreen(15, "Ann", None, "to claim: Ben (2)", Card.parse("2S"),
+    assert phase_screen(table.state) == PlayScreen(15, "Ann", None, "to claim: Ben (seat 2)", Card.parse("2S"),
                                                    ("Ben", Card.parse("TD")))
     table(Claim(BEN, 2))
     # a play score claimed later still says the count it was made at
     assert table.screens() == [ScoreScreen("Ben", 2, ("fifteen two",), count=15, turn="Ann", starter=Card.parse("2S"))]
+
+
+def test_the_table_waits_for_a_card_from_the_turn_and_a_claim_from_the_seat_that_scored():
+    """It said "a card or a claim from Ann" while the open claim was Ben's, and Ann had none."""
+    from cribpi.game import describe_expected
+
+    table = Table(mode=Mode.CLAIM)(Starter(Card.parse("2S")), Lay(ANN, Card.parse("5C")), Lay(BEN, Card.parse("TD")))
+    assert describe_expected(table.state) == "a card from Ann, or a claim from Ben"
+    table(Lay(ANN, Card.parse("3H")))  # Ben's fifteen stays open; Ann's 3H scores nothing
+    assert describe_expected(table.state) == "a card from Ben, or a claim from Ben"
 
 
 def test_the_play_s_last_scores_are_claimed_before_the_show():
@@ -296,7 +319,7 @@ def test_a_game_of_one_ends_with_its_result_and_ok_starts_a_new_game():
     assert table.screens() == []
     assert table.state.phase is Phase.MATCH_OVER
     assert table.state.scores == (121, 50)  # the peg stops in the game hole
-    over = AlertScreen("GAME!", ("Ann wins 121-50: double skunk,", "3 game points", "last: Ann +25 peg",
+    over = AlertScreen("GAME!", ("Ann wins 121-50: double skunk,", "3 game points", "last: Ann +21 (of 25) peg",
                                  "OK: new game"))
     assert phase_screen(table.state) == over and pages(over) == 1
 

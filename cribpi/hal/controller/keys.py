@@ -1,7 +1,7 @@
 """The controller's events as the app's actions, as the Pi's own buttons give them: a key
 gives its action when it goes down (ranks and suits build a card), except UNDO, which has a
 hold action: released before the controller reports it held it gives ``undo``, held it gives
-``undo_long`` instead. PEG and MUGGINS give the bare ``peg`` and ``muggins`` actions: the app
+``undo_long`` instead, once per ``KH`` (the controller repeats ``KH`` while the key stays down). PEG and MUGGINS give the bare ``peg`` and ``muggins`` actions: the app
 then takes whose peg or call it is from a suit key and its points from rank keys. A card from a
 reader on the controller gives the card.
 """

@@ -86,6 +86,11 @@ class Lost(HardwareError):
     """The conversation broke: close the port and open it again."""
 
 
+class Restarted(HardwareError):
+    """The controller answered ERR VERSION: it restarted without the port going away and forgot
+    the handshake. The port is kept: HELLO again, then the full state."""
+
+
 class Link:
     """The controller on ``port`` (None: find it). ``show`` and ``deliver_to`` may be called
     from any thread; ``problem`` is None while the controller is driven, else a short text."""
@@ -176,15 +181,20 @@ class Link:
         last = self._clock()
         while not self._stop.is_set():
             board = self._wanted
-            if board is not None and board is not shown:
-                sent, shown, last = self._sync(sent, board), board, self._clock()
-                self.shown = board if sent is not None else None
-            elif self._clock() - last >= self.timing.ping_s:
-                if self._errors(self._exchange(["PING"])):
-                    sent, shown = None, None  # the controller lost count: send everything
-                last = self._clock()
-            else:
-                self._read_replies()
+            try:
+                if board is not None and board is not shown:
+                    sent, shown, last = self._sync(sent, board), board, self._clock()
+                    self.shown = board if sent is not None else None
+                elif self._clock() - last >= self.timing.ping_s:
+                    if self._errors(self._exchange(["PING"])):
+                        sent, shown = None, None  # the controller lost count: send everything
+                    last = self._clock()
+                else:
+                    self._read_replies()
+            except Restarted as exc:  # HELLO again on the same port, then the full state
+                log.warning("controller %s: %s: saying HELLO again", self.where, exc)
+                self._handshake()
+                sent, shown = None, None
 
     def _handshake(self) -> None:
         for line in self._exchange([f"HELLO {PROTOCOL}"], reply="HELLO"):
@@ -228,11 +238,11 @@ class Link:
 
     @staticmethod
     def _errors(replies: list[Line]) -> list[str]:
-        """The ERR reasons among ``replies``; :class:`Lost` if the controller has forgotten the
+        """The ERR reasons among ``replies``; :class:`Restarted` if the controller has forgotten the
         handshake (it restarted without the port going away)."""
         errors = [" ".join(line.args) for line in replies if line.verb == "ERR"]
         if any(error.startswith("VERSION") for error in errors):
-            raise Lost(f"the controller restarted: {errors[0]}")
+            raise Restarted(f"the controller restarted: {errors[0]}")
         return errors
 
     def _exchange(self, bodies: list[str], reply: str = "ACK") -> list[Line]:
