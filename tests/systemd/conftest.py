@@ -22,7 +22,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     here = Path(__file__).parent
     for item in items:
         path = Path(str(item.fspath))
-        if path.parent == here:
+        if path.parent == here and path.name != "test_root_cache.py":
             item.add_marker(pytest.mark.arm64 if path.name == "test_arm64.py" else pytest.mark.systemd)
             # One container at a time (each boots as --machine=cribpi-test, and each takes both
             # cores): under pytest-xdist's --dist loadgroup these run on one worker, in order.

@@ -1,12 +1,14 @@
 """A Debian bookworm machine booted under its own systemd (systemd-nspawn), for the service's
-tests against the real thing.
+tests against the real thing, on amd64 and (through qemu-user-static) on arm64.
 
-The root file system is made once with ``debootstrap`` and kept in ``CACHE`` (built when
-missing or when its recipe changes; about a minute and 0.5 GB), with a wheelhouse of
-cribpi's dependencies fetched on this machine (its own pip configuration: the registry it
-already uses). Each boot runs on an overlay of that root, so the cache is never changed. The
-container has a private network with nothing on it: pip inside installs from the wheelhouse
-(bound read-only at /wheels), so nothing in the container reaches the network at all.
+Both root file systems come from one recipe (``debootstrap --variant=minbase``, one package
+list, one build function: they differ in the CPU) and are kept in ``CACHE``, named by the
+recipe (built when missing or when it changes), with the .debs debootstrap fetched
+(``CACHE/debs-<arch>``) and a wheelhouse of cribpi's dependencies for each CPU fetched on this
+machine (its own pip configuration and cache: the registry it already uses). A second run on
+the same machine builds and fetches nothing. Each boot runs on an overlay of its root, so the
+cache is never changed. The container has a private network with nothing on it: pip inside
+installs from the wheelhouse (bound read-only at /wheels), so nothing in it reaches the network.
 
 ``systemd-nspawn -b --register=no --keep-unit`` boots it (plain ``-b`` asks the host's
 machined over a system bus, which a CI container lacks); commands run inside through

@@ -22,8 +22,6 @@ import pytest
 
 from container import TIMES, Machine
 
-pytestmark = pytest.mark.xdist_group("machine")
-
 ROOT = Path(__file__).parents[2]
 VENV = "/opt/cribpi"
 #: Seconds the module may take with a cached root (boot, install, commands, service), and the
