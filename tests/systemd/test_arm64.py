@@ -18,8 +18,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 from container import TIMES, Machine
 
 ROOT = Path(__file__).parents[2]
