@@ -67,7 +67,9 @@ def arm64(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Machine]:
         TIMES["arm64 boot"] = box.boot(timeout=300)
         yield box
     finally:
+        halting = time.monotonic()
         box.poweroff()
+        TIMES["arm64 poweroff"] = time.monotonic() - halting
         box.unmount()
         TIMES["all the arm64 tests"] = time.monotonic() - started
 

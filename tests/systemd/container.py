@@ -313,7 +313,13 @@ class Machine:
     def poweroff(self) -> None:
         if self.proc is None or self.proc.poll() is not None:
             return
-        self.proc.send_signal(signal.SIGTERM)  # nspawn asks the container's systemd to halt
+        if self.arch == "arm64" and self.leader:
+            # nspawn's SIGTERM (sent on as SIGRTMIN+3 to the container's systemd) never halted
+            # the emulated systemd here: the module waited its 60 s for the kill on every run.
+            # Asked the way an admin asks, it powers off in about a second.
+            self.run("systemctl poweroff --no-block", check=False, timeout=30)
+        else:
+            self.proc.send_signal(signal.SIGTERM)  # nspawn asks the container's systemd to halt
         try:
             self.proc.wait(timeout=60)
         except subprocess.TimeoutExpired:
