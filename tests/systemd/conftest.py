@@ -6,6 +6,7 @@ against their one machine, as a maker's Pi would go."""
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from collections.abc import Iterator
@@ -14,15 +15,18 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from container import TIMES, Machine, check_host, rootfs  # noqa: E402  (tests/systemd is not a package)
+from container import TIMES, Machine, check_host, cribpi_wheel, rootfs, wheelhouse  # noqa: E402  (tests/systemd is not a package)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     here = Path(__file__).parent
     for item in items:
         path = Path(str(item.fspath))
-        if path.parent == here:
+        if path.parent == here and path.name != "test_root_cache.py":
             item.add_marker(pytest.mark.arm64 if path.name == "test_arm64.py" else pytest.mark.systemd)
+            # One container at a time (each boots as --machine=cribpi-test, and each takes both
+            # cores): under pytest-xdist's --dist loadgroup these run on one worker, in order.
+            item.add_marker(pytest.mark.xdist_group("machine"))
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +49,8 @@ def machine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Machine]:
 
 @pytest.fixture(scope="module")
 def arm64(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Machine]:
-    """The arm64 root (a Pi's CPU, through qemu-user-static), booted; the checkout in /root/cribpi."""
+    """The arm64 root (a Pi's CPU, through qemu-user-static), booted; cribpi's wheel (built on
+    the host) in /root/wheels, the game records in /root/records."""
     check_host("arm64")
     lower, built = rootfs("arm64")
     TIMES["arm64 root file system build (0 when cached)"] = built
@@ -53,11 +58,18 @@ def arm64(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Machine]:
     box = Machine(lower, tmp_path_factory.mktemp("nspawn-arm64"), arch="arm64")
     box.mount()
     try:
-        box.put_source(user="root")
+        box.put_source(checkout=False)  # the host name; cribpi comes as its wheel
+        cribpi_wheel(box.merged / "root" / "wheels", wheelhouse("arm64"))
+        records = box.merged / "root" / "records"
+        records.mkdir()
+        for record in sorted((Path(__file__).parents[1] / "game" / "records").glob("*.crib")):
+            shutil.copy2(record, records / record.name)
         TIMES["arm64 boot"] = box.boot(timeout=300)
         yield box
     finally:
+        halting = time.monotonic()
         box.poweroff()
+        TIMES["arm64 poweroff"] = time.monotonic() - halting
         box.unmount()
         TIMES["all the arm64 tests"] = time.monotonic() - started
 
