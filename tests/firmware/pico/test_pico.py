@@ -73,9 +73,8 @@ TWO = load_layout(LAYOUTS / "two-track-serpentine.toml")
 def test_the_pico_boots_and_answers_hello(boot):
     import protocol
 
-    # The firmware's .py files, compiled on the chip at boot, as on a maker's Pico; the boot
-    # to HELLO counts from power-up (emulated time 0: conftest.py).
-    pico = boot(as_flashed=True)
+    # The boot to HELLO counts from power-up (emulated time 0 after the power cycle: conftest.py).
+    pico = boot()
     part = open_controller(pico.port, timing=TIMING)
     try:
         connected(pico, part)

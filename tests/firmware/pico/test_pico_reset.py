@@ -1,5 +1,5 @@
-"""The pico tests share one emulator, power-cycled between tests (conftest.py): this proves the
-power cycle leaves nothing of the test before. A test leaves a Pico with everything a test
+"""The pico tests can share one emulator, power-cycled between tests (conftest.py,
+CRIBPI_PICO_POWER_CYCLE=1): this proves the power cycle leaves nothing of the test before. A test leaves a Pico with everything a test
 can change (the handshake made, the line numbers advanced, pegs lit, the brightness and a
 colour set, a key held down, the emulated clock run on); the power cycle is then looked at as
 a host sees a Pico, and has to look exactly like a Pico never used, in an emulator of its own.
@@ -16,7 +16,7 @@ from typing import Any
 
 from cribpi.hal.protocol import PROTOCOL, frame
 from tests.firmware import rig
-from tests.firmware.pico.emulated import EmulatedPico, precompiled
+from tests.firmware.pico.emulated import EmulatedPico
 from tests.firmware.pico.test_pico_conformance import PicoTransport
 
 #: The number of the last line ``dirty`` sends: a look then sends a line with it again.
@@ -62,7 +62,7 @@ def look(transport: PicoTransport) -> dict[str, Any]:
 
 
 def test_a_power_cycle_leaves_nothing_of_the_test_before(boot, tmp_path):
-    firmware = precompiled(rig.firmware_copy(tmp_path / "fw"), tmp_path / "mpy")
+    firmware = rig.firmware_copy(tmp_path / "fw")
     cold_folder = tmp_path / "cold"
     cold_folder.mkdir()
     cold = EmulatedPico(cold_folder, firmware)  # a Pico never used, in a Node of its own
@@ -75,8 +75,8 @@ def test_a_power_cycle_leaves_nothing_of_the_test_before(boot, tmp_path):
 
     used = PicoTransport(boot(firmware=firmware))
     dirty(used)
-    power_cycled = PicoTransport(boot(firmware=firmware))  # what the next test gets
-    assert power_cycled.pico is used.pico  # the same emulator
+    used.pico.power_cycle(firmware)  # what the next test gets
+    power_cycled = PicoTransport(used.pico)
     seen = look(power_cycled)
     for what, wanted in never_used.items():
         assert seen[what] == wanted, what
