@@ -7,7 +7,8 @@
 // stdin and stdout carry JSON lines. In: {"id": n, "op": ...} requests, answered by
 // {"id": n, ...} (see handle()): serial (bytes from the host), press (keys held, as [row pin,
 // column pin] pairs; with ms, let go after that long on the emulated clock), pixels and history (the frames decoded on a pin), time (emulated µs),
-// uart (bytes into a UART's RX), hang, unplug, plug, watchdog, scratch, peek, lookups, quit. Out, besides the answers:
+// uart (bytes into a UART's RX), hang, unplug, plug, watchdog, scratch, peek, lookups, power (a
+// power cycle: a new chip at time 0, with another littlefs image if given), off, quit. Out, besides the answers:
 // {"ev": "serial", "data": base64, "us": t} (the USB CDC bytes the firmware wrote),
 // {"ev": "reset", "reason": ..., "us": t}, {"ev": "usb", "state": "connected"}, {"ev": "log"}.
 //
@@ -59,7 +60,7 @@ function loadUf2(flash, data) {
 
 const SimulationClock = new RP2040().clock.constructor; // not exported by the package
 const uf2 = readFileSync(args.uf2);
-const fsImage = args.fs ? readFileSync(args.fs) : null;
+let fsImage = args.fs ? readFileSync(args.fs) : null; // another at each power op that names one
 
 class Chip {
   // One power-up of the Pico: a fresh RP2040 on the clock's time, with ``flash`` (kept over
@@ -270,6 +271,16 @@ class Ws2812Decoder {
 
 class Emulator {
   constructor() {
+    this.rowPinList = (args['row-pins'] ?? '').split(',').filter(Boolean).map(Number);
+    this.powerOn();
+  }
+
+  powerOn() {
+    // A power-up: a new RP2040 at emulated time 0 with the UF2 and the littlefs image on its
+    // flash, no key held, the cable in, and the harness's own record (frames decoded,
+    // resets, ROM lookups) empty: everything as a new process of this script starts. The
+    // chip before it is dropped: it runs no more, and its alarms (a timed key, a UART's
+    // bytes) never fire.
     this.decoders = Object.fromEntries(LED_PINS.map((pin) => [pin, new Ws2812Decoder(pin)]));
     this.pressed = []; // [row pin, column pin] pairs held down
     this.releaseNanos = null; // when a timed press lets go (emulated), or null
@@ -280,7 +291,7 @@ class Emulator {
     this.pendingReset = null;
     this.lookups = new Map();
     this.calls = new Map();
-    this.rowPinList = (args['row-pins'] ?? '').split(',').filter(Boolean).map(Number);
+    this.off = false;
     this.chip = new Chip(this, null, 0, 0);
     this.updateColumns();
   }
@@ -428,6 +439,17 @@ class Emulator {
       case 'lookups':
         // What the firmware took from the ROM: lookups by code, calls by function.
         return { lookups: Object.fromEntries(this.lookups), calls: Object.fromEntries(this.calls) };
+      case 'power':
+        // Off and on again (see powerOn), with the littlefs image at request.fs if given. The
+        // reply comes after every event of the chip before and before any of the new one's.
+        if (request.fs) fsImage = readFileSync(request.fs);
+        this.powerOn();
+        return { powered: true, us: this.micros() };
+      case 'off':
+        // Switched off until the next power op: the chip runs no more (the loop only waits
+        // for requests, not spending a core on a board nobody uses).
+        this.off = true;
+        return { us: this.micros() };
       case 'quit':
         process.exit(0);
       default:
@@ -439,7 +461,11 @@ class Emulator {
     // Run in slices of emulated time, answering requests between them.
     const slice = 2_000_000; // 2 ms emulated
     const started = Date.now();
-    while (Date.now() - started < 20) {
+    if (this.off) {
+      setTimeout(() => this.loop(), 20);
+      return;
+    }
+    while (Date.now() - started < 20 && !this.off) {
       const chip = this.chip;
       chip.run(chip.mcu.clock.nanosCounter + slice);
       if (this.pendingReset) {

@@ -15,11 +15,13 @@ and the UF2, at $CRIBPI_PICO_UF2 or ~/.cache/cribpi/pico/ (README: the emulated 
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import os
 import select
 import shutil
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -64,20 +66,25 @@ def require_parts() -> None:
 
 
 def littlefs_image(folder: Path) -> bytes:
-    """The .py files of ``folder`` on a littlefs of the rp2 port's geometry."""
+    """The .py and .mpy files of ``folder`` (as they are) on a littlefs of the rp2 port's geometry (made
+    once a session for each content: most tests boot the same firmware)."""
+    files = sorted(p for p in folder.iterdir() if p.suffix in (".py", ".mpy"))
+    return _littlefs_image(tuple((source.name, source.read_bytes()) for source in files))
+
+
+@functools.lru_cache(maxsize=16)
+def _littlefs_image(files: tuple[tuple[str, bytes], ...]) -> bytes:
     from littlefs import LittleFS
 
     fs = LittleFS(block_size=FS_BLOCK, block_count=FS_BLOCKS)
-    for source in sorted(folder.glob("*.py")):
-        with fs.open(source.name, "wb") as fh:
-            fh.write(source.read_bytes())
+    for name, data in files:
+        with fs.open(name, "wb") as fh:
+            fh.write(data)
     return bytes(fs.context.buffer)
 
 
 def pins() -> tuple[list[int], list[int], list[int]]:
     """The firmware's (LED pins, matrix row pins, matrix column pins)."""
-    import sys
-
     sys.path.insert(0, str(rig.FIRMWARE))
     try:
         import settings
@@ -112,6 +119,7 @@ class EmulatedPico:
         self._written: dict[str, bytes] = {}  # write()'s requests not yet answered
         self._host: int | None = None
         self._host_slave: int | None = None
+        self._next_host: tuple[int, int] | None = None  # power_cycle's port, bridged at its reply
         self._lock = threading.Lock()
         self._stop = False
         self.plug_host()
@@ -144,12 +152,45 @@ class EmulatedPico:
                 if isinstance(message.get("id"), str):  # a write()'s: when its bytes went in
                     self.serial_in_times.append((float(message.get("us", 0)), self._written.pop(message["id"], b"")))
                 elif "id" in message:
+                    if message.get("powered"):  # what came before was the chip before this one's
+                        self._forget()
                     self._replies[message["id"]] = message
                 else:
                     self.events.append(message)
                 self._cond.notify_all()
         with self._cond:
             self._cond.notify_all()
+
+    def _forget(self) -> None:
+        """The record of the firmware's output and the emulator's events dropped, in place
+        (called with ``_cond`` held, by the reader, in the order of the emulator's messages)."""
+        if self._next_host is not None:
+            with self._lock:
+                self._host, self._host_slave = self._next_host
+            self._next_host = None
+        del self.serial_out[:]
+        self.serial_times.clear()
+        self.serial_in_times.clear()
+        self.events.clear()
+        self._written.clear()
+
+    def power_cycle(self, firmware: Path | None = None) -> None:
+        """Off and on again, with ``firmware`` on the flash if given (else what was put there
+        last): a new RP2040 at emulated time 0 with the UF2 and a new littlefs image, no key
+        held, the USB cable in, a new host port, and this side's record of output, events
+        and resets empty, as a new EmulatedPico starts, without starting Node again."""
+        self.unplug_host()
+        image = None
+        if firmware is not None:
+            image = self.tmp / "littlefs.img"
+            image.write_bytes(littlefs_image(firmware))
+        # The new port is made now and bridged by the reader at the power op's reply: the
+        # old chip's last bytes never reach it, none of the new one's is missed.
+        self._next_host = rig.open_host_pty(self.port)
+        self.request("power", fs=str(image) if image else None)
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
 
     def request(self, op: str, **fields: Any) -> dict[str, Any]:
         with self._send_lock:

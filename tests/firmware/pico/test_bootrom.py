@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 import struct
 
-from tests.firmware.pico.emulated import EmulatedPico
 
 PROGRAM = '''
 import math, os, struct
@@ -32,15 +31,12 @@ def f32(value: float) -> float:
     return float(struct.unpack("<f", struct.pack("<f", value))[0])
 
 
-def test_the_rom_functions_under_micropython(tmp_path):
+def test_the_rom_functions_under_micropython(boot, tmp_path):
     folder = tmp_path / "fw"
     folder.mkdir()
     (folder / "main.py").write_text(PROGRAM)
-    pico = EmulatedPico(tmp_path, folder)
-    try:
-        out = pico.wait_for(lambda: b"DONE" in pico.serial_out and bytes(pico.serial_out), what="the program's output")
-    finally:
-        pico.close()
+    pico = boot(firmware=folder)
+    out = pico.wait_for(lambda: b"DONE" in pico.serial_out and bytes(pico.serial_out), what="the program's output")
     lines = {line.split(" ", 1)[0]: line.split(" ", 1)[1] for line in out.decode().splitlines() if " " in line}
     assert "Traceback" not in out.decode(), out
     got = [struct.unpack("<f", bytes.fromhex(word))[0] for word in lines["FLOATS"].split()]

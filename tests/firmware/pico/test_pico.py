@@ -17,7 +17,7 @@ from cribpi.hal.layout import load_layout
 from cribpi.views.board import Animation, BoardModel, TrackModel, mark_holes
 from cribpi.views.leds import LedSettings, render_board
 from tests.firmware import rig
-from tests.firmware.pico.conftest import TIMING, boot
+from tests.firmware.pico.conftest import TIMING
 from tests.firmware.pico.emulated import EmulatedPico
 
 LAYOUTS = rig.ROOT / "hardware" / "layouts"
@@ -70,11 +70,17 @@ def part(pico):
 TWO = load_layout(LAYOUTS / "two-track-serpentine.toml")
 
 
-def test_the_pico_boots_and_answers_hello(pico, part):
-    connected(pico, part)
-    hello = part.link.hello
+def test_the_pico_boots_and_answers_hello(boot):
     import protocol
 
+    # The boot to HELLO counts from power-up (emulated time 0 after the power cycle: conftest.py).
+    pico = boot()
+    part = open_controller(pico.port, timing=TIMING)
+    try:
+        connected(pico, part)
+    finally:
+        part.close()
+    hello = part.link.hello
     assert (hello.protocol, hello.firmware, hello.tracks) == (protocol.PROTOCOL, protocol.FIRMWARE, 2)
     assert "menu" in hello.keys and "A" in hello.keys
     assert b"Traceback" not in pico.serial_out and not pico.resets()
@@ -86,8 +92,8 @@ def test_the_pico_boots_and_answers_hello(pico, part):
     assert (replied - sent) / 1000 < 5000
 
 
-def test_another_major_version_is_refused(tmp_path):
-    pico = boot(tmp_path, PROTOCOL="1.0", FIRMWARE="1.4.2")
+def test_another_major_version_is_refused(boot):
+    pico = boot(PROTOCOL="1.0", FIRMWARE="1.4.2")
     part = open_controller(pico.port, timing=TIMING)
     try:
         board = BoardModel(TRACKS[:2], brightness=1.0)
@@ -98,14 +104,13 @@ def test_another_major_version_is_refused(tmp_path):
         assert part.link.shown is None and pico.rgb(0) != frames_for(TWO, board, 2000)[0][0]
     finally:
         part.close()
-        pico.close()
 
 
 @pytest.mark.parametrize("tracks", [2, 3, 4])
-def test_pegs_drive_every_data_pin_as_the_host_renders_them(tmp_path, tracks):
+def test_pegs_drive_every_data_pin_as_the_host_renders_them(boot, tracks):
     name = {2: "two", 3: "three", 4: "four"}[tracks]
     layout = load_layout(LAYOUTS / f"{name}-track-serpentine.toml")
-    pico = boot(tmp_path, layout_module(layout))
+    pico = boot(layout_module(layout))
     cap = 300  # mA: low enough that the cap scales these frames down
     part = open_controller(pico.port, timing=TIMING, cap_ma=cap)
     try:
@@ -123,7 +128,6 @@ def test_pegs_drive_every_data_pin_as_the_host_renders_them(tmp_path, tracks):
         assert part.problem is None and not pico.resets()
     finally:
         part.close()
-        pico.close()
 
 
 def test_a_scored_run_flashes_on_the_pin_as_on_the_host(pico, part):
@@ -172,10 +176,10 @@ def test_keys_on_the_matrix_pins_reach_the_table(pico, part):
     assert got == [Action.parse("rank 5"), Action.parse("suit H"), Action.parse("undo"), Action.parse("undo_long")]
 
 
-def keys_reported(tmp_path, firmware, name: str) -> list[bytes]:
+def keys_reported(boot, firmware, name: str) -> list[bytes]:
     """The key events the firmware sends for one tap of ``name`` (60 ms down, on the emulated
     clock) once the host has greeted it, up to 200 ms (emulated) after the key came up."""
-    pico = EmulatedPico(tmp_path, firmware)
+    pico = boot(firmware=firmware)
     part = open_controller(pico.port, timing=TIMING)
     try:
         connected(pico, part)
@@ -185,11 +189,10 @@ def keys_reported(tmp_path, firmware, name: str) -> list[bytes]:
         return re.findall(rb"^[0-9A-F]{2} (K[DUH] \S+)\*", bytes(pico.serial_out[greeted:]), re.M)
     finally:
         part.close()
-        pico.close()
 
 
 @pytest.mark.parametrize("pull_up", [True, False], ids=["firmware", "firmware-without-pull-up"])
-def test_the_columns_read_high_only_through_the_picos_own_pull_ups(tmp_path, pull_up):
+def test_the_columns_read_high_only_through_the_picos_own_pull_ups(boot, tmp_path, pull_up):
     # The board has no resistors on the columns: the emulator reads a column high only while
     # its pad's pull-up is on, so a firmware that leaves it off reads every key down.
     firmware = rig.firmware_copy(tmp_path / "fw")
@@ -198,7 +201,7 @@ def test_the_columns_read_high_only_through_the_picos_own_pull_ups(tmp_path, pul
         source = keys.read_text()
         assert source.count("machine.Pin.IN, machine.Pin.PULL_UP)") == 1
         keys.write_text(source.replace("machine.Pin.IN, machine.Pin.PULL_UP)", "machine.Pin.IN)"))
-    reported = keys_reported(tmp_path, firmware, "5")
+    reported = keys_reported(boot, firmware, "5")
     if pull_up:
         assert reported == [b"KD 5", b"KU 5"]
     else:
@@ -267,10 +270,10 @@ def test_ctrl_c_and_garbage_on_the_real_usb_are_data(pico, part):
     assert part.problem is None and not pico.resets()
 
 
-def test_cards_from_a_reader_on_the_real_uart_reach_the_table(tmp_path):
+def test_cards_from_a_reader_on_the_real_uart_reach_the_table(boot):
     import settings as firmware_settings
 
-    pico = EmulatedPico(tmp_path, rig.firmware_copy(tmp_path / "fw", settings={"CARD_UART": 0}))
+    pico = boot(settings={"CARD_UART": 0})
     part = open_controller(pico.port, timing=TIMING)
     try:
         with ActionQueue() as actions:
@@ -281,7 +284,6 @@ def test_cards_from_a_reader_on_the_real_uart_reach_the_table(tmp_path):
             pico.wait_for(lambda: got.extend(actions.drain()) or len(got) >= 5, what="five cards")
     finally:
         part.close()
-        pico.close()
     assert (firmware_settings.CARD_TX_PIN, firmware_settings.CARD_RX_PIN) == (0, 1)  # UART0's pins on the Pico
     assert got[:3] == [Action.parse("card 5H"), Action.parse("card TD"), Action.parse("card QS")]
     assert got[3].kind is Kind.REJECTED and "'?'" in got[3].text  # 40 x's: not a card (CARD ?)

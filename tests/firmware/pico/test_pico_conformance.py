@@ -1,15 +1,13 @@
 """docs/protocol.md's examples run byte for byte against the firmware on the real MicroPython rp2
 port in an emulated RP2040, as tests/firmware/test_protocol_conformance.py runs them under
-CPython and the unix port: each ``conversation`` block on a Pico just powered up (a fresh
-emulator), through :class:`PicoTransport`. Every example of the document runs here; none is
+CPython and the unix port: each ``conversation`` block on a Pico just powered up (the
+session's emulator switched off and on again: conftest.py), through :class:`PicoTransport`. Every example of the document runs here; none is
 left out. Waits, and the time a line or a colour is given to come, are emulated time, so the
 host's load does not enter into them."""
 
 from __future__ import annotations
 
 import base64
-from pathlib import Path
-
 import pytest
 
 from tests.firmware import conformance, rig
@@ -26,11 +24,11 @@ class PicoTransport:
     port), keys are pressed on the matrix's pins, and an LED is read from the frame decoded
     on its strip's data pin through the layout's HOLES."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, pico: EmulatedPico) -> None:
         import layout
 
         self.layout = layout
-        self.pico = EmulatedPico(folder, rig.firmware_copy(folder / "fw", settings={"CARD_UART": 0}))
+        self.pico = pico
         self.pico.unplug_host()  # nobody reads a host port here: the bytes are taken as they come
         self.pressed: set[tuple[int, int]] = set()
         self.read = 0  # bytes of pico.serial_out taken as lines
@@ -73,15 +71,11 @@ class PicoTransport:
         colours = self.pico.rgb(spot >> 12)
         return colours[spot & 0xFFF] if len(colours) > spot & 0xFFF else (-1, -1, -1)
 
-    def close(self) -> None:
-        self.pico.close()
 
 
 @pytest.fixture
-def transport(tmp_path):
-    opened = PicoTransport(tmp_path)
-    yield opened
-    opened.close()
+def transport(boot):
+    return PicoTransport(boot(settings={"CARD_UART": 0}))
 
 
 @pytest.mark.parametrize("first, steps", EXAMPLES, ids=[f"line{first}" for first, _ in EXAMPLES])

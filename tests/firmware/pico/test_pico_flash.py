@@ -30,56 +30,52 @@ def patient_flasher(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(flashing, name, PATIENCE_S)
 
 
-def fresh_pico(tmp_path) -> EmulatedPico:
-    """A Pico with the stock MicroPython and nothing on its filesystem, at its REPL."""
+def fresh_pico(boot, tmp_path) -> EmulatedPico:
+    """A Pico with the stock MicroPython and nothing on its filesystem, at its REPL (the
+    session's emulator powered up with the UF2 and an empty littlefs written again on its
+    flash: nothing of what an earlier test flashed is left)."""
     rig.require(importlib.util.find_spec("mpremote") is not None,
                 "mpremote is not installed (the test extra has it: pip install -e '.[test]')")
     empty = tmp_path / "empty"
     empty.mkdir()
-    pico = EmulatedPico(tmp_path, empty)
+    pico = boot(firmware=empty)
     pico.sleep(500)
     pico.write(b"\r\n")
     pico.wait_for(lambda: b">>> " in pico.serial_out, what="the REPL")
     return pico
 
 
-def test_cribpi_flash_puts_the_firmware_on_a_fresh_pico(tmp_path):
+def test_cribpi_flash_puts_the_firmware_on_a_fresh_pico(boot, tmp_path):
     import protocol
 
-    pico = fresh_pico(tmp_path)
+    pico = fresh_pico(boot, tmp_path)
+    assert flash(pico.port, THREE, rig.FIRMWARE) == protocol.FIRMWARE
+    assert [reset["reason"] for reset in pico.resets()] == ["forced"]  # mpremote's reset
+    part = open_controller(pico.port, timing=TIMING)
     try:
-        assert flash(pico.port, THREE, rig.FIRMWARE) == protocol.FIRMWARE
-        assert [reset["reason"] for reset in pico.resets()] == ["forced"]  # mpremote's reset
-        part = open_controller(pico.port, timing=TIMING)
-        try:
-            pico.wait_for(lambda: part.link.hello is not None, what="the handshake")
-            assert part.link.hello.tracks == 3 and part.problem is None
-        finally:
-            part.close()
+        pico.wait_for(lambda: part.link.hello is not None, what="the handshake")
+        assert part.link.hello.tracks == 3 and part.problem is None
     finally:
-        pico.close()
+        part.close()
 
 
-def test_cribpi_flash_updates_a_pico_already_running_the_firmware(tmp_path):
+def test_cribpi_flash_updates_a_pico_already_running_the_firmware(boot, tmp_path):
     """The firmware takes Ctrl-C as data and runs a watchdog, so mpremote alone cannot stop it:
     `cribpi flash` sends it REPL first, the Pico resets to its REPL (the flag file the firmware
     wrote keeps main.py from starting, once), mpremote copies the files, and its reset boots
     the new firmware."""
     import protocol
 
-    pico = fresh_pico(tmp_path)
+    pico = fresh_pico(boot, tmp_path)
+    flash(pico.port, THREE, rig.FIRMWARE)
+    two = load_layout(rig.ROOT / "hardware" / "layouts" / "two-track-serpentine.toml")
+    assert flash(pico.port, two, rig.FIRMWARE) == protocol.FIRMWARE
+    # mpremote's reset, the firmware's own after REPL, mpremote's reset again
+    assert [reset["reason"] for reset in pico.resets()] == ["forced"] * 3
+    assert b"cribpi: at the REPL for the flasher" in pico.serial_out
+    part = open_controller(pico.port, timing=TIMING)
     try:
-        flash(pico.port, THREE, rig.FIRMWARE)
-        two = load_layout(rig.ROOT / "hardware" / "layouts" / "two-track-serpentine.toml")
-        assert flash(pico.port, two, rig.FIRMWARE) == protocol.FIRMWARE
-        # mpremote's reset, the firmware's own after REPL, mpremote's reset again
-        assert [reset["reason"] for reset in pico.resets()] == ["forced"] * 3
-        assert b"cribpi: at the REPL for the flasher" in pico.serial_out
-        part = open_controller(pico.port, timing=TIMING)
-        try:
-            pico.wait_for(lambda: part.link.hello is not None, what="the handshake")
-            assert part.link.hello.tracks == 2 and part.problem is None  # the new layout, the flag gone
-        finally:
-            part.close()
+        pico.wait_for(lambda: part.link.hello is not None, what="the handshake")
+        assert part.link.hello.tracks == 2 and part.problem is None  # the new layout, the flag gone
     finally:
-        pico.close()
+        part.close()

@@ -12,13 +12,12 @@ from cribpi.hal.layout import load_layout
 from cribpi.views.leds import LedSettings, render_board
 from tests.firmware import rig
 from tests.firmware.keyplay import KeysOnController, Player
-from tests.firmware.pico.conftest import TIMING, boot
+from tests.firmware.pico.conftest import TIMING
 
 LAYOUT = load_layout(rig.ROOT / "hardware" / "layouts" / "two-track-serpentine.toml")
 
 
-def test_a_peg_keyed_on_the_matrix_pins_is_pegged_and_drawn(tmp_path):
-    pico = boot(tmp_path)
+def test_a_peg_keyed_on_the_matrix_pins_is_pegged_and_drawn(pico):
     keys = KeysOnController(pico, open_controller(pico.port, timing=TIMING),
                             TableSettings(names=("Ann", "Bob"), mode=Mode.BOARD), patience_s=60)
     try:

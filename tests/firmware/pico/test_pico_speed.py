@@ -20,31 +20,29 @@ from cribpi.hal.controller.flash import layout_module
 from cribpi.hal.layout import load_layout
 from cribpi.hal.protocol import PROTOCOL
 from tests.firmware import rig
-from tests.firmware.pico.conftest import boot
 
 LAYOUT = load_layout(rig.ROOT / "hardware" / "layouts" / "four-track-serpentine.toml")
 PEGS = 6
 
 
-def test_a_peg_reaches_the_last_bit_of_the_busy_four_track_frame_within_20_ms(tmp_path):
-    pico = boot(tmp_path, layout_module(LAYOUT))
-    try:
-        host = bench_pico.Host(pico)
-        pico.wait_for(lambda: pico.state()["usb"], what="the USB enumeration")
-        host.command(f"HELLO {PROTOCOL}")
-        assert pico.state()["clk_sys"] == 125_000_000
-        state = bench_pico.show_busy_board(host, LAYOUT)
-        totals = []
-        for n in range(PEGS):
-            timed = bench_pico.peg(host, LAYOUT, state, n)
-            totals.append((timed["last"] - timed["sent"]) / 1000)
-            assert timed["longest"] * 29 <= timed["last"] - timed["first"]  # the wire's time is in it
-            state = timed["state"]
-            pico.sleep(250)
-        assert LAYOUT.tracks == 4 and timed["leds"] >= 500
-        figures = f"peg to last bit, ms: {[round(t, 2) for t in totals]}"
-        assert statistics.median(totals) <= bench_pico.TARGET_MS, figures
-        assert max(totals) <= 2 * bench_pico.TARGET_MS, figures
-        assert not pico.resets()
-    finally:
-        pico.close()
+def test_a_peg_reaches_the_last_bit_of_the_busy_four_track_frame_within_20_ms(boot):
+    # On the session's emulator, power-cycled: its emulated clock starts at 0 and the chip is
+    # new, so the emulated times measured are those of a Pico just started in a new process.
+    pico = boot(layout_module(LAYOUT))
+    host = bench_pico.Host(pico)
+    pico.wait_for(lambda: pico.state()["usb"], what="the USB enumeration")
+    host.command(f"HELLO {PROTOCOL}")
+    assert pico.state()["clk_sys"] == 125_000_000
+    state = bench_pico.show_busy_board(host, LAYOUT)
+    totals = []
+    for n in range(PEGS):
+        timed = bench_pico.peg(host, LAYOUT, state, n)
+        totals.append((timed["last"] - timed["sent"]) / 1000)
+        assert timed["longest"] * 29 <= timed["last"] - timed["first"]  # the wire's time is in it
+        state = timed["state"]
+        pico.sleep(250)
+    assert LAYOUT.tracks == 4 and timed["leds"] >= 500
+    figures = f"peg to last bit, ms: {[round(t, 2) for t in totals]}"
+    assert statistics.median(totals) <= bench_pico.TARGET_MS, figures
+    assert max(totals) <= 2 * bench_pico.TARGET_MS, figures
+    assert not pico.resets()
