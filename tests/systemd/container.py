@@ -167,8 +167,15 @@ def cribpi_wheel(into: Path, wheels: Path) -> Path:
     release is, its build back end (setuptools) from the wheelhouse ``wheels``; the arm64
     machine installs it from there with the wheelhouse's."""
     into.mkdir(parents=True, exist_ok=True)
-    done = _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-index", f"--find-links={wheels}",
-                 "-w", str(into), str(ROOT)], timeout=300)
+    # Built from a copy of the checkout's files: setuptools builds inside the source folder
+    # (build/), and a build/ left there by any earlier or concurrent build (a stale
+    # cribpi-0.1.0.dist-info) failed this one ("File exists") in a CI run.
+    with tempfile.TemporaryDirectory(prefix="cribpi-source-") as copy:
+        for name in source_files():
+            (Path(copy) / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, Path(copy) / name)
+        done = _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-index", f"--find-links={wheels}",
+                     "-w", str(into), copy], timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     (wheel,) = into.glob("cribpi-*.whl")
     return wheel
