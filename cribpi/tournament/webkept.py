@@ -7,53 +7,55 @@ have; a count or a rejection is written to the audit trail (``corrections``) as 
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from cribpi.tournament.director import Director, NoSuchResult
+from cribpi.tournament.director import NoSuchResult
+from cribpi.tournament.webadmin import body, refusal
+from cribpi.tournament.webpublic import director_of, error
 
-__all__ = ["kept_routes", "WHY_MAX"]
+__all__ = ["routes", "WHY_MAX"]
 
 WHY_MAX = 200  # characters of the admin's reason kept in the audit trail, as a correction's
 
-Refusal = Callable[..., Response | None]  # (request, csrf=...) -> why it may not, or None
-Body = Callable[[Request], Awaitable[dict[str, Any]]]  # the request's JSON object (CribpiError if not one)
+
+async def kept(request: Request) -> Response:
+    """``GET /admin/kept``: the kept results with their reasons, and whether the event is open play."""
+    if refused := refusal(request, csrf=False):
+        return refused
+    director = director_of(request)
+    return JSONResponse({"open_play": director.open_play, "kept": director.kept()})
 
 
-def kept_routes(director: Director, refusal: Refusal, body: Body) -> list[Route]:
-    """``GET /admin/kept`` and ``POST /admin/results/<id>/count`` and ``/reject`` (``{"why"}``
-    optional) for ``director``, guarded by the admin routes' own ``refusal`` and ``body``."""
-
-    async def kept(request: Request) -> Response:
-        if refused := refusal(request, csrf=False):
-            return refused
-        return JSONResponse({"open_play": director.open_play, "kept": director.kept()})
-
-    def ruling(action: Callable[..., None]) -> Callable[[Request], Awaitable[Response]]:
-        async def rule(request: Request) -> Response:
-            if refused := refusal(request):
-                return refused
-            data = await body(request)
-            unknown = set(data) - {"why"}
-            if unknown:
-                return _error(400, f"unknown field {', '.join(sorted(unknown))[:80]}: only why (text) is accepted")
-            why = data.get("why", "")
-            if not isinstance(why, str) or len(why) > WHY_MAX:
-                return _error(400, f"why {json.dumps(why)[:40]} is not valid: text, up to {WHY_MAX} characters")
-            try:
-                action(request.path_params["id"], by="admin", why=why)
-            except NoSuchResult as exc:
-                return _error(404, str(exc))
-            return JSONResponse({"ok": True})
-        return rule
-
-    return [Route("/admin/kept", kept), Route("/admin/results/{id:int}/count", ruling(director.count), methods=["POST"]),
-            Route("/admin/results/{id:int}/reject", ruling(director.reject), methods=["POST"])]
+async def count(request: Request) -> Response:
+    """``POST /admin/results/<id>/count`` (``{"why"}`` optional): the kept result counts as sent."""
+    return await _rule(request, "count")
 
 
-def _error(status: int, why: str) -> Response:
-    return JSONResponse({"error": why}, status_code=status)
+async def reject(request: Request) -> Response:
+    """``POST /admin/results/<id>/reject`` (``{"why"}`` optional): the kept result never counts."""
+    return await _rule(request, "reject")
+
+
+async def _rule(request: Request, action: str) -> Response:
+    if refused := refusal(request):
+        return refused
+    data = await body(request)
+    unknown = set(data) - {"why"}
+    if unknown:
+        return error(400, f"unknown field {', '.join(sorted(unknown))[:80]}: only why (text) is accepted")
+    why = data.get("why", "")
+    if not isinstance(why, str) or len(why) > WHY_MAX:
+        return error(400, f"why {json.dumps(why)[:40]} is not valid: text, up to {WHY_MAX} characters")
+    director = director_of(request)
+    try:
+        (director.count if action == "count" else director.reject)(request.path_params["id"], by="admin", why=why)
+    except NoSuchResult as exc:
+        return error(404, str(exc))
+    return JSONResponse({"ok": True})
+
+
+routes = [Route("/admin/kept", kept), Route("/admin/results/{id:int}/count", count, methods=["POST"]),
+          Route("/admin/results/{id:int}/reject", reject, methods=["POST"])]
