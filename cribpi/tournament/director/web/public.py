@@ -1,6 +1,6 @@
 """The director's public pages and read-only JSON API: the wall, the leaderboard, a feature
 table, the bracket, the seating and a player's results, and ``/api/...`` that feeds them.
-Each handler finds the director in ``request.app.state`` (see :func:`cribpi.tournament.web.create_app`)."""
+Each handler finds the director in ``request.app.state`` (see :func:`cribpi.tournament.director.web.create_app`)."""
 
 from __future__ import annotations
 

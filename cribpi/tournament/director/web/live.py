@@ -1,4 +1,4 @@
-"""The live stream: ``/events``, server-sent events from the app's :class:`~cribpi.tournament.hub.Hub`
+"""The live stream: ``/events``, server-sent events from the app's :class:`~cribpi.tournament.director.web.hub.Hub`
 (the browser's EventSource reconnects by itself; the page refetches on reconnect)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from cribpi.tournament.hub import Hub
+from cribpi.tournament.director.web.hub import Hub
 
 __all__ = ["routes"]
 

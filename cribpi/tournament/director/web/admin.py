@@ -21,9 +21,9 @@ from starlette.routing import Route
 
 from cribpi.exc import CribpiError
 from cribpi.tournament.director import NAME_MAX, NoSuchResult
-from cribpi.tournament.standings import ACC_POINTS
-from cribpi.tournament.webguards import LOGIN_PENALTY_S, LoginGate
-from cribpi.tournament.webpublic import director_of, error
+from cribpi.tournament.director.standings import ACC_POINTS
+from cribpi.tournament.director.web.guards import LOGIN_PENALTY_S, LoginGate
+from cribpi.tournament.director.web.public import director_of, error
 
 __all__ = ["routes", "refusal", "body", "NOT_ADMIN", "NO_CSRF", "COOKIE", "SESSION_SECONDS"]
 

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from cribpi.app.settings import Seating, TableSettings
     from cribpi.app.ui import Hold, TableUI
     from cribpi.tournament.director import Director
-    from cribpi.tournament.publisher import TablePublisher
+    from cribpi.tournament.table.publisher import TablePublisher
 
 __all__ = ["Seat", "seat_topic", "seat_body", "parse_seat", "cast", "follow", "listen", "show_on", "seat_names",
            "seat_setup", "take_seat", "hold", "hold_kept", "played", "NEXT_GAME"]

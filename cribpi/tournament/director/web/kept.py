@@ -13,8 +13,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from cribpi.tournament.director import NoSuchResult
-from cribpi.tournament.webadmin import body, refusal
-from cribpi.tournament.webpublic import director_of, error
+from cribpi.tournament.director.web.admin import body, refusal
+from cribpi.tournament.director.web.public import director_of, error
 
 __all__ = ["routes", "WHY_MAX"]
 
