@@ -210,7 +210,7 @@ def serve(args: argparse.Namespace) -> int:
     from cribpi.tournament.broker import parse_broker
     from cribpi.tournament.director import Director
     from cribpi.tournament.director.eventdb import EventDB
-    from cribpi.tournament.table.seatcast import follow
+    from cribpi.tournament.director.casting import follow
     from cribpi.tournament.director.room import (DIRECTOR, EVENT_DB, ROOM_FILES, fresh_event_db, read_credentials,
                                         room_files, room_warnings)
     from cribpi.tournament.director.web import create_app

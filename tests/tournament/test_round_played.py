@@ -24,7 +24,7 @@ from cribpi.hal import Action
 from cribpi.hal.mock import open_mock
 from cribpi.store import Store
 from cribpi.tournament.table.attach import attach
-from cribpi.tournament.table.seatcast import Seat
+from cribpi.tournament.seats import Seat
 from cribpi.views.model import AlertScreen, MessageScreen
 from cribpi.views.oled import pages
 from cribpi.views.seat import ROUND_PLAYED, round_played_screen, round_played_why

@@ -18,7 +18,9 @@ from cribpi.app import TableApp
 from cribpi.config import load_config
 from cribpi.tournament.table.attach import attach
 from cribpi.tournament.director.counting import seat_colours
-from cribpi.tournament.table.seatcast import Seat, follow, listen, parse_seat, seat_topic
+from cribpi.tournament.director.casting import follow
+from cribpi.tournament.seats import Seat, parse_seat, seat_topic
+from cribpi.tournament.table.seatcast import listen
 from cribpi.views.model import MessageScreen
 from cribpi.views.oled import render_screen
 from cribpi.views.seat import seat_screen

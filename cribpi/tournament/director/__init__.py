@@ -40,7 +40,8 @@ message is counted (``error``) and the message acknowledged and dropped.
 Beside the director, the rest of its program: :mod:`.eventdb` (the event's SQLite database),
 :mod:`.standings` and :mod:`.pairing` (the tiebreaks, Swiss and random seatings), :mod:`.quiet`
 (its log lines rate-limited by kind), :mod:`.room` (the event's folder and its broker, set up
-by ``cribpi director init``) and :mod:`.web` (the pages and the API).
+by ``cribpi director init``), :mod:`.casting` (each round's seating sent to the tables) and
+:mod:`.web` (the pages and the API).
 """
 
 from __future__ import annotations
