@@ -44,11 +44,11 @@ from cribpi.game import GameOver
 from cribpi.game.events import Confirm
 from cribpi.tournament.broker import parse_broker
 from cribpi.tournament.director import Director
-from cribpi.tournament.eventdb import EventDB
-from cribpi.tournament.loadgen import PER_PROCESS, player_names, table_games, table_groups
-from cribpi.tournament.outbox import Outbox
-from cribpi.tournament.publisher import TablePublisher
-from cribpi.tournament.room import EVENT_DB, init_event
+from cribpi.tournament.director.eventdb import EventDB
+from cribpi.tournament.table.loadgen import PER_PROCESS, player_names, table_games, table_groups
+from cribpi.tournament.table.outbox import Outbox
+from cribpi.tournament.table.publisher import TablePublisher
+from cribpi.tournament.director.room import EVENT_DB, init_event
 
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_tournament_flood import board_flood  # noqa: E402 - beside this script

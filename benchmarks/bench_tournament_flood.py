@@ -33,7 +33,7 @@ import httpx2
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from cribpi.tournament.room import init_event
+from cribpi.tournament.director.room import init_event
 
 EVENT = "flood"
 BOARD = {"game": 1, "players": ["Ann", "Ben"], "scores": [10, 20], "rear": [0, 5], "dealer": 0, "game_number": 1,

@@ -44,8 +44,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from cribpi.tournament.eventdb import EventDB
-from cribpi.tournament.room import EVENT_DB, init_event
+from cribpi.tournament.director.eventdb import EventDB
+from cribpi.tournament.director.room import EVENT_DB, init_event
 
 EVENT = "bench"
 BODY_MB = 300

@@ -262,7 +262,7 @@ def test_a_journal_holding_json_nested_5000_deep_is_damaged_not_a_crash(tmp_path
 
 def test_a_credentials_file_nested_5000_deep_is_one_config_error(tmp_path: Path) -> None:
     """The room's credentials.json, as `cribpi director` reads it (a RecursionError before)."""
-    from cribpi.tournament.room import read_credentials
+    from cribpi.tournament.director.room import read_credentials
 
     path = tmp_path / "credentials.json"
     path.write_text('{"t1": ' * 5000 + '"pw"' + "}" * 5000)

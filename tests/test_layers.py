@@ -115,3 +115,19 @@ def test_no_module_is_over_450_lines(path):
     if path.parent.name == "fonts" and path.name != "__init__.py":
         pytest.skip("generated font data")
     assert len(path.read_text().splitlines()) <= 450, f"{module_name(path)}: split it by job"
+
+
+#: The tournament's two programs, a package each, neither importing the other: what both use (the
+#: messages, the seating message, the broker) is beside them in cribpi.tournament.
+SIDES = ("cribpi.tournament.table", "cribpi.tournament.director")
+
+
+def side_of(module: str) -> str | None:
+    return next((side for side in SIDES if module == side or module.startswith(side + ".")), None)
+
+
+@pytest.mark.parametrize("path", [p for p in SOURCES if side_of(module_name(p))], ids=lambda p: module_name(p))
+def test_the_table_and_the_director_do_not_import_each_other(path):
+    here = side_of(module_name(path))
+    across = sorted(m for m in imports(path) if side_of(m) not in (None, here))
+    assert not across, f"{module_name(path)} ({here}) imports the other side's {across}: share it in cribpi.tournament"

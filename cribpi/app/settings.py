@@ -51,7 +51,7 @@ SPEECH_SAY = ("scores", "everything")  # as cribpi.config has them (not imported
 
 @dataclasses.dataclass(frozen=True)
 class Seating:
-    """The tournament seating the table plays (:mod:`cribpi.tournament.seatcast`): the round,
+    """The tournament seating the table plays (:mod:`cribpi.tournament.table.seatcast`): the round,
     its kind and the games the director seated, the table's names for the seated players, the
     length of each match the table plays for it, and the journal's first game that may be one
     of them (None: the table keeps no journal), and the event that seated them (the table's

@@ -97,7 +97,7 @@ class TableUI:
         self.count_pages: Callable[[ScreenModel], int] | None = None
         # what holds a game of these players (names, best of), asked when no game is under way
         # and before a new one starts (a tournament's seating once its games are played by the
-        # players it seated: cribpi.tournament.seatcast)
+        # players it seated: cribpi.tournament.table.seatcast)
         self.hold: Callable[[tuple[str, ...], int], Hold | None] | None = None
         if session is None:
             self._keep_started()

@@ -14,7 +14,7 @@ from pathlib import Path
 from cribpi.exc import ConfigError
 from cribpi.inputs import broker_option, int_option, path_option, read_user_bytes, read_user_text, shown
 
-CREDENTIALS = "credentials.json"  # as cribpi.tournament.room.CREDENTIALS (not imported before it runs)
+CREDENTIALS = "credentials.json"  # as cribpi.tournament.director.room.CREDENTIALS (not imported before it runs)
 SUBSCRIBE_WAIT_S = 10
 
 log = logging.getLogger(__name__)
@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 
 def _host(text: str) -> str:
     """``serve --host``: an IP address or a host name, as ``init --bind`` takes (ASCII digits)."""
-    from cribpi.tournament.room import check_bind
+    from cribpi.tournament.director.room import check_bind
 
     try:
         return check_bind(text)
@@ -77,9 +77,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def init(args: argparse.Namespace) -> int:
-    from cribpi.tournament.room import DIRECTOR, init_event, write_credentials
+    from cribpi.tournament.director.room import DIRECTOR, init_event, write_credentials
 
-    from cribpi.tournament.room import check_bind, check_user
+    from cribpi.tournament.director.room import check_bind, check_user
 
     folder = args.dir or Path(args.event)
     check_bind(args.bind)
@@ -209,12 +209,12 @@ def _tls(args: argparse.Namespace) -> tuple[Path, Path] | None:
 def serve(args: argparse.Namespace) -> int:
     from cribpi.tournament.broker import parse_broker
     from cribpi.tournament.director import Director
-    from cribpi.tournament.eventdb import EventDB
-    from cribpi.tournament.seatcast import follow
-    from cribpi.tournament.room import (DIRECTOR, EVENT_DB, ROOM_FILES, fresh_event_db, read_credentials,
+    from cribpi.tournament.director.eventdb import EventDB
+    from cribpi.tournament.director.casting import follow
+    from cribpi.tournament.director.room import (DIRECTOR, EVENT_DB, ROOM_FILES, fresh_event_db, read_credentials,
                                         room_files, room_warnings)
-    from cribpi.tournament.web import create_app
-    from cribpi.tournament.webserver import serve_app
+    from cribpi.tournament.director.web import create_app
+    from cribpi.tournament.director.web.server import serve_app
 
     tls = _tls(args)
     broker = parse_broker(args.broker, username=DIRECTOR, ca=args.ca)  # a bad URL or CA before anything is made

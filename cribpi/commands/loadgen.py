@@ -25,7 +25,7 @@ from cribpi.inputs import broker_option, int_option, number_option, path_option
 
 #: The most tables a room has (``cribpi director init --tables``): t1 .. t2000.
 MAX_TABLES = 2000
-PER_PROCESS = 100  # as cribpi.tournament.loadgen.PER_PROCESS, which is not imported before it runs
+PER_PROCESS = 100  # as cribpi.tournament.table.loadgen.PER_PROCESS, which is not imported before it runs
 STOP_WAIT_S = 30  # a stopped worker's goodbyes (each table says offline) before it is killed
 CONNECT_WAIT_S = 10  # for the broker's first answer before any table starts
 
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     if args.director is not None and not args.director.startswith(("http://", "https://")):
         raise ConfigError(f"--director {args.director[:60]!r} is not valid: the director's pages, http://HOST:PORT")
     if args.first_game is None:
-        from cribpi.tournament.loadgen import first_game_id
+        from cribpi.tournament.table.loadgen import first_game_id
 
         args.first_game = first_game_id()
     creds = _credentials(args.credentials, args.first_table, last) if args.credentials else {}
@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _credentials(path: Path, first: int, last: int) -> dict[str, str]:
     """The room's credentials.json, holding a password for each table from ``first`` to ``last``."""
-    from cribpi.tournament.room import read_credentials
+    from cribpi.tournament.director.room import read_credentials
 
     try:
         creds = read_credentials(path)
@@ -132,7 +132,7 @@ def _credentials(path: Path, first: int, last: int) -> dict[str, str]:
 def _probe(args: argparse.Namespace, creds: dict[str, str]) -> None:
     """The broker takes the first table's connection, or one line saying why not."""
     from cribpi.tournament.broker import parse_broker
-    from cribpi.tournament.loadgen import probe
+    from cribpi.tournament.table.loadgen import probe
 
     first = f"t{args.first_table}"
     why = probe(parse_broker(args.broker, username=first if creds else None, password=creds.get(first)), CONNECT_WAIT_S)
@@ -147,9 +147,9 @@ def _probe(args: argparse.Namespace, creds: dict[str, str]) -> None:
 def play(args: argparse.Namespace, creds: dict[str, str]) -> tuple[int, int, int]:
     """Play this process's tables to the end; (tables, games, events)."""
     from cribpi.tournament.broker import parse_broker
-    from cribpi.tournament.loadgen import WAITING, Seating, player_names, seated_games, table_games
-    from cribpi.tournament.outbox import Outbox
-    from cribpi.tournament.publisher import TablePublisher
+    from cribpi.tournament.table.loadgen import WAITING, Seating, player_names, seated_games, table_games
+    from cribpi.tournament.table.outbox import Outbox
+    from cribpi.tournament.table.publisher import TablePublisher
 
     numbers = range(args.first_table, args.first_table + args.tables)
     parent = os.getppid()
@@ -205,7 +205,7 @@ def supervise(args: argparse.Namespace) -> tuple[tuple[int, int, int], list[str]
     """Run the tables in worker processes (``cribpi loadgen --worker`` on a share each); what
     the workers that finished played, added up, and a line for each that failed, naming its
     tables (the others play on)."""
-    from cribpi.tournament.loadgen import table_groups
+    from cribpi.tournament.table.loadgen import table_groups
 
     shares = table_groups(args.first_table, args.tables, args.per_process)
     workers: list[tuple[range, subprocess.Popen[str]]] = []

@@ -40,7 +40,7 @@ from cribpi.hal.buttons import PinBinding
 from cribpi.service.logs import configure_logging
 from cribpi.service.notify import Notifier
 from cribpi.store import Store
-from cribpi.tournament.attach import attach
+from cribpi.tournament.table.attach import attach
 from cribpi.views.board import Animation
 from cribpi.views.leds import LedSettings
 from cribpi.views.model import MessageScreen

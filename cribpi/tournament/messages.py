@@ -7,7 +7,7 @@ a finished game, confirmed or disputed) and ``status`` (``online``, or the last 
 treats every message as untrusted, and :func:`parse` is the only way one gets in.
 
 The director says who it is on ``cribpi/<event>/director`` (retained): ``{"session": ...}``,
-the session the tables replay their outboxes to (see :mod:`cribpi.tournament.publisher`).
+the session the tables replay their outboxes to (see :mod:`cribpi.tournament.table.publisher`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Power cuts under the director's event database (cribpi/tournament/eventdb.py), on the file
+"""Power cuts under the director's event database (cribpi/tournament/director/eventdb.py), on the file
 system that keeps only what was made durable (crashfs.py).
 
 The event is made by ``cribpi director init`` itself, on the crash file system (its folder
@@ -41,8 +41,8 @@ import pytest
 
 from cribpi import cli
 from cribpi.tournament.director import Director
-from cribpi.tournament.eventdb import EventDB
-from cribpi.tournament.room import BROKER_DIR, BROKER_FILES, CREDENTIALS, fresh_event_db
+from cribpi.tournament.director.eventdb import EventDB
+from cribpi.tournament.director.room import BROKER_DIR, BROKER_FILES, CREDENTIALS, fresh_event_db
 
 sys.path.insert(0, str(Path(__file__).parent))
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cribpi.tournament.outbox import Outbox
+from cribpi.tournament.table.outbox import Outbox
 
 sys.path.insert(0, str(Path(__file__).parent))
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from cribpi.tournament.room import Room, init_event
+from cribpi.tournament.director.room import Room, init_event
 from tests.sim.conftest import require, require_module
 
 EVENT = "open"

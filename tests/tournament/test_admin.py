@@ -9,7 +9,7 @@ from pathlib import Path
 from starlette.testclient import TestClient
 
 from cribpi.tournament.director import Director
-from cribpi.tournament.web import NO_CSRF, NOT_ADMIN, create_app
+from cribpi.tournament.director.web import NO_CSRF, NOT_ADMIN, create_app
 from tests.tournament.test_standings import Room
 from tests.tournament.test_web import PASSWORD, admin_room
 

@@ -17,11 +17,11 @@ from cribpi.exc import ConfigError
 from cribpi.game import State
 from cribpi.tournament.broker import parse_broker
 from cribpi.tournament.director import Director
-from cribpi.tournament.eventdb import EventDB
-from cribpi.tournament.loadgen import play_match, start_next
+from cribpi.tournament.director.eventdb import EventDB
+from cribpi.tournament.table.loadgen import play_match, start_next
 from cribpi.tournament.messages import director_topic, result_problem
-from cribpi.tournament.publisher import TablePublisher
-from cribpi.tournament.room import DIRECTOR, EVENT_DB
+from cribpi.tournament.table.publisher import TablePublisher
+from cribpi.tournament.director.room import DIRECTOR, EVENT_DB
 from tests.tournament.conftest import EVENT, Mosquitto
 from tests.tournament.test_publisher import publisher, wait_for
 

@@ -11,8 +11,8 @@ from starlette.testclient import TestClient
 
 from cribpi.exc import ConfigError
 from cribpi.tournament.director import Director
-from cribpi.tournament.eventdb import hash_password
-from cribpi.tournament.web import create_app
+from cribpi.tournament.director.eventdb import hash_password
+from cribpi.tournament.director.web import create_app
 from tests.tournament.test_standings import PLAYERS, ROUND_1, ROUND_2, Room
 from tests.tournament.test_web import PASSWORD, admin_room
 

@@ -12,7 +12,7 @@ import pytest
 
 from cribpi.tournament.broker import new_client, parse_broker
 from cribpi.tournament.messages import MAX_PAYLOAD
-from cribpi.tournament.room import DIRECTOR, broker_limits, max_connections
+from cribpi.tournament.director.room import DIRECTOR, broker_limits, max_connections
 from tests.tournament.conftest import EVENT, Mosquitto
 from tests.tournament.test_publisher import wait_for
 

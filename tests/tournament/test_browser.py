@@ -15,8 +15,8 @@ import pytest
 import uvicorn
 
 from cribpi.tournament.director import Director
-from cribpi.tournament.loadgen import play_match
-from cribpi.tournament.web import LoginGate, create_app
+from cribpi.tournament.table.loadgen import play_match
+from cribpi.tournament.director.web import LoginGate, create_app
 from tests.tournament.conftest import Mosquitto, free_port
 from tests.tournament.test_publisher import publisher, wait_for
 from tests.tournament.test_room import director
@@ -111,7 +111,7 @@ def test_the_wall_and_leaderboard_update_live(broker: Mosquitto, tmp_path: Path,
         assert board.locator("td:nth-child(5)").all_text_contents() == ["0"] * 8
         for state in t1:  # the rest of table 1's game, and its result confirmed by each side
             pass
-        from cribpi.tournament.loadgen import start_next
+        from cribpi.tournament.table.loadgen import start_next
         start_next(("Ann", "Ben"), tables[0], 2)
         winner = state.names[state.games[0].winner]
         board.wait_for_function(f"document.querySelector('tr:nth-child(2) td:nth-child(2)').textContent == '{winner}'"

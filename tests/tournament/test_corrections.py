@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 from cribpi.tournament.director import Director
 from cribpi.tournament.messages import result_problem
-from cribpi.tournament.web import create_app
+from cribpi.tournament.director.web import create_app
 from tests.tournament.test_standings import PLAYERS, Room, table
 from tests.tournament.test_web import PASSWORD, admin_room
 

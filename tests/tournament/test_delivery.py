@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from cribpi.tournament.director import Director
-from cribpi.tournament.loadgen import play_match, start_next
-from cribpi.tournament.publisher import TablePublisher
+from cribpi.tournament.table.loadgen import play_match, start_next
+from cribpi.tournament.table.publisher import TablePublisher
 from tests.tournament.conftest import Mosquitto
 from tests.tournament.test_publisher import publisher, wait_for
 from tests.tournament.test_replay import SEATS, standings, start_director, stop, stop_director, tables

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from cribpi.cli import main
-from cribpi.tournament.eventdb import EventDB, check_password
+from cribpi.tournament.director.eventdb import EventDB, check_password
 from tests.sim.conftest import require
 
 
@@ -135,7 +135,7 @@ def test_init_with_tls_says_mqtts_and_the_key_must_be_readable(tmp_path: Path,
 @pytest.mark.mqtt
 def test_init_refuses_a_folder_that_holds_a_room_and_serve_makes_its_fresh_database(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from cribpi.tournament.room import DIRECTOR, fresh_event_db, read_credentials
+    from cribpi.tournament.director.room import DIRECTOR, fresh_event_db, read_credentials
 
     require("mosquitto_passwd")
     folder = tmp_path / "ev"
@@ -192,7 +192,7 @@ def test_serve_makes_a_fresh_database_for_a_room_without_one(tmp_path: Path, cap
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     import getpass
 
-    from cribpi.tournament import webserver
+    from cribpi.tournament.director.web import server as webserver
     from tests.tournament.conftest import Mosquitto, free_port
 
     require("mosquitto")
@@ -212,7 +212,7 @@ def test_serve_makes_a_fresh_database_for_a_room_without_one(tmp_path: Path, cap
     err = capsys.readouterr().err
     assert "has no event.db and only part of a room (no acl)" in err and not (folder / "event.db").exists()
     (folder / "broker" / "acl").write_bytes((tmp_path / "acl").read_bytes())
-    from cribpi.tournament.room import Room
+    from cribpi.tournament.director.room import Room
 
     broker = Mosquitto(Room(folder, port, {}))
     broker.start()

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from cribpi.tournament.broker import parse_broker
-from cribpi.tournament.outbox import Outbox
-from cribpi.tournament.publisher import TablePublisher, instance_of
+from cribpi.tournament.table.outbox import Outbox
+from cribpi.tournament.table.publisher import TablePublisher, instance_of
 
 
 def table(path: Path, password: str | None, event: str = "club") -> TablePublisher:

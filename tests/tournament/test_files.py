@@ -20,8 +20,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from cribpi.cli import main
 from cribpi.tournament.director import Director
-from cribpi.tournament.eventdb import EventDB
-from cribpi.tournament.room import Room
+from cribpi.tournament.director.eventdb import EventDB
+from cribpi.tournament.director.room import Room
 from tests.sim.conftest import require
 from tests.tournament.conftest import Mosquitto, free_port
 from tests.tournament.test_publisher import wait_for
@@ -113,7 +113,7 @@ def test_root_hands_the_broker_only_its_folder_and_the_broker_runs_as_its_own_us
 
 
 def test_serve_warns_of_a_room_made_by_an_older_init(tmp_path: Path) -> None:
-    from cribpi.tournament.room import room_warnings
+    from cribpi.tournament.director.room import room_warnings
 
     folder = tmp_path / "ev"
     init(folder, "--broker-user", pwd.getpwuid(os.getuid()).pw_name)

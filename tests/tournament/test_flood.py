@@ -20,11 +20,11 @@ from starlette.testclient import TestClient
 from cribpi.tournament.broker import parse_broker
 from cribpi.tournament.director import Director
 from cribpi.tournament.director.limits import RATES, SEEN_WINDOW
-from cribpi.tournament.eventdb import EventDB
-from cribpi.tournament.hub import FRAME_SECONDS
+from cribpi.tournament.director.eventdb import EventDB
+from cribpi.tournament.director.web.hub import FRAME_SECONDS
 from cribpi.tournament.messages import KINDS, Message
-from cribpi.tournament.room import DIRECTOR, EVENT_DB
-from cribpi.tournament.web import create_app
+from cribpi.tournament.director.room import DIRECTOR, EVENT_DB
+from cribpi.tournament.director.web import create_app
 from tests.tournament.conftest import EVENT, Mosquitto, running_room
 from tests.tournament.test_attacks import NAMES, Intruder, line, result, send
 from tests.tournament.test_browser import Server

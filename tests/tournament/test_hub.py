@@ -1,4 +1,4 @@
-"""The wall's stream (cribpi.tournament.hub) in a real asyncio loop, fed from another thread as
+"""The wall's stream (cribpi.tournament.director.web.hub) in a real asyncio loop, fed from another thread as
 paho's is: a table's boards drawn a few times a second, the newest only; a page that reads
 nothing lets its oldest changes go, counted, with no exception in the loop and no log flood."""
 
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from cribpi.tournament.hub import Hub
+from cribpi.tournament.director.web.hub import Hub
 
 
 def run(hub: Hub, feed: Any) -> tuple[list[dict[str, str]], list[dict[str, Any]]]:
@@ -73,7 +73,7 @@ def test_a_page_that_reads_nothing_lets_its_oldest_changes_go(caplog: pytest.Log
         for n in range(5_000):
             h("standings", {"n": n})
 
-    with caplog.at_level(logging.WARNING, logger="cribpi.tournament.web"):
+    with caplog.at_level(logging.WARNING, logger="cribpi.tournament.director.web"):
         got, errors = run(hub, feed)
     assert not errors  # no QueueFull in the loop's callbacks
     assert drops["wall"] == 4_900 and [g["data"] for g in got] == [f'{{"n":{n}}}' for n in range(4_900, 5_000)]

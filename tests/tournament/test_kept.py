@@ -20,10 +20,10 @@ from starlette.testclient import TestClient
 from cribpi.cli import main
 from cribpi.tournament.broker import parse_broker
 from cribpi.tournament.director import Director
-from cribpi.tournament.eventdb import EventDB
+from cribpi.tournament.director.eventdb import EventDB
 from cribpi.tournament.messages import acks_topic, parse_acks
-from cribpi.tournament.room import DIRECTOR, EVENT_DB
-from cribpi.tournament.web import create_app
+from cribpi.tournament.director.room import DIRECTOR, EVENT_DB
+from cribpi.tournament.director.web import create_app
 from tests.tournament.conftest import ADMIN_PASSWORD, EVENT, Mosquitto, running_room
 from tests.tournament.test_attacks import Intruder, line, send
 from tests.tournament.test_browser import Server, admin_page, browser, shots  # noqa: F401 - fixtures

@@ -19,9 +19,9 @@ import pytest
 
 from cribpi.tournament.broker import parse_broker
 from cribpi.tournament.director import Director
-from cribpi.tournament.eventdb import EventDB
-from cribpi.tournament.loadgen import player_names, table_groups
-from cribpi.tournament.room import DIRECTOR, EVENT_DB, init_event, table_ids
+from cribpi.tournament.director.eventdb import EventDB
+from cribpi.tournament.table.loadgen import player_names, table_groups
+from cribpi.tournament.director.room import DIRECTOR, EVENT_DB, init_event, table_ids
 from tests.sim.conftest import require
 from tests.tournament.conftest import ADMIN_PASSWORD, EVENT, Mosquitto, free_port
 from tests.tournament.test_publisher import wait_for
@@ -198,6 +198,7 @@ def test_shares_are_even_and_cover_every_table_once() -> None:
 def test_the_command_and_the_room_agree_on_the_limits() -> None:
     """The command keeps its own copies (it imports no tournament module to build its parser)."""
     from cribpi.commands import loadgen as command
-    from cribpi.tournament import loadgen, room
+    from cribpi.tournament.director import room
+    from cribpi.tournament.table import loadgen
 
     assert command.PER_PROCESS == loadgen.PER_PROCESS and command.MAX_TABLES == room.MAX_TABLES

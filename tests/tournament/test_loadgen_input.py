@@ -14,7 +14,7 @@ import pytest
 
 from cribpi.cli import main
 from cribpi.commands import loadgen
-from cribpi.tournament.room import init_event
+from cribpi.tournament.director.room import init_event
 from tests.sim.conftest import require
 from tests.tournament.conftest import ADMIN_PASSWORD, EVENT, Mosquitto, free_port
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cribpi.tournament.loadgen import first_game_id
+from cribpi.tournament.table.loadgen import first_game_id
 from tests.tournament.conftest import EVENT, Mosquitto, running_room
 from tests.tournament.test_browser import Server
 from tests.tournament.test_publisher import wait_for

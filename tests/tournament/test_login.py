@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from cribpi.tournament import webguards
+from cribpi.tournament.director.web import guards as webguards
 from cribpi.tournament.director import Director
-from cribpi.tournament.webguards import MAX_BODY, LoginGate
+from cribpi.tournament.director.web.guards import MAX_BODY, LoginGate
 from tests.tournament.conftest import Mosquitto
 from tests.tournament.test_browser import Server
 from tests.tournament.test_publisher import wait_for

@@ -12,7 +12,7 @@ import pytest
 
 from cribpi.app import TableApp
 from cribpi.config import load_config
-from cribpi.tournament.attach import attach
+from cribpi.tournament.table.attach import attach
 from cribpi.app.listeners import Update
 from cribpi.views.oled import MARKS
 from tests.app.table_keys import mock_table

@@ -8,7 +8,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from cribpi.tournament.outbox import Outbox, outbox_path
+from cribpi.tournament.table.outbox import Outbox, outbox_path
 
 
 def opened(path: Path) -> tuple[Outbox, int]:

@@ -21,9 +21,9 @@ from cribpi.game import Mode, State
 from cribpi.hal import Action
 from cribpi.hal.mock import open_mock
 from cribpi.tournament.broker import parse_broker
-from cribpi.tournament.loadgen import play_match, start_next
-from cribpi.tournament.outbox import Outbox
-from cribpi.tournament.publisher import TablePublisher
+from cribpi.tournament.table.loadgen import play_match, start_next
+from cribpi.tournament.table.outbox import Outbox
+from cribpi.tournament.table.publisher import TablePublisher
 from tests.tournament.conftest import EVENT, Mosquitto
 
 pytestmark = pytest.mark.mqtt
@@ -152,7 +152,7 @@ class _Timer:
 
 def test_undoing_the_end_of_a_game_publishes_it_as_disputed(broker: Mosquitto, tmp_path: Path) -> None:
     from cribpi.game import Undo
-    from cribpi.tournament.loadgen import update_for
+    from cribpi.tournament.table.loadgen import update_for
 
     seen = Listener(broker)
     pub = publisher(broker, tmp_path)

@@ -12,8 +12,8 @@ from cribpi.game import Event, Lay, Mode, MoveCard, NewGame, NextGame, Peg, Star
 from cribpi.hal.mock import open_mock
 from cribpi.rules import ACC, Card
 from cribpi.tournament.broker import parse_broker
-from cribpi.tournament.outbox import Outbox
-from cribpi.tournament.publisher import TablePublisher
+from cribpi.tournament.table.outbox import Outbox
+from cribpi.tournament.table.publisher import TablePublisher
 
 C = Card.parse
 ANN, BOB = 0, 1  # Bob deals, Ann leads

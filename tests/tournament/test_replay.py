@@ -15,11 +15,11 @@ from cribpi.game import State, apply
 from cribpi.game.events import Confirm
 from cribpi.tournament.broker import parse_broker
 from cribpi.tournament.director import Director
-from cribpi.tournament.eventdb import EventDB
-from cribpi.tournament.loadgen import play_match, start_next, update_for
+from cribpi.tournament.director.eventdb import EventDB
+from cribpi.tournament.table.loadgen import play_match, start_next, update_for
 from cribpi.tournament.messages import director_topic
-from cribpi.tournament.publisher import TablePublisher
-from cribpi.tournament.room import DIRECTOR, EVENT_DB, table_ids
+from cribpi.tournament.table.publisher import TablePublisher
+from cribpi.tournament.director.room import DIRECTOR, EVENT_DB, table_ids
 from tests.tournament.conftest import EVENT, Mosquitto
 from tests.tournament.test_publisher import Listener, publisher, wait_for
 

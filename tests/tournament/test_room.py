@@ -12,9 +12,9 @@ import pytest
 
 from cribpi.tournament.broker import parse_broker
 from cribpi.tournament.director import Director
-from cribpi.tournament.eventdb import EventDB
-from cribpi.tournament.loadgen import play_match, start_next
-from cribpi.tournament.room import DIRECTOR, EVENT_DB
+from cribpi.tournament.director.eventdb import EventDB
+from cribpi.tournament.table.loadgen import play_match, start_next
+from cribpi.tournament.director.room import DIRECTOR, EVENT_DB
 from tests.tournament.conftest import Mosquitto
 from tests.tournament.test_publisher import publisher, wait_for
 
@@ -165,7 +165,7 @@ def test_loadgen_plays_every_table_to_a_confirmed_result(broker: Mosquitto, tmp_
     import subprocess
     import sys
 
-    from cribpi.tournament.loadgen import player_names
+    from cribpi.tournament.table.loadgen import player_names
 
     d = director(broker)
     for n in (1, 2, 3):

@@ -23,8 +23,8 @@ from cribpi.game import Mode, Phase
 from cribpi.hal import Action
 from cribpi.hal.mock import open_mock
 from cribpi.store import Store
-from cribpi.tournament.attach import attach
-from cribpi.tournament.seatcast import Seat
+from cribpi.tournament.table.attach import attach
+from cribpi.tournament.seats import Seat
 from cribpi.views.model import AlertScreen, MessageScreen
 from cribpi.views.oled import pages
 from cribpi.views.seat import ROUND_PLAYED, round_played_screen, round_played_why
@@ -348,7 +348,7 @@ def test_a_seating_the_table_cannot_keep_holds_nothing(tmp_path: Path, caplog: p
             raise JournalFull(f"disk full: could not keep the settings of table {table}: free some space")
 
         store.keep_table_settings = full  # type: ignore[method-assign]
-        with caplog.at_level(logging.WARNING, logger="cribpi.tournament.seatcast"):
+        with caplog.at_level(logging.WARNING, logger="cribpi.tournament.table.seatcast"):
             seated(app, seat("Ann", "Bob", round_=2, games=1))
         assert ui.held() is None  # before: round 1's hold, its round played
         assert ui.settings.seating is not None and ui.settings.seating.round == 1  # not kept

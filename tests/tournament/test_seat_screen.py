@@ -16,9 +16,11 @@ import pytest
 
 from cribpi.app import TableApp
 from cribpi.config import load_config
-from cribpi.tournament.attach import attach
+from cribpi.tournament.table.attach import attach
 from cribpi.tournament.director.counting import seat_colours
-from cribpi.tournament.seatcast import Seat, follow, listen, parse_seat, seat_topic
+from cribpi.tournament.director.casting import follow
+from cribpi.tournament.seats import Seat, parse_seat, seat_topic
+from cribpi.tournament.table.seatcast import listen
 from cribpi.views.model import MessageScreen
 from cribpi.views.oled import render_screen
 from cribpi.views.seat import seat_screen
@@ -66,8 +68,8 @@ def test_no_message_stops_the_tables_mqtt_thread(tmp_path: Path, caplog: pytest.
 
     from cribpi.tournament.broker import Broker
     from cribpi.tournament.messages import acks_topic
-    from cribpi.tournament.outbox import Outbox
-    from cribpi.tournament.publisher import TablePublisher
+    from cribpi.tournament.table.outbox import Outbox
+    from cribpi.tournament.table.publisher import TablePublisher
 
     pub = TablePublisher(Broker("127.0.0.1", 1), EVENT, "t1", Outbox(tmp_path / "outbox.db"))
     seen: list[bytes] = []
@@ -97,7 +99,7 @@ def test_no_message_stops_the_tables_mqtt_thread(tmp_path: Path, caplog: pytest.
 @pytest.mark.mqtt
 def test_a_seated_round_shows_on_each_tables_oled(broker: Mosquitto, tmp_path: Path,
                                                   caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.DEBUG, logger="cribpi.tournament.seatcast")
+    caplog.set_level(logging.DEBUG, logger="cribpi.tournament.table.seatcast")
 
     def received(table: str) -> list[str]:  # each seating the table has received, after it was handled
         return [r.getMessage() for r in caplog.records if r.getMessage().startswith(f"table {table}: round ")]

@@ -19,9 +19,11 @@ from cribpi.game import NewGame, Phase
 from cribpi.game.confirm import answers
 from cribpi.hal import Action
 from cribpi.hal.mock import open_mock
-from cribpi.tournament.attach import attach
+from cribpi.tournament.table.attach import attach
 from cribpi.tournament.director.counting import seat_colours
-from cribpi.tournament.seatcast import NEXT_GAME, Seat, follow, parse_seat, seat_body, show_on
+from cribpi.tournament.director.casting import follow
+from cribpi.tournament.seats import Seat, parse_seat, seat_body
+from cribpi.tournament.table.seatcast import NEXT_GAME, show_on
 from cribpi.views.model import MessageScreen
 from tests.app.setup_menu import opened
 from tests.app.table_keys import game_actions, mock_table

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from cribpi.tournament.director import Director
-from cribpi.tournament.eventdb import EventDB
+from cribpi.tournament.director.eventdb import EventDB
 from cribpi.tournament.messages import MAX_PAYLOAD
-from cribpi.tournament.standings import bracket, cut, seed_order
+from cribpi.tournament.director.standings import bracket, cut, seed_order
 
 PLAYERS = [f"P{n:02}" for n in range(1, 17)]
 # (winner, loser, loser's score): 91+ a win (2), 61-90 a skunk (3), 60 or less a double skunk (3)

@@ -14,8 +14,8 @@ import pytest
 
 from cribpi.exc import ConfigError
 from cribpi.tournament.director import Director
-from cribpi.tournament.eventdb import hash_password
-from cribpi.tournament.standings import Outcome, Standings
+from cribpi.tournament.director.eventdb import hash_password
+from cribpi.tournament.director.standings import Outcome, Standings
 from tests.tournament.test_browser import Server, admin_page, browser  # noqa: F401 - a fixture
 from tests.tournament.test_standings import Room
 from tests.tournament.test_web import PASSWORD

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from cribpi.tournament.broker import parse_broker
-from cribpi.tournament.loadgen import play_match, start_next
-from cribpi.tournament.outbox import Outbox
-from cribpi.tournament.publisher import TablePublisher
-from cribpi.tournament.room import init_event
+from cribpi.tournament.table.loadgen import play_match, start_next
+from cribpi.tournament.table.outbox import Outbox
+from cribpi.tournament.table.publisher import TablePublisher
+from cribpi.tournament.director.room import init_event
 from tests.sim.conftest import require
 from tests.tournament.conftest import EVENT, Mosquitto, free_port
 from tests.tournament.test_publisher import wait_for

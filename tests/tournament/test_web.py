@@ -9,8 +9,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from cribpi.tournament.director import Director
-from cribpi.tournament.eventdb import EventDB, hash_password
-from cribpi.tournament.web import create_app
+from cribpi.tournament.director.eventdb import EventDB, hash_password
+from cribpi.tournament.director.web import create_app
 from tests.tournament.test_standings import PLAYERS, ROUND_1, Room
 
 PASSWORD = "let me in please"

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from cribpi.tournament.room import write_credentials
-from cribpi.tournament.webguards import BODY_SECONDS
+from cribpi.tournament.director.room import write_credentials
+from cribpi.tournament.director.web.guards import BODY_SECONDS
 from tests.tournament.conftest import ADMIN_PASSWORD, Mosquitto, free_port, running_room
 from tests.tournament.test_publisher import wait_for
 from tests.tournament.test_tls import make_certificates

@@ -18,8 +18,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from cribpi.tournament.ratelog import RateLimit
-from cribpi.tournament.webguards import MAX_DEPTH, RequestGuard, too_deep
+from cribpi.tournament.director.web.ratelog import RateLimit
+from cribpi.tournament.director.web.guards import MAX_DEPTH, RequestGuard, too_deep
 
 
 class Clock:
@@ -114,14 +114,14 @@ def app() -> RequestGuard:
 
 def test_no_exception_leaves_the_app(caplog: pytest.LogCaptureFixture) -> None:
     guarded = app()
-    with caplog.at_level(logging.ERROR, logger="cribpi.tournament.webguards"):
+    with caplog.at_level(logging.ERROR, logger="cribpi.tournament.director.web.guards"):
         for _ in range(3):
             status, _, _ = call(guarded, "GET", "/broken")
             assert status == 500
         status, _, _ = call(guarded, "POST", "/deep", b'{"a": 1}')
         assert status == 500
     assert guarded.failures == 4
-    said = [r.getMessage() for r in caplog.records if r.name == "cribpi.tournament.webguards"]
+    said = [r.getMessage() for r in caplog.records if r.name == "cribpi.tournament.director.web.guards"]
     assert said[2] == "RuntimeError answering GET /broken: a bug (answered 500; 3 failed so far)", said
     assert said[3].startswith("RecursionError answering POST /deep")
 
@@ -145,7 +145,7 @@ def test_deep_bodies_are_refused_before_any_parser() -> None:
 
 
 def test_the_connections_leave_the_director_under_1024_files_whatever_its_limit() -> None:
-    from cribpi.tournament.webserver import connection_cap
+    from cribpi.tournament.director.web.server import connection_cap
 
     assert connection_cap(1 << 20) == connection_cap(1024) == 640  # paho's select() watches files 0-1023
     assert connection_cap(500) == 116 and connection_cap(100) == 16

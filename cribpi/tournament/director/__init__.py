@@ -23,7 +23,7 @@ What the broker acknowledged to a table before the director's session existed th
 director started after the tables, or the broker lost its store) or that the director's
 database lost, the tables send again: the director announces a session id on a retained topic,
 new whenever the broker kept no session for it or its database has none, and each table
-replays its outbox to a session it has not served (see :mod:`cribpi.tournament.publisher`).
+replays its outbox to a session it has not served (see :mod:`cribpi.tournament.table.publisher`).
 
 And end to end: after the same fsync, the director tells each table which of its events and
 results it has had its last word on (``cribpi/<event>/acks/<table>``); a table sends again,
@@ -36,6 +36,12 @@ The director is split by job, each part a layer on the one before: :mod:`.base` 
 table's rates and the window of its ids kept. Nothing a table sends stops it: a payload is
 bounded in size and depth before it is read, and an exception of any kind while taking a
 message is counted (``error``) and the message acknowledged and dropped.
+
+Beside the director, the rest of its program: :mod:`.eventdb` (the event's SQLite database),
+:mod:`.standings` and :mod:`.pairing` (the tiebreaks, Swiss and random seatings), :mod:`.quiet`
+(its log lines rate-limited by kind), :mod:`.room` (the event's folder and its broker, set up
+by ``cribpi director init``), :mod:`.casting` (each round's seating sent to the tables) and
+:mod:`.web` (the pages and the API).
 """
 
 from __future__ import annotations

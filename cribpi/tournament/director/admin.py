@@ -10,7 +10,7 @@ from cribpi.exc import ConfigError
 from cribpi.tournament.director.base import NoSuchResult
 from cribpi.tournament.director.intake import KEPT, Intake
 from cribpi.tournament.messages import BadMessage, parse, result_problem
-from cribpi.tournament.pairing import METHODS, seat_pairs, seat_random, seat_swiss
+from cribpi.tournament.director.pairing import METHODS, seat_pairs, seat_random, seat_swiss
 
 
 class Admin(Intake):

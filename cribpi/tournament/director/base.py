@@ -14,9 +14,9 @@ import paho.mqtt.client as mqtt
 
 from cribpi.exc import ConfigError
 from cribpi.tournament.director.limits import Rates, SeenIds
-from cribpi.tournament.eventdb import EventDB
-from cribpi.tournament.quiet import Quiet
-from cribpi.tournament.standings import Standings
+from cribpi.tournament.director.eventdb import EventDB
+from cribpi.tournament.director.quiet import Quiet
+from cribpi.tournament.director.standings import Standings
 
 WAITING_PER_TABLE = 200  # results a table may have waiting for their players to be registered
 NAME_MAX = 64  # a player's name, in characters

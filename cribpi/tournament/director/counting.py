@@ -12,8 +12,8 @@ from typing import Any
 
 from cribpi.exc import ConfigError
 from cribpi.tournament.director.base import SEAT_COLOURS, Base
-from cribpi.tournament.eventdb import EventDB
-from cribpi.tournament.standings import (
+from cribpi.tournament.director.eventdb import EventDB
+from cribpi.tournament.director.standings import (
     ACC_POINTS,
     Outcome,
     Standings,

@@ -3,7 +3,7 @@ Wi-Fi needs (issue 28).
 
 - A request's head must come whole within :data:`HEAD_SECONDS` of the connection (or of the
   last answer on a kept-alive one): a connection that says nothing, or half a head, is closed
-  then. (Its body has a time limit too: :class:`cribpi.tournament.webguards.RequestGuard`.)
+  then. (Its body has a time limit too: :class:`cribpi.tournament.director.web.guards.RequestGuard`.)
 - At most :func:`connection_cap` connections are open at once, below the process's open-files
   limit (raised to its hard limit first, :func:`raise_open_files`) and below 1024 files (paho's
   select()). A connection past the cap
@@ -11,7 +11,7 @@ Wi-Fi needs (issue 28).
   when every open one has its request whole (being answered, or a wall's live stream), the new
   one is answered 503 and closed at once. So a new visitor gets in however many half-open
   connections are held, and the director never runs out of files ("Too many open files").
-- Every log line goes through :class:`cribpi.tournament.ratelog.RateLimit`.
+- Every log line goes through :class:`cribpi.tournament.director.web.ratelog.RateLimit`.
 - With a certificate and its key, HTTPS; the TLS handshake has the head's time limit too (a
   connection is counted towards the cap once its handshake is done).
 """
@@ -30,7 +30,7 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from cribpi.tournament.ratelog import RateLimit, limit_handlers
+from cribpi.tournament.director.web.ratelog import RateLimit, limit_handlers
 
 __all__ = ["HEAD_SECONDS", "MAX_HEAD", "SELECT_FILES", "RESERVED_FILES", "raise_open_files", "connection_cap",
            "guarded_protocol", "serve_app"]

@@ -17,8 +17,8 @@ def attach(app: TableApp, config: Config) -> Callable[[], None]:
     """Subscribe and start the publisher ``config`` asks for; returns what stops it."""
     if not config.tournament.enabled:
         return lambda: None
-    from cribpi.tournament.publisher import TablePublisher
-    from cribpi.tournament.seatcast import hold_kept, listen, show_on
+    from cribpi.tournament.table.publisher import TablePublisher
+    from cribpi.tournament.table.seatcast import hold_kept, listen, show_on
 
     app.set_mark("offline")  # until the broker has the table
     publisher = TablePublisher.from_config(config, online=lambda on: (app.clear_mark if on else app.set_mark)("offline"))

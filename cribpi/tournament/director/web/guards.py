@@ -1,7 +1,7 @@
 """What guards the director's pages from a request meant to hurt them: every request read
 whole, bounded in size, time and depth, before the app sees it, and no exception of the app
 let out (:class:`RequestGuard`); the cost of a login attempt kept off the pages
-(:class:`LoginGate`). Used by :mod:`cribpi.tournament.web`."""
+(:class:`LoginGate`). Used by :mod:`cribpi.tournament.director.web`."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from cribpi.nesting import json_depth
-from cribpi.tournament.eventdb import check_password
+from cribpi.tournament.director.eventdb import check_password
 
 __all__ = ["RequestGuard", "BodyLimit", "LoginGate", "MAX_BODY", "MAX_DEPTH", "BODY_SECONDS", "LOGIN_PENALTY_S",
            "too_deep"]
@@ -136,7 +136,7 @@ class RequestGuard:
 
     def _failed(self, scope: Any, exc: Exception) -> None:
         """One log line (a kind of its own for each exception: ``serve`` rate-limits its log
-        with :class:`cribpi.tournament.ratelog.RateLimit`, which keeps the traceback of a
+        with :class:`cribpi.tournament.director.web.ratelog.RateLimit`, which keeps the traceback of a
         kind's first line only and counts the lines it leaves out)."""
         self.failures += 1
         log.error(f"{type(exc).__name__} answering %s %s: %s (answered 500; %d failed so far)", scope.get("method"),

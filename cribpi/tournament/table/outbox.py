@@ -9,7 +9,7 @@ deduplicates on, so a message sent twice (acknowledged, but the ack lost) is cou
 What the broker acknowledged stays, marked sent, for as long as the table serves that event:
 a director that was not yet following the event, or that lost its database, announces a new
 session and the table sends the event's rows again under their original ids (a replay, see
-:mod:`cribpi.tournament.publisher`). The session each event was last replayed to is kept here.
+:mod:`cribpi.tournament.table.publisher`). The session each event was last replayed to is kept here.
 
 It is its own SQLite file beside the game journal (``cribpi-outbox.db``): the journal keeps
 one writer, and the outbox is written from the table's thread and the MQTT thread.
@@ -89,7 +89,7 @@ class Outbox:
         with self.lock:
             self.event = event
             # rows from before events were recorded, or named by the bare event id (before the
-            # instance of an event was told apart, see cribpi.tournament.publisher.instance_of)
+            # instance of an event was told apart, see cribpi.tournament.table.publisher.instance_of)
             bare = event.split("#", 1)[0]
             self.db.execute("UPDATE tournament_outbox SET event = ? WHERE event IN ('', ?)", (event, bare))
             self.db.execute("DELETE FROM tournament_outbox WHERE sent = 1 AND event != ?", (event,))

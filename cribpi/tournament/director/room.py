@@ -31,7 +31,7 @@ from pathlib import Path
 from cribpi.exc import ConfigError, HardwareError
 from cribpi.inputs import read_user_text
 from cribpi.nesting import loads_json
-from cribpi.tournament.eventdb import EventDB, hash_password
+from cribpi.tournament.director.eventdb import EventDB, hash_password
 from cribpi.tournament.messages import GAME_LENGTHS, NAME
 
 __all__ = ["DIRECTOR", "MAX_TABLES", "Room", "write_room", "table_ids", "init_event", "EVENT_DB", "CREDENTIALS", "ROOM_FILES",

@@ -1,5 +1,5 @@
 """Tables without players: random complete games through the real engine, told to a
-:class:`~cribpi.tournament.publisher.TablePublisher` exactly as the app tells its listeners.
+:class:`~cribpi.tournament.table.publisher.TablePublisher` exactly as the app tells its listeners.
 For ``cribpi loadgen``, the benchmarks and the tests."""
 
 from __future__ import annotations

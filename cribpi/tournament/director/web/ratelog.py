@@ -1,7 +1,7 @@
 """Log lines rate-limited by kind: a flood of one kind of error (a client's bad requests, "Too
 many open files", one failing request after another) writes about one line a second with a
 count, not a line (or a traceback) each. ``cribpi director serve`` puts one on every handler
-(:mod:`cribpi.tournament.webserver`)."""
+(:mod:`cribpi.tournament.director.web.server`)."""
 
 from __future__ import annotations
 

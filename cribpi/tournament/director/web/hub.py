@@ -22,14 +22,14 @@ from typing import Any
 
 import anyio
 
-from cribpi.tournament.quiet import Quiet
+from cribpi.tournament.director.quiet import Quiet
 
 __all__ = ["Hub", "FRAME_SECONDS", "FRAME_BURST", "STREAM_MOST"]
 
 FRAME_SECONDS = 0.2  # a table's board at most 5 times a second on a page,
 FRAME_BURST = 6.0  # after this many at once
 STREAM_MOST = 2_000  # changes a page's stream may be behind by (a frame of 200 tables is 200)
-log = logging.getLogger("cribpi.tournament.web")
+log = logging.getLogger("cribpi.tournament.director.web")
 
 
 class Hub:

@@ -47,7 +47,7 @@ from cribpi.tournament.broker import Broker, new_client, parse_broker
 from cribpi.tournament.messages import (
     acks_topic, director_session, director_topic, last_score, last_score_now, parse_acks, result_body, state_body, topic,
 )
-from cribpi.tournament.outbox import Outbox, outbox_path
+from cribpi.tournament.table.outbox import Outbox, outbox_path
 
 __all__ = ["TablePublisher"]
 
@@ -119,7 +119,7 @@ class TablePublisher:
 
     def follow(self, topic: str, callback: Callable[[mqtt.Client, Any, mqtt.MQTTMessage], None]) -> None:
         """Also read ``topic``, subscribed on every connection; its messages go to ``callback``
-        on paho's thread (the round's seating: :mod:`cribpi.tournament.seatcast`). Before ``start``."""
+        on paho's thread (the round's seating: :mod:`cribpi.tournament.table.seatcast`). Before ``start``."""
         self.follows.append(topic)
         self.client.message_callback_add(topic, self._guarded(callback))
 
