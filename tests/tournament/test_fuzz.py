@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from cribpi.tournament.messages import MAX_PAYLOAD
-from cribpi.tournament.room import broker_limits
+from cribpi.tournament.director.room import broker_limits
 from tests.tournament.conftest import Mosquitto
 from tests.tournament.test_publisher import publisher, wait_for
 from tests.tournament.test_room import director
