@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,15 +34,28 @@ def group_of(path: Path) -> str:
     return MACHINE_WIDE.get(folder, str(path.relative_to(TESTS)) if path.is_relative_to(TESTS) else str(path))
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups off the markers
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if not any(True for _ in item.iter_markers("xdist_group")):
-            item.add_marker(pytest.mark.xdist_group(group_of(item.path)))
     order = list(MACHINE_WIDE.values())
     first = {name: rank for rank, name in enumerate(order)}
     # A stable sort: the machine-wide groups first (with --no-loadscope-reorder xdist keeps it).
     items.sort(key=lambda item: first.get(group_of(item.path), len(order)))
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: unknown without it
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Under ``--dist loadgroup``: a work unit a group (:func:`group_of`), found from the test's
+    path. xdist's own loadgroup reads ``xdist_group`` marks by renaming the test's node id,
+    which pytest 9 no longer lets it do: every test was its own unit, and two tests/systemd
+    modules booted their machine (one name, cribpi-test) at once on the two workers."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByGroup(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return group_of(TESTS.parent / nodeid.split("::", 1)[0])
+
+    return ByGroup(config, log)
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
