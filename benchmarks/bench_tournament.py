@@ -28,7 +28,6 @@ import multiprocessing
 import os
 import random
 import resource
-import socket
 import statistics
 import subprocess
 import sys
@@ -52,36 +51,14 @@ from cribpi.tournament.director.room import EVENT_DB, init_event
 
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_tournament_flood import board_flood  # noqa: E402 - beside this script
+from localhost import free_port, rss_mb, stream_events, wait_port  # noqa: E402
 
 EVENT = "bench"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_port(port: int) -> None:
-    for _ in range(200):
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise SystemExit(f"nothing listens on {port}")
 
 
 def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def peak_rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 def follow(url: str, latencies: list[float], stop: threading.Event) -> None:
@@ -97,23 +74,14 @@ STANDINGS: dict[tuple[str, int], float] = {}  # (table, result id) -> when the s
 
 def read_stream(url: str, latencies: list[float], stop: threading.Event) -> None:
     shown: dict[str, float] = {}
-    with httpx2.Client(timeout=None) as client, client.stream("GET", url) as stream:
-        kind = ""
-        for line in stream.iter_lines():
-            if stop.is_set():
-                return
-            if line.startswith("event:"):
-                kind = line[6:].strip()
-            elif line.startswith("data:") and kind == "standings":
-                changed = json.loads(line[5:])
-                if "table" in changed:
-                    STANDINGS.setdefault((changed["table"], changed["id"]), time.time())
-            elif line.startswith("data:") and kind == "table":
-                live = json.loads(line[5:])
-                state = live.get("state")
-                if state and shown.get(live["table"]) != state["at"]:  # a new board, not a status change
-                    shown[live["table"]] = state["at"]
-                    latencies.append(time.time() - state["at"])
+    for kind, changed in stream_events(url, stop):
+        if kind == "standings" and "table" in changed:
+            STANDINGS.setdefault((changed["table"], changed["id"]), time.time())
+        elif kind == "table":
+            state = changed.get("state")
+            if state and shown.get(changed["table"]) != state["at"]:  # a new board, not a status change
+                shown[changed["table"]] = state["at"]
+                latencies.append(time.time() - state["at"])
 
 
 class Sparse:
@@ -199,7 +167,7 @@ def room_load(tables: int, seconds: float, folder: Path, steps: int = 10) -> Non
         worker.join()
     time.sleep(1)  # the last results reach the stream
     events, elapsed = tables * int(seconds), float(int(seconds))
-    rss = peak_rss_mb(director.pid)
+    rss = rss_mb(director.pid, "VmHWM")
     health = httpx2.get(f"http://127.0.0.1:{http}/api/health").json()
     stop.set()
     director.terminate()

@@ -19,7 +19,6 @@ import argparse
 import getpass
 import json
 import multiprocessing
-import socket
 import statistics
 import subprocess
 import sys
@@ -35,32 +34,12 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from cribpi.tournament.director.room import init_event
 
+sys.path.insert(0, str(Path(__file__).parent))
+from localhost import free_port, rss_mb, stream_events, wait_port  # noqa: E402 - beside this script
+
 EVENT = "flood"
 BOARD = {"game": 1, "players": ["Ann", "Ben"], "scores": [10, 20], "rear": [0, 5], "dealer": 0, "game_number": 1,
          "match_games": 1, "games_won": [0, 0], "last": None, "phase": "play", "status": "playing"}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_port(port: int) -> None:
-    for _ in range(400):
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise SystemExit(f"nothing listens on {port}")
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 def client(port: int, table: str, password: str, inflight: int = 20) -> mqtt.Client:
@@ -120,18 +99,10 @@ def play(port: int, creds: dict[str, str], tables: int, stop: threading.Event) -
 def follow(url: str, late: list[tuple[float, float]], stop: threading.Event) -> None:
     """The wall: (when, how late) of each board of a table other than t1."""
     try:
-        with httpx2.Client(timeout=None) as c, c.stream("GET", url) as stream:
-            kind = ""
-            for line in stream.iter_lines():
-                if stop.is_set():
-                    return
-                if line.startswith("event:"):
-                    kind = line[6:].strip()
-                elif line.startswith("data:") and kind == "table":
-                    live = json.loads(line[5:])
-                    if live["table"] != "t1" and live.get("state"):
-                        now = time.time()
-                        late.append((now, now - live["state"]["at"]))
+        for kind, live in stream_events(url, stop):
+            if kind == "table" and live["table"] != "t1" and live.get("state"):
+                now = time.time()
+                late.append((now, now - live["state"]["at"]))
     except httpx2.HTTPError:
         pass
 

@@ -47,31 +47,11 @@ from pathlib import Path
 from cribpi.tournament.director.eventdb import EventDB
 from cribpi.tournament.director.room import EVENT_DB, init_event
 
+sys.path.insert(0, str(Path(__file__).parent))
+from localhost import free_port, rss_mb, wait_port  # noqa: E402 - beside this script
+
 EVENT = "bench"
 BODY_MB = 300
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_port(port: int) -> None:
-    for _ in range(400):
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise SystemExit(f"nothing listens on {port}")
-
-
-def rss_mb(pid: int, field: str = "VmRSS") -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith(field + ":"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 def standings_latency(port: int, seconds: float | None = None, count: int = 300) -> list[float]:
