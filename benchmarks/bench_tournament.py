@@ -195,6 +195,7 @@ def room_load(tables: int, seconds: float, folder: Path, steps: int = 10) -> Non
 def standings_cost(players: int, results: int, folder: Path) -> None:
     db = EventDB(folder / "standings.db", create=True)
     db.put("event", EVENT)
+    db.put("open_play", "1")  # random pairs at random tables: no seating expects them
     tables = [f"t{n}" for n in range(1, players // 2 + 1)]
     db.add_tables(tables)
     director = Director(db)
