@@ -29,8 +29,8 @@ pytestmark = pytest.mark.mqtt
 NAMES = ("Ann", "Ben")
 
 
-def director(broker: Mosquitto) -> Director:
-    d = Director(EventDB(broker.room.folder / EVENT_DB))
+def director(broker: Mosquitto, cls: type[Director] = Director) -> Director:
+    d = cls(EventDB(broker.room.folder / EVENT_DB))
     for name in NAMES:
         d.register(name)
     d.connect(parse_broker(broker.url, username=DIRECTOR, password=broker.room.credentials[DIRECTOR]))

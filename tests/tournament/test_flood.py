@@ -17,16 +17,14 @@ import httpx2
 import pytest
 from starlette.testclient import TestClient
 
-from cribpi.tournament.broker import parse_broker
 from cribpi.tournament.director import Director
 from cribpi.tournament.director.limits import RATES, SEEN_WINDOW
-from cribpi.tournament.director.eventdb import EventDB
 from cribpi.tournament.director.web.hub import FRAME_SECONDS
 from cribpi.tournament.messages import KINDS, Message
-from cribpi.tournament.director.room import DIRECTOR, EVENT_DB
 from cribpi.tournament.director.web import create_app
 from tests.tournament.conftest import EVENT, Mosquitto, running_room
 from tests.tournament.test_attacks import NAMES, Intruder, line, result, send
+from tests.tournament.test_attacks import director as start
 from tests.tournament.test_browser import Server
 from tests.tournament.test_publisher import wait_for
 
@@ -47,15 +45,6 @@ class Faulty(Director):
         if message.body["id"] == POISON:
             raise RuntimeError("a bug")
         super()._on_events(message)
-
-
-def start(broker: Mosquitto, cls: type[Director] = Director) -> Director:
-    d = cls(EventDB(broker.room.folder / EVENT_DB))
-    for name in NAMES:
-        d.register(name)
-    d.connect(parse_broker(broker.url, username=DIRECTOR, password=broker.room.credentials[DIRECTOR]))
-    wait_for(d.subscribed.is_set)
-    return d
 
 
 def stop(d: Director) -> None:
