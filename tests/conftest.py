@@ -7,7 +7,8 @@ the Debian machines of tests/systemd (one ``systemd-nspawn`` machine name, and e
 systemd), and the emulated Picos. Those groups are handed out first, being the longest.
 
 At the end of every run the time of each test folder is printed beside pytest's slowest tests
-(``--durations``), so the cost of the suite is visible in every run."""
+(``--durations``), so the cost of the suite is visible in every run, and how many tests of each
+marker ran and skipped, so a real part that stopped running (or is skipped) is seen at once."""
 
 from __future__ import annotations
 
@@ -22,6 +23,13 @@ TESTS = Path(__file__).parent
 MACHINE_WIDE = {"systemd": "machine", "firmware/pico": "pico"}
 _spent: dict[str, float] = defaultdict(float)
 _counted: dict[str, int] = defaultdict(int)
+# Tests of each marker that ran (passed or failed) and that skipped: a real part skipped in CI shows.
+_by_marker: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+_markers: list[str] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    _markers[:] = [line.split(":", 1)[0].split("(", 1)[0].strip() for line in config.getini("markers")]
 
 
 def folder_of(path: Path) -> str:
@@ -64,6 +72,10 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     _spent[folder] += report.duration
     if report.when == "call" or (report.when == "setup" and report.skipped):
         _counted[folder] += 1
+        outcome = "skipped" if report.skipped else "ran"
+        for marker in _markers:
+            if marker in report.keywords:
+                _by_marker[marker][outcome] += 1
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
@@ -74,3 +86,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     for folder, seconds in sorted(_spent.items(), key=lambda kv: -kv[1]):
         terminalreporter.write_line(f"{folder:<{width}}  {seconds:8.1f} s  {_counted[folder]:5d} tests")
     terminalreporter.write_line(f"{'all':<{width}}  {sum(_spent.values()):8.1f} s  {sum(_counted.values()):5d} tests")
+    terminalreporter.section("tests by marker (ran = passed or failed)")
+    for marker in _markers:
+        if marker in _by_marker:
+            tally = _by_marker[marker]
+            terminalreporter.write_line(f"{marker:<12} {tally['ran']:5d} ran  {tally['skipped']:4d} skipped")
