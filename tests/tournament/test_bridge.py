@@ -125,11 +125,12 @@ def test_init_writes_a_bridge_per_room_for_its_own_tables_only(event: Event) -> 
 class Client:
     """Someone on a broker with a user's password (a table's owner with mosquitto_pub)."""
 
-    def __init__(self, broker: Mosquitto, user: str, password: str, *, clean: bool = True) -> None:
+    def __init__(self, broker: Mosquitto, user: str, password: str, *, clean: bool = True,
+                 client_id: str | None = None) -> None:
         self.messages: list[tuple[str, bytes]] = []
         self.refused: mqtt.ReasonCode | None = None
         self.ready = threading.Event()
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=user, clean_session=clean)
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id or user, clean_session=clean)
         self.client.username_pw_set(user, password)
         self.client.on_connect = self._on_connect
         self.client.on_message = lambda c, u, m: self.messages.append((m.topic, bytes(m.payload)))
@@ -155,13 +156,18 @@ def t(table: str, kind: str) -> str:
 
 def test_a_table_of_one_room_cannot_speak_for_another_rooms_table(event: Event) -> None:
     d = event.director
-    owner = Client(event.brokers[HALL], "t1", event.credentials["t1"])
+    # asking for the bridge's client id, on the room's broker and as the bridge is known on the
+    # director's: the broker gives every client its user name as its id, so the link stays up
+    owner = Client(event.brokers[HALL], "t1", event.credentials["t1"], client_id="bridge-hall", clean=False)
+    other = Client(event.brokers[HALL], "t2", event.credentials["t2"], client_id=bridge_user(HALL), clean=False)
     before, t4 = d.accepted["status"], dict(d.live["t4"])
     owner.send(t("t4", "status"), b"online")  # t1's password, annex's table: the hall's broker drops it
     owner.send(t("t1", "status"), b"online")  # then its own, over the same bridge, after it
     wait_for(lambda: d.accepted["status"] == before + 1 and d.live["t1"]["online"])
     assert d.live["t4"] == t4 and "bad_topic" not in d.refused
+    assert event.reachable(HALL) and all(r["reachable"] for r in d.reach.listed())  # never dropped
     owner.close()
+    other.close()
     # nor does a table's password open the other room's broker, or the director's
     for broker in (event.brokers[ANNEX], event.brokers[""]):
         intruder = Client(broker, "t1", event.credentials["t1"])
