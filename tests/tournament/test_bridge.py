@@ -258,10 +258,9 @@ def test_a_seated_round_across_both_rooms_survives_a_rooms_link_cut(event: Event
     assert set(d.refused) <= {"replay", "out_of_order"}, d.refused
 
 
-def test_a_room_broker_killed_with_results_queued_loses_nothing(event: Event, tmp_path: Path) -> None:
-    d = event.director
-    number, _ = d.seat_round("swiss", random.Random(3))
-    seats = {row["table"]: row["players"] for row in d.seating()["tables"]}
+def seated_tables(event: Event, tmp_path: Path, seed: int) -> tuple[int, dict[str, TablePublisher]]:
+    """A Swiss round seated and every table of both rooms on its room's broker."""
+    number, _ = event.director.seat_round("swiss", random.Random(seed))
     pubs = {}
     for room, tables in event.rooms.items():
         for table in tables:
@@ -269,13 +268,49 @@ def test_a_room_broker_killed_with_results_queued_loses_nothing(event: Event, tm
             pubs[table] = TablePublisher(url, EVENT, table, Outbox(tmp_path / f"{table}-outbox.db"), max_delay=1)
             pubs[table].start()
     wait_for(lambda: all(p.heard for p in pubs.values()))
+    return number, pubs
+
+
+def play_cut(event: Event, number: int, pubs: dict[str, TablePublisher], seed: int) -> None:
+    """The annex's link cut, then every table plays its match: the hall's results counted."""
+    d = event.director
+    seats = {row["table"]: row["players"] for row in d.seating()["tables"]}
     event.links[ANNEX].cut()
     wait_for(lambda: not event.reachable(ANNEX))
     for n, (table, pub) in enumerate(pubs.items()):
-        for _ in play_match(seats[table], random.Random(n), pub, 10_000 + n):
+        for _ in play_match(seats[table], random.Random(seed + n), pub, seed + n):
             pass
-        start_next(seats[table], pub, 20_000 + n)
+        start_next(seats[table], pub, 2 * seed + n)
     wait_for(lambda: len(d.db.results(f"round = {number}")) == 3, what="the hall's results")
+
+
+def test_a_rooms_tables_send_again_only_what_its_queue_did_not_carry(event: Event, tmp_path: Path) -> None:
+    """Back, the bridge's subscription brings the director's announcement to the room's tables
+    again (live): each sends again what the director has not said it has, but only once the
+    queue has had time to cross, so nothing that crossed goes twice."""
+    d = event.director
+    number, pubs = seated_tables(event, tmp_path, 4)
+    for pub in pubs.values():
+        pub.resend_delay = 2.0  # 10 s in a room (LIVE_RESEND_S)
+    play_cut(event, number, pubs, 30_000)
+    annex = [pubs[t] for t in event.rooms[ANNEX]]
+    wait_for(lambda: all(p.outbox.unsent() == 0 for p in annex), what="the annex's results queued in its broker")
+    before, heard = d.refused["replay"], [p.announced for p in annex]
+    event.links[ANNEX].restore()
+    back = time.monotonic()
+    wait_for(lambda: len(d.db.results(f"round = {number}")) == 6 and all(p.outbox.undelivered(d.db.get("session")) == 0
+                                                                          for p in annex))
+    assert [p.announced for p in annex] > heard  # the announcement came again, live
+    wait_for(lambda: time.monotonic() > back + 3 and all(p.resend_at is None for p in annex))  # its resend was due
+    assert d.refused["replay"] == before and all(p.resends == 0 for p in annex)  # nothing was left to send again
+    for pub in pubs.values():
+        pub.stop()
+
+
+def test_a_room_broker_killed_with_results_queued_loses_nothing(event: Event, tmp_path: Path) -> None:
+    d = event.director
+    number, pubs = seated_tables(event, tmp_path, 3)
+    play_cut(event, number, pubs, 10_000)
     annex = [pubs[t] for t in event.rooms[ANNEX]]
     wait_for(lambda: all(p.outbox.unsent() == 0 for p in annex), what="the annex's results queued in its broker")
     event.brokers[ANNEX].kill()  # SIGKILL, the bridge's queue with it (saved or not)
@@ -290,6 +325,6 @@ def test_a_room_broker_killed_with_results_queued_loses_nothing(event: Event, tm
                                              " IS NULL").fetchone()[0] == 0 for p in pubs.values()),
              what="every table told the director has its result")
     assert sorted(r["table_id"] for r in d.db.results(f"round = {number}")) == [f"t{n}" for n in range(1, 7)]
-    assert sum(x["games"] for x in d.ranked()) == 24  # two rounds, each result counted once
+    assert sum(x["games"] for x in d.ranked()) == 36  # three rounds, each result counted once
     for pub in pubs.values():
         pub.stop()
