@@ -93,3 +93,17 @@ def test_a_room_out_of_reach_is_still_said_since_when_after_the_director_restart
     assert again.said("hall", b"1", retained=False)["since"] == 2000.0
     assert Reach(db, lambda: 3000.0).rooms["hall"]["since"] == 3000.0  # back up: no old since kept
     db.close()
+
+
+def test_serve_makes_a_fresh_database_for_an_event_of_rooms_with_each_rooms_tables(tmp_path: Path) -> None:
+    require("mosquitto_passwd")
+    from cribpi.tournament.director.room import fresh_event_db, room_warnings
+
+    folder = tmp_path / "ev"
+    assert main(["director", "init", "ev", "--dir", str(folder), "--rooms", "hall:2,annex:1", "--bridge-to", "x"]) == 0
+    (folder / "event.db").unlink()
+    assert fresh_event_db(folder, "a new admin pw") == ["t1", "t2", "t3"]
+    db = EventDB(folder / "event.db")
+    assert db.get("event") == "ev" and json.loads(db.get("rooms")) == {"hall": ["t1", "t2"], "annex": ["t3"]}
+    db.close()
+    assert room_warnings(folder) == []  # the director's broker has no table: nothing of a one-room event lacking
