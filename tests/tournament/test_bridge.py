@@ -222,8 +222,13 @@ def loadgen(event: Event, room: str, outboxes: Path) -> subprocess.Popen[str]:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def test_a_seated_round_across_both_rooms_survives_a_rooms_link_cut(event: Event, tmp_path: Path) -> None:
+@pytest.mark.browser
+def test_a_seated_round_across_both_rooms_survives_a_rooms_link_cut(event: Event, tmp_path: Path,
+                                                                   chromium_once: Any) -> None:
     d = event.director
+    wall = chromium_once.new_page()
+    wall.goto(event.server.url("/"))  # the wall, open on the director's screen all along
+    wall.wait_for_selector("#conn.live")
     number, _ = d.seat_round("random", random.Random(2))
     annex_boxes = tmp_path / ANNEX
     procs = [loadgen(event, HALL, tmp_path / HALL), loadgen(event, ANNEX, annex_boxes)]
@@ -235,6 +240,9 @@ def test_a_seated_round_across_both_rooms_survives_a_rooms_link_cut(event: Event
     assert cut_at - 1 <= shown["since"] <= time.time() and event.reachable(HALL)
     assert all(x["reachable"] is False for x in event.api("/api/tables") if x["table"] in event.rooms[ANNEX])
     assert any("annex is out of reach since" in w for w in event.api("/api/health")["warnings"])
+    wall.wait_for_function("document.getElementById('rooms').textContent.startsWith('annex out of reach since')")
+    wall.wait_for_function("document.querySelector('#table-t4 .status').textContent === 'annex out of reach'")
+    assert wall.locator("#table-t1 .status").inner_text() != "hall out of reach"
     held = {t: d.newest.get(t) for t in event.rooms[ANNEX]}
     # the annex plays on: its results reach its broker (queued for the bridge), not the director
     wait_for(lambda: len(outbox_results(annex_boxes)) == 3 and all(r[0] for r in outbox_results(annex_boxes)),
@@ -246,6 +254,8 @@ def test_a_seated_round_across_both_rooms_survives_a_rooms_link_cut(event: Event
     assert not event.reachable(ANNEX)  # the page said so the whole time
     event.links[ANNEX].restore()
     wait_for(lambda: event.reachable(ANNEX), what="the annex reachable again")
+    wall.wait_for_function("document.getElementById('rooms').textContent === ''")  # the page, live: back
+    wall.close()
     for proc in procs:
         out, err = proc.communicate(timeout=120)
         assert proc.returncode == 0, err
