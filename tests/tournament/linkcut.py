@@ -51,6 +51,7 @@ class LinkCut:
                 return  # cut
             try:
                 far = socket.create_connection(("127.0.0.1", self.target), 5)
+                far.settimeout(None)  # the 5 s were for connecting: a quiet link is no dead one
             except OSError:
                 _close(near)
                 continue
