@@ -46,6 +46,7 @@ def test_init_rooms_numbers_the_tables_on_and_says_each_rooms_command(tmp_path: 
     (["--rooms", "hall:2", "--tables", "3", "--bridge-to", "x"], "--tables and --rooms do not go together"),
     (["--rooms", "hall:2", "--bridge-to", "x:99999"], "--bridge-to 'x:99999' is not valid: HOST[:PORT]"),
     (["--rooms", "hall:2", "--bridge-to", "bad host"], "--bridge-to 'bad host' is not valid"),
+    (["--rooms", "hall:2", "--bridge-to", "::1"], "--bridge-to '::1' is not valid"),
     (["--bridge-to", "x"], "--bridge-to and --bridge-ca go with --rooms"),
 ])
 def test_bad_rooms_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
