@@ -338,3 +338,26 @@ def test_a_room_broker_killed_with_results_queued_loses_nothing(event: Event, tm
     assert sum(x["games"] for x in d.ranked()) == 36  # three rounds, each result counted once
     for pub in pubs.values():
         pub.stop()
+
+
+def test_a_cut_past_the_room_brokers_queue_loses_nothing(event: Event, tmp_path: Path) -> None:
+    """The room's broker bounds what it queues for the bridge (here to 20 messages, where init
+    writes 100,000): past it mosquitto drops the newest; the tables send again, once the link is
+    back, what the director has not said it has, so every result still counts once."""
+    d = event.director
+    annex = event.brokers[ANNEX]
+    annex.stop()
+    conf = annex.room.conf
+    conf.write_text(conf.read_text().replace("max_queued_messages 100000\n", "max_queued_messages 20\n"))
+    annex.start()
+    number, pubs = seated_tables(event, tmp_path, 5)
+    for pub in pubs.values():
+        pub.resend_delay = 1.0
+    play_cut(event, number, pubs, 40_000)  # some 150 events a table: far past 20
+    wait_for(lambda: all(pubs[t].outbox.unsent() == 0 for t in event.rooms[ANNEX]))
+    event.links[ANNEX].restore()
+    wait_for(lambda: len(d.db.results(f"round = {number}")) == 6, what="the annex's results, past the queue's bound")
+    assert any(pubs[t].resends for t in event.rooms[ANNEX])  # what the queue dropped came from the outboxes
+    assert sorted(r["table_id"] for r in d.db.results(f"round = {number}")) == [f"t{n}" for n in range(1, 7)]
+    for pub in pubs.values():
+        pub.stop()
