@@ -17,6 +17,9 @@
    a second for ``--flood-seconds`` in a room of 24 tables; the other tables' boards on
    ``/events`` (target p99 <= 500 ms), ``/api/standings`` (p99 <= 250 ms), the director's RSS
    growth (<= 30 MB) and its log's (<= 1 MB).
+4. With ``--rooms N``, instead: one event across N rooms of ``--tables`` tables each, each
+   room's mosquitto bridged to the director's (``bench_tournament_rooms.py``), once as it is
+   and once with a room's link cut for ``--cut`` seconds (default 30) in the middle.
 """
 
 from __future__ import annotations
@@ -237,7 +240,19 @@ def main() -> None:
     parser.add_argument("--flood-rate", type=int, default=5000, help="t1's boards a second in the flood")
     parser.add_argument("--flood-seconds", type=float, default=20)
     parser.add_argument("--skip-flood", action="store_true", help="no board flood")
+    parser.add_argument("--rooms", type=int, default=0, help="one event across this many bridged rooms of --tables each")
+    parser.add_argument("--cut", type=float, default=30, help="with --rooms: a room's link cut this long mid-run (s)")
     args = parser.parse_args()
+    if args.rooms:
+        from bench_tournament_rooms import rooms_load
+
+        with tempfile.TemporaryDirectory() as tmp:
+            rooms_load(args.rooms, args.tables, args.seconds, Path(tmp) / "rooms", args.steps)
+        if args.cut > 0:
+            with tempfile.TemporaryDirectory() as tmp:
+                rooms_load(args.rooms, args.tables, max(args.seconds, args.cut + 30), Path(tmp) / "cut", args.steps,
+                           cut=args.cut)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         if not args.skip_standings:
             standings_cost(args.players, args.results, Path(tmp))

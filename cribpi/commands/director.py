@@ -38,7 +38,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     init = steps.add_parser("init", help="make the event's folder and the broker's room")
     init.add_argument("event", help="the event's id (1-32 letters, digits, - or _): the topics' prefix")
     init.add_argument("--dir", type=path_option("event folder", folder=True), help="the folder (default: ./EVENT)")
-    init.add_argument("--tables", type=int_option(1, 2000), default=16, help="how many tables, 1-2000 (default 16)")
+    init.add_argument("--tables", type=int_option(1, 2000), default=None, help="how many tables, 1-2000 (default 16)")
+    init.add_argument("--rooms", help="an event of several rooms, each with its own broker bridged to the director's:"
+                                      " NAME:TABLES[:PORT],... (hall:24,annex:16); the tables are numbered on, room"
+                                      " after room (hall t1-t24, annex t25-t40)")
+    init.add_argument("--bridge-to", help="with --rooms: the director's broker as the rooms reach it, HOST[:PORT]")
+    init.add_argument("--bridge-ca", type=path_option("CA certificate"),
+                      help="with --rooms: the CA of the director's broker's certificate (--tls-cert): each bridge"
+                           " uses TLS, for links across someone else's network")
     init.add_argument("--port", type=int_option(1, 65535), default=1883, help="the broker's port (default 1883)")
     init.add_argument("--bind", default="0.0.0.0", help="the broker's address (default: every interface)")
     init.add_argument("--broker-user", help="the user mosquitto runs as when started by root (it reads passwd)")
@@ -90,6 +97,11 @@ def init(args: argparse.Namespace) -> int:
     for option, path, what in (("--tls-cert", args.tls_cert, "certificate"), ("--tls-key", args.tls_key, "key file")):
         if path is not None:
             _readable(option, path, what)
+    if args.rooms is not None:
+        return _init_rooms(args, folder)
+    if args.bridge_to is not None or args.bridge_ca is not None:
+        raise ConfigError("--bridge-to and --bridge-ca go with --rooms (an event of several rooms)")
+    args.tables = 16 if args.tables is None else args.tables
     password = _admin_password(args.admin_password_file)
     room = init_event(folder, args.event, args.tables, password, best_of=args.best_of,
                       final_best_of=args.final_best_of, port=args.port, bind=args.bind,
@@ -118,6 +130,51 @@ def init(args: argparse.Namespace) -> int:
             print(f"{user:<8} {user:<10} {secret}")
             if args.qr:
                 _qr(_section(args.event, user, secret, args.port, scheme))
+    return 0
+
+
+def _init_rooms(args: argparse.Namespace, folder: Path) -> int:
+    """``init --rooms``: the director's broker and one bridged broker a room (docs/tournament.md,
+    *One event, several rooms*)."""
+    from cribpi.tournament.director.room import write_credentials
+    from cribpi.tournament.director.rooms import ROOMS_DIR, bridge_user, init_rooms, parse_address, parse_rooms
+
+    if args.tables is not None:
+        raise ConfigError("--tables and --rooms do not go together: --rooms says each room's tables (hall:24,annex:16)")
+    rooms = parse_rooms(args.rooms)
+    if args.bridge_to is None:
+        raise ConfigError("--rooms needs --bridge-to HOST[:PORT]: the director's broker as the rooms reach it"
+                          " (its address on the link between the rooms, 192.168.10.1:1883)")
+    to = parse_address(args.bridge_to)
+    if args.bridge_ca is not None:
+        _readable("--bridge-ca", args.bridge_ca, "CA certificate")
+        if args.tls_cert is None:
+            raise ConfigError("--bridge-ca needs --tls-cert and --tls-key: the director's broker's own certificate,"
+                              " which the bridges check with that CA")
+    password = _admin_password(args.admin_password_file)
+    made = init_rooms(folder, args.event, rooms, password, to=to, port=args.port, bind=args.bind,
+                      run_as=args.broker_user, tls=(args.tls_cert, args.tls_key) if args.tls_cert else None,
+                      bridge_ca=args.bridge_ca, best_of=args.best_of, final_best_of=args.final_best_of,
+                      game_length=args.game_length, round_games=args.round_games, open_play=args.open)
+    write_credentials(folder, made.credentials)
+    scheme = "mqtts" if args.tls_cert else "mqtt"
+    print(f"event {args.event} in {folder}: {len(rooms)} rooms bridged to the director's broker at"
+          f" {to[0]}:{to[1]}")
+    print(f"  the director's broker:  mosquitto -c {made.conf}")
+    for room in rooms:
+        tables = made.rooms[room.name]
+        print(f"  room {room.name} ({tables[0]}-{tables[-1]}): copy {folder / ROOMS_DIR / room.name} to its Pi (the"
+              f" same path), then  mosquitto -c {made.confs[room.name]}   (its bridge logs in as"
+              f" {bridge_user(room.name)}; its tables connect to mqtt://ROOM_PI:{room.port})")
+    print(f"then the director with  cribpi director serve --dir {folder} --broker {scheme}://HOST:{args.port}")
+    if not args.admin_password_file:
+        print(f"admin password (pages /admin): {password}")
+    print(f"\n{'table':<8} {'room':<12} password")
+    for spec in rooms:
+        for table in made.rooms[spec.name]:
+            print(f"{table:<8} {spec.name:<12} {made.credentials[table]}")
+            if args.qr:
+                _qr(_section(args.event, table, made.credentials[table], spec.port, "mqtt"))
     return 0
 
 

@@ -40,8 +40,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p = sub.add_parser("loadgen", help="simulated tables publishing random games to a broker", description=__doc__)
     p.add_argument("--broker", required=True, type=broker_option, help="mqtt://host[:port] or mqtts://host[:port]")
     p.add_argument("--event", required=True, help="the event's id")
-    p.add_argument("--tables", type=int_option(1, MAX_TABLES), default=4,
-                   help=f"how many tables, 1-{MAX_TABLES} (default 4)")
+    p.add_argument("--tables", type=int_option(1, MAX_TABLES), default=None,
+                   help=f"how many tables, 1-{MAX_TABLES} (default 4, or the room's with --room)")
+    p.add_argument("--room", help="an event of several rooms (`director init --rooms`): play this room's tables,"
+                                  " on its broker (--broker), from the rooms.json beside --credentials")
     p.add_argument("--first-table", type=int_option(1, MAX_TABLES), default=1,
                    help="the first table's number (default 1): several loadgens share a room")
     p.add_argument("--per-process", type=int_option(1, PER_PROCESS), default=PER_PROCESS,
@@ -68,6 +70,9 @@ def run(args: argparse.Namespace) -> int:
     from cribpi.tournament.broker import parse_broker
 
     parse_broker(args.broker)  # a bad URL is said once, before any table or worker starts
+    if args.room is not None:
+        _room(args)
+    args.tables = 4 if args.tables is None else args.tables
     if not 0 <= args.pace <= 60:
         raise ConfigError(f"--pace {args.pace} is not valid: 0-60 seconds")
     last = args.first_table + args.tables - 1
@@ -111,6 +116,32 @@ def run(args: argparse.Namespace) -> int:
     for failure in failed:
         print(f"cribpi loadgen: {failure}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _room(args: argparse.Namespace) -> None:
+    """``--room NAME``: the room's tables (numbered on from its first), from the event's
+    ``rooms.json`` (beside the event's credentials.json, or two folders up from a room's own)."""
+    from cribpi.tournament.director.rooms import ROOMS_FILE, read_rooms
+
+    if args.credentials is None:
+        raise ConfigError("--room needs --credentials: the event's (or the room's) credentials.json, beside which"
+                          f" `cribpi director init --rooms` wrote {ROOMS_FILE}")
+    folder = next((f for f in (args.credentials.parent, args.credentials.parent.parent.parent)
+                   if (f / ROOMS_FILE).exists()), None)
+    if folder is None:
+        raise ConfigError(f"--room {args.room[:40]!r}: no {ROOMS_FILE} beside --credentials {args.credentials}: give the"
+                          " credentials.json of an event made by `cribpi director init --rooms`")
+    rooms = read_rooms(folder)
+    if args.room not in rooms:
+        raise ConfigError(f"--room {args.room[:40]!r} is not a room of the event: {', '.join(rooms)}")
+    numbers = [int(t[1:]) for t in rooms[args.room] if t[:1] == "t" and t[1:].isdigit()]
+    if not numbers or numbers != list(range(numbers[0], numbers[0] + len(numbers))):
+        raise ConfigError(f"{folder / ROOMS_FILE}: room {args.room}'s tables are not t<N> numbered on")
+    count = len(numbers) if args.tables is None else args.tables
+    if count > len(numbers) or args.first_table != 1:
+        raise ConfigError(f"--room {args.room} has {len(numbers)} tables (t{numbers[0]}-t{numbers[-1]}): give --tables"
+                          f" 1-{len(numbers)} and no --first-table")
+    args.first_table, args.tables = numbers[0], count
 
 
 def _credentials(path: Path, first: int, last: int) -> dict[str, str]:

@@ -40,7 +40,9 @@ message is counted (``error``) and the message acknowledged and dropped.
 Beside the director, the rest of its program: :mod:`.eventdb` (the event's SQLite database),
 :mod:`.standings` and :mod:`.pairing` (the tiebreaks, Swiss and random seatings), :mod:`.quiet`
 (its log lines rate-limited by kind), :mod:`.room` (the event's folder and its broker, set up
-by ``cribpi director init``), :mod:`.casting` (each round's seating sent to the tables) and
+by ``cribpi director init``), :mod:`.rooms` (an event of several rooms, each room's broker
+bridged to the director's: ``init --rooms``), :mod:`.roomlink` (which rooms the director can
+reach, from the bridges' notifications), :mod:`.casting` (each round's seating sent to the tables) and
 :mod:`.web` (the pages and the API).
 """
 

@@ -16,6 +16,7 @@ from cribpi.exc import ConfigError
 from cribpi.tournament.director.limits import Rates, SeenIds
 from cribpi.tournament.director.eventdb import EventDB
 from cribpi.tournament.director.quiet import Quiet
+from cribpi.tournament.director.roomlink import Reach
 from cribpi.tournament.director.standings import Standings
 
 WAITING_PER_TABLE = 200  # results a table may have waiting for their players to be registered
@@ -38,6 +39,11 @@ class Base:
         self.refused: Counter[str] = Counter()
         self.accepted: Counter[str] = Counter()
         self.live: dict[str, dict[str, Any]] = {t: {"table": t, "online": False, "state": None} for t in db.tables()}
+        self.reach = Reach(db)  # an event of several rooms: which rooms the director can reach, since when
+        for room, state in self.reach.rooms.items():
+            for table in state["tables"]:
+                if table in self.live:
+                    self.live[table].update(room=room, reachable=state["reachable"])
         self.newest: dict[str, int] = {}  # table -> newest event id
         self.since: dict[str, int] = {}  # table -> the id no older board may come under (reset on connect)
         self.shown: dict[str, set[int]] = {}  # table -> the ids of its states shown since then
@@ -87,8 +93,10 @@ class Base:
             listener(what, data)
 
     def health(self) -> dict[str, Any]:
+        with self.lock:
+            rooms = self.reach.listed()
         return {"accepted": dict(self.accepted), "refused": dict(self.refused), "session": self.db.get("session"),
-                "drops": dict(self.drops), "warnings": self.warnings()}
+                "drops": dict(self.drops), "warnings": self.warnings(), **({"rooms": rooms} if rooms else {})}
 
     def warnings(self) -> list[str]:
         """What the director should look at (``GET /api/health``); see :mod:`.intake`."""

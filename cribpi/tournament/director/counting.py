@@ -175,7 +175,8 @@ class Counting(Base):
         order = {t: n for n, t in enumerate(self.db.tables())}
         best_of = {frozenset((m["a"], m["b"])): m["best_of"] for r in self.bracket()["rounds"] for m in r} \
             if kind == "playoff" else {}
-        tables = [{"table": t, "players": names, "colours": seat_colours(len(names)),
+        tables = [{"table": t, **({"room": room} if (room := self.reach.room_of(t)) else {}),
+                   "players": names, "colours": seat_colours(len(names)),
                    "games": best_of.get(frozenset(names), int(self.db.get("best_of", "3"))) if kind == "playoff" else games}
                   for t, names in sorted(seats.items(), key=lambda item: order.get(item[0], len(order)))]
         return {"round": number, "kind": kind, "games": games if kind == "qualifying" else None, "tables": tables}

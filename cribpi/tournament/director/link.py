@@ -14,6 +14,8 @@ import paho.mqtt.client as mqtt
 
 from cribpi.tournament.broker import Broker, new_client
 from cribpi.tournament.director.admin import Admin
+from cribpi.tournament.director.roomlink import room_of_topic
+from cribpi.tournament.director.rooms import link_topic
 from cribpi.tournament.messages import (
     acks_body,
     acks_topic,
@@ -65,7 +67,10 @@ class Link(Admin):
             log.error("broker refused the director: %s", reason)
             return
         self.session(kept=flags.session_present)
-        client.subscribe(subscription(self.event), qos=1)
+        topics = [(subscription(self.event), 1)]
+        if self.reach.rooms:  # an event of several rooms: each room's bridge says whether its link is up
+            topics.append((link_topic(self.event, "+"), 1))
+        client.subscribe(topics)  # one SUBACK: the session is announced once
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         if not self.stopping:
@@ -97,7 +102,11 @@ class Link(Admin):
         cannot be taken (counted as ``error``) is never delivered again to do it again."""
         done: tuple[str, int] | None = None
         try:
-            _, done = self._take(message.topic, bytes(message.payload), retained=bool(message.retain))
+            room = room_of_topic(self.event, message.topic)
+            if room is not None:
+                self._on_room(room, bytes(message.payload), retained=bool(message.retain))
+            else:
+                _, done = self._take(message.topic, bytes(message.payload), retained=bool(message.retain))
         except Exception as exc:  # _take catches everything; a topic that is no UTF-8 raises on reading it
             self.refused["error"] += 1
             self.quiet.error("error", "a message could not be taken: %s: %s", type(exc).__name__, str(exc)[:200],
@@ -106,6 +115,18 @@ class Link(Admin):
             self._acknowledge(client, message, done)
         except Exception as exc:
             self._fault("callback", "acknowledging a message", exc)
+
+    def _on_room(self, room: str, payload: bytes, *, retained: bool) -> None:
+        """A room's bridge says its link is up or down: its tables' boards say so, and the pages."""
+        with self.lock:
+            state = self.reach.said(room, payload, retained=retained)
+            if state is None:
+                return
+            for table in state["tables"]:
+                if table in self.live:
+                    self.live[table]["reachable"] = state["reachable"]
+        log.warning("room %s %s", room, "is reachable again" if state["reachable"] else "is out of reach")
+        self._notify("room", state)
 
     def _acknowledge(self, client: mqtt.Client, message: mqtt.MQTTMessage, done: tuple[str, int] | None) -> None:
         with self.acks:  # acknowledged now only if nothing it wrote, or before it, waits for the disk
@@ -162,6 +183,8 @@ class Link(Admin):
         """As :meth:`Intake.warnings`, and each of the director's threads that stopped: the
         broker's (no table's message is taken) or the flusher (none is acknowledged)."""
         found = super().warnings()
+        with self.lock:
+            found += self.reach.warnings()
         if self.stopping:
             return found
         if self.loop_thread is not None and not self.loop_thread.is_alive():

@@ -37,7 +37,7 @@ from cribpi.tournament.messages import GAME_LENGTHS, NAME
 __all__ = ["DIRECTOR", "MAX_TABLES", "Room", "write_room", "table_ids", "init_event", "EVENT_DB", "CREDENTIALS", "ROOM_FILES",
            "BROKER_DIR", "BROKER_FILES", "check_bind", "check_user", "room_files", "room_path", "read_credentials",
            "room_event", "fresh_event_db", "write_credentials", "private_file", "room_warnings", "fsync_dir",
-           "broker_limits", "max_connections"]
+           "broker_limits", "max_connections", "ROOMS_FILE", "read_rooms"]
 
 DIRECTOR = "director"  # the director's MQTT username
 MAX_TABLES = 2000  # as `cribpi loadgen` can play (a broker past ~1000 needs its open-files limit raised)
@@ -46,6 +46,7 @@ CREDENTIALS = "credentials.json"  # the tables' and the director's MQTT password
 ROOM_FILES = ("mosquitto.conf", CREDENTIALS, "passwd", "acl")  # what init writes besides the database
 BROKER_DIR = "broker"  # the broker's own folder in the event's: all it reads and writes
 BROKER_FILES = ("mosquitto.conf", "passwd", "acl")  # in BROKER_DIR (a room older than it has them beside event.db)
+ROOMS_FILE = "rooms.json"  # an event of several rooms (.rooms): each room's tables and port
 BROKER_USER = "mosquitto"  # the user Debian's mosquitto drops to when started by root
 _HOST_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
 _USER = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,31}")
@@ -156,6 +157,8 @@ def room_warnings(folder: Path) -> list[str]:
         conf = room_path(folder, "mosquitto.conf").read_text(encoding="utf-8")
         acl = room_path(folder, "acl").read_text(encoding="utf-8")
     except OSError:
+        return []
+    if (folder / ROOMS_FILE).exists():  # the director's broker of an event of several rooms: no table on it
         return []
     said = []
     if not re.search(r"^use_username_as_clientid\s+true\s*$", conf, re.MULTILINE):
@@ -336,7 +339,8 @@ def room_event(folder: Path) -> str:
     """The event id of the room in ``folder`` (from its ACL, as init wrote it)."""
     path = room_path(folder, "acl")
     acl = read_user_text(path, "room ACL")
-    match = re.search(r"^pattern write cribpi/([^/\s]+)/tables/%u/#$", acl, re.MULTILINE)
+    match = re.search(r"^pattern write cribpi/([^/\s]+)/tables/%u/#$", acl, re.MULTILINE) \
+        or re.search(rf"^user {DIRECTOR}\ntopic read cribpi/([^/\s]+)/#$", acl, re.MULTILINE)  # several rooms
     if match is None or not NAME.fullmatch(match.group(1)):
         raise ConfigError(f"{path}: no event in it; expected the acl `cribpi director init` wrote")
     return match.group(1)
@@ -353,13 +357,19 @@ def fresh_event_db(folder: Path, admin_password: str, *, best_of: int = 3, final
         raise ConfigError(f"{folder / CREDENTIALS}: no table in it; expected the credentials.json"
                           " `cribpi director init` wrote")
     _check_event_games(game_length, round_games)
-    _event_db(folder, event, tables, admin_password, best_of, final_best_of, game_length, round_games)
+    rooms = None
+    if (folder / ROOMS_FILE).exists():  # an event of several rooms: which room has which table
+        rooms = read_rooms(folder)
+    _event_db(folder, event, tables, admin_password, best_of, final_best_of, game_length, round_games, rooms=rooms)
     return tables
 
 
 def _event_db(folder: Path, event: str, tables: list[str], admin_password: str, best_of: int,
-              final_best_of: int, game_length: int = 121, round_games: int = 1, open_play: bool = False) -> None:
+              final_best_of: int, game_length: int = 121, round_games: int = 1, open_play: bool = False,
+              rooms: dict[str, list[str]] | None = None) -> None:
     db = EventDB(folder / EVENT_DB, create=True)
+    if rooms:  # an event of several rooms: each room's tables (the pages name a table's room)
+        db.put("rooms", json.dumps(rooms))
     for key, value in (("event", event), ("admin", hash_password(admin_password)), ("best_of", str(best_of)),
                        ("final_best_of", str(final_best_of)), ("game_length", str(game_length)),
                        ("round_games", str(round_games)), ("open_play", "1" if open_play else "0")):
@@ -367,3 +377,20 @@ def _event_db(folder: Path, event: str, tables: list[str], admin_password: str, 
     db.add_tables(tables)
     db.close()
     fsync_dir(folder)  # event.db's entry in the folder (SQLite syncs its WAL's, not always the database's)
+
+
+def read_rooms(folder: Path) -> dict[str, list[str]]:
+    """The event's rooms from ``rooms.json`` in ``folder``: name -> its tables."""
+    path = folder / ROOMS_FILE
+    text = read_user_text(path, "rooms file")
+    try:
+        body = loads_json(text, 4)
+    except ValueError as exc:
+        raise ConfigError(f"{path}: not valid JSON ({exc}); expected the {ROOMS_FILE} `cribpi director init --rooms`"
+                          " wrote") from None
+    rooms = body.get("rooms") if isinstance(body, dict) else None
+    if not isinstance(rooms, dict) or not all(
+            isinstance(r, dict) and isinstance(r.get("tables"), list) and all(isinstance(t, str) for t in r["tables"])
+            for r in rooms.values()):
+        raise ConfigError(f"{path}: no rooms in it; expected the {ROOMS_FILE} `cribpi director init --rooms` wrote")
+    return {str(name): list(room["tables"]) for name, room in rooms.items()}

@@ -19,8 +19,9 @@ the same window of messages in flight; once the broker has acknowledged all of i
 is recorded in the outbox as served, so a restart of either side does not replay it again.
 
 End to end: the director tells each table, on ``cribpi/<event>/acks/<table>``, which of its
-rows it has durably; the outbox marks them done. On every connection of the table and every
-live announcement of the director (it reconnected), each row its session has not said it has
+rows it has durably; the outbox marks them done. On every connection of the table, and 10 s
+after every live announcement of the director (it, or the bridge of the table's room,
+reconnected: what the broker queued meanwhile crosses first), each row its session has not said it has
 goes again, in id order (a broker that acknowledged a row, then died before saving it, loses
 nothing).
 """
@@ -52,6 +53,7 @@ from cribpi.tournament.table.outbox import Outbox, outbox_path
 __all__ = ["TablePublisher"]
 
 log = logging.getLogger(__name__)
+LIVE_RESEND_S = 10.0  # a live announcement's resend waits this long (see TablePublisher.resend_delay)
 
 
 def instance_of(event: str, table: str, password: str | None) -> str:
@@ -96,6 +98,12 @@ class TablePublisher:
         self.replay_wanted: str | None = None  # a director's session not served yet
         self.director: str | None = None  # the director's session last announced
         self.resend = False  # send again what the director has not said it has (set on a reconnect of either side)
+        # A live announcement (the director, or its room's bridge, reconnected) sends again only
+        # after this many seconds: what the broker queued for the director meanwhile crosses and
+        # is acknowledged first, so only what was really lost goes twice (a bridge back after a
+        # 30 s cut had each table of its room send its whole 30 s again, behind the queue).
+        self.resend_delay = LIVE_RESEND_S
+        self.resend_at: float | None = None  # when that resend is due (time.monotonic())
         self.resends = 0  # how many times that was done
         self.announced = 0  # the director's announcements received (twice a connection: it subscribes twice)
         self.unexpected = 0  # messages whose handling raised what nothing foresaw (each cause logged once)
@@ -207,7 +215,8 @@ class TablePublisher:
         client.subscribe(director_topic(self.event), qos=1)
         _, settle = client.subscribe(director_topic(self.event), qos=1)
         with self.wake:
-            self.connected = self.fresh = self.resend = True
+            self.connected = self.fresh = self.resend = True  # its own reconnect: at once (its broker may have lost them)
+            self.resend_at = None
             self.heard, self.settle = settle is None, -1 if settle is None else settle
             self.session += 1
             self.wake.notify()
@@ -248,8 +257,8 @@ class TablePublisher:
             self.director = session
             if session != served:
                 self.replay_wanted = session
-            if not message.retain:
-                self.resend = True
+            if not message.retain and self.resend_at is None:
+                self.resend_at = time.monotonic() + self.resend_delay
             self.wake.notify()
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
@@ -327,6 +336,8 @@ class TablePublisher:
                     # then the SUBACK that sets ``heard``): rows sent now as new would go again
                     # in its replay. The next turn starts that replay instead, at once.
                     heard, hurry = False, True
+                if self.resend_at is not None and time.monotonic() >= self.resend_at:
+                    self.resend, self.resend_at = True, None
                 resend = self.resend and heard
                 if resend:
                     self.resend = False

@@ -80,6 +80,14 @@ async def player(request: Request) -> Response:
     return JSONResponse({**found, "results": [r for r in found["results"] if r["status"] == "confirmed"]})
 
 
+async def rooms(request: Request) -> Response:
+    """An event of several rooms: each room, its tables, whether its link to the director's
+    broker is up and since when (``since``: seconds since the epoch); [] for one room."""
+    director = director_of(request)
+    with director.lock:
+        return JSONResponse(director.reach.listed())
+
+
 async def health(request: Request) -> Response:
     return JSONResponse(director_of(request).health())
 
@@ -89,5 +97,5 @@ routes += [Route(f"/static/{name}", asset(name)) for name in ASSETS]
 routes += [
     Route("/api/standings", standings), Route("/api/tables", tables), Route("/api/tables/{table}", one_table),
     Route("/api/bracket", bracket), Route("/api/seating", seating), Route("/api/player", player),
-    Route("/api/players/{name}", player), Route("/api/health", health),
+    Route("/api/players/{name}", player), Route("/api/health", health), Route("/api/rooms", rooms),
 ]

@@ -27,10 +27,21 @@ function outcome(won, kind) {
   return how ? `lost, ${how}ed` : "lost";
 }
 
+// An event of several rooms: the rooms out of reach (their link to the director's broker down)
+// and since when, beside the connection's mark on every page, as a table is marked offline.
+async function showRooms(conn) {
+  let box = document.getElementById("rooms");
+  if (!box) { box = el("span", { id: "rooms", class: "offline" }); conn.before(box); }
+  const rooms = await api("/api/rooms");
+  const out = (rooms || []).filter((r) => !r.reachable);
+  box.textContent = out.map((r) => `${r.room} out of reach since ${new Date(r.since * 1000).toLocaleTimeString()}`).join(" · ");
+}
+
 function follow(refresh, onEvent) {
   const conn = document.getElementById("conn");
   const es = new EventSource("/events");
-  es.addEventListener("hello", () => { conn.textContent = "live"; conn.className = "live"; refresh(); });
+  es.addEventListener("hello", () => { conn.textContent = "live"; conn.className = "live"; refresh(); showRooms(conn); });
+  es.addEventListener("room", () => { showRooms(conn); refresh(); });
   es.addEventListener("table", (e) => onEvent("table", JSON.parse(e.data)));
   es.addEventListener("standings", () => onEvent("standings", null));
   es.addEventListener("seating", () => onEvent("seating", null));
@@ -40,9 +51,11 @@ function follow(refresh, onEvent) {
 
 function board(live, length) {
   const s = live.state;
-  const box = el("div", { class: "board" + (live.online ? "" : " offline"), id: "table-" + live.table });
+  const away = live.reachable === false;  // its room's link to the director is down
+  const box = el("div", { class: "board" + (live.online && !away ? "" : " offline"), id: "table-" + live.table });
   const status = s ? s.status + (s.match_games > 1 ? ` · game ${s.game_number}/${s.match_games}` : "") : "waiting";
-  box.append(el("h2", {}, live.table, el("span", { class: "status" }, live.online ? status : "offline")));
+  const said = away ? `${live.room} out of reach` : live.online ? status : "offline";
+  box.append(el("h2", {}, live.table + (live.room ? ` · ${live.room}` : ""), el("span", { class: "status" }, said)));
   if (!s) return box;
   s.players.forEach((name, i) => {
     const side = el("div", { class: "side s" + i },
