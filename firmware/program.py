@@ -24,7 +24,7 @@ import layout
 import settings
 from draw import draw, new_strips
 from cards import CardLines
-from keys import Debouncer, Matrix
+from keys import Debouncer, Matrix, Sampler
 from leds import Strips
 from link import Controller, LineBuffer
 from protocol import STEP_MS
@@ -90,6 +90,8 @@ class Firmware:
         self.ended = False  # the input ended (a test's pipe): nothing more will wait on it
         self.keys = Debouncer()
         self.matrix = Matrix()
+        self.sampler = Sampler(self.matrix)  # read from a timer interrupt: see keys.py
+        self.timed = False  # whether the sampler has its timer (started by run())
         self.wdt = machine.WDT(timeout=settings.WDT_MS)
         self.drawn = None  # what the strips show: (board key, step, lost)
         self.collected = 0  # when the garbage was last collected (clock ms)
@@ -123,6 +125,7 @@ class Firmware:
             buf[0] = first[0]
             for line in lines.feed(buf[:gather(ipoll, readinto, one, buf, 1)]):
                 self.send(self.link.handle(line, self.clock.now()))
+                self.report_keys()  # a press read meanwhile goes out between the replies
             if self.link.repl:
                 await self.to_repl()
             # the replies are out: draw now, here, rather than after whatever task runs next
@@ -138,10 +141,20 @@ class Firmware:
             flag.write("the next boot stays at the REPL\n")
         machine.reset()
 
+    def report_keys(self):
+        """Send the key events of the matrix's readings taken since the last call."""
+        tick = time.ticks_ms()
+        for verb, key in self.sampler.take(self.keys, self.clock.now(), tick):
+            self.send(self.link.event(verb, key))
+
     async def scan(self):
+        """The keys' events, every SCAN_MS; the readings come from the sampler's interrupt
+        (or, on a port with no timer, from here)."""
+        self.timed = self.sampler.start()
         while True:
-            for verb, key in self.keys.update(self.matrix.scan(), self.clock.now()):
-                self.send(self.link.event(verb, key))
+            if not self.timed:
+                self.sampler.sample()
+            self.report_keys()
             await asyncio.sleep_ms(settings.SCAN_MS)
 
     async def cards(self):

@@ -29,7 +29,8 @@ _markers: list[str] = []
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    _markers[:] = [line.split(":", 1)[0].split("(", 1)[0].strip() for line in config.getini("markers")]
+    names = (line.split(":", 1)[0].split("(", 1)[0].strip() for line in config.getini("markers"))
+    _markers[:] = list(dict.fromkeys(names))  # a marker declared twice counted once
 
 
 def folder_of(path: Path) -> str:

@@ -6,8 +6,9 @@
 //
 // stdin and stdout carry JSON lines. In: {"id": n, "op": ...} requests, answered by
 // {"id": n, ...} (see handle()): serial (bytes from the host), press (keys held, as [row pin,
-// column pin] pairs; with ms, let go after that long on the emulated clock), pixels and history (the frames decoded on a pin), time (emulated µs),
-// uart (bytes into a UART's RX), hang, unplug, plug, watchdog, scratch, peek, lookups, power (a
+// column pin] pairs; with ms, let go after that long on the emulated clock), pixels and history (the frames decoded on a pin), scans (when the key matrix was scanned), time (emulated µs),
+// uart (bytes into a UART's RX), together (several requests at one instant; serial and press
+// take after_ms), hang, unplug, plug, watchdog, scratch, peek, lookups, power (a
 // power cycle: a new chip at time 0, with another littlefs image if given), off, quit. Out, besides the answers:
 // {"ev": "serial", "data": base64, "us": t} (the USB CDC bytes the firmware wrote),
 // {"ev": "reset", "reason": ..., "us": t}, {"ev": "usb", "state": "connected"}, {"ev": "log"}.
@@ -41,6 +42,9 @@ const UART_DR = 0x0; // the PL011's data register and its TX interrupt bit
 const UART_TX_INTR = 1 << 5;
 const WS2812_ONE_NS = 600; // a high pulse longer than this is a 1 (WS2812: T0H 0.4 us, T1H 0.8 us)
 const WS2812_LATCH_NS = 50_000; // low this long ends a frame
+const HOST_BUFFER = 1 << 20; // bytes the host holds for the device (see connectUsb)
+const SCAN_GAP_NS = 500_000; // rows driven low closer than this are one scan of the matrix
+const MAX_SCANS = 100_000; // the scans remembered (the newest)
 
 function out(message) {
   process.stdout.write(JSON.stringify(message) + '\n');
@@ -113,6 +117,17 @@ class Chip {
     this.connectUsb();
     // Pins: the key matrix (a row's level, a column's pad: its pull-up), the LED decoders.
     for (const pin of [...emu.rowPinList, ...PULL_UPS]) mcu.gpio[pin].addListener(() => emu.updateColumns());
+    // A scan of the matrix: a row driven low (the rows driven low together, or one after
+    // another within a scan, count once: SCAN_GAP_NS apart at least).
+    for (const pin of emu.rowPinList) {
+      mcu.gpio[pin].addListener((state) => {
+        if (state !== GPIOPinState.Low || this !== emu.chip) return;
+        const now = clock.nanos;
+        if (emu.lastScan == null || now - emu.lastScan >= SCAN_GAP_NS) emu.scanTimes.push(now / 1000);
+        emu.lastScan = now;
+        if (emu.scanTimes.length > MAX_SCANS) emu.scanTimes.splice(0, emu.scanTimes.length - MAX_SCANS);
+      });
+    }
     for (const pin of LED_PINS) {
       mcu.gpio[pin].addListener((state) => emu.decoders[pin].edge(state === GPIOPinState.High, this.edgeNanos ?? clock.nanos));
     }
@@ -121,6 +136,10 @@ class Chip {
 
   connectUsb() {
     const cdc = (this.cdc = new USBCDC(this.mcu.usbCtrl));
+    // The host's side of the cable holds what it writes until the device takes it (USB flow
+    // control), as a computer's serial driver does: rp2040js's 512-byte FIFO dropped the rest
+    // of a longer write (60 command lines at once).
+    cdc.txFIFO = new cdc.txFIFO.constructor(HOST_BUFFER);
     cdc.onDeviceConnected = () => {
       this.emu.usbConnected = true;
       out({ ev: 'usb', state: 'connected', us: this.emu.micros() });
@@ -283,6 +302,8 @@ class Emulator {
     // bytes) never fire.
     this.decoders = Object.fromEntries(LED_PINS.map((pin) => [pin, new Ws2812Decoder(pin)]));
     this.pressed = []; // [row pin, column pin] pairs held down
+    this.scanTimes = []; // when the firmware scanned the matrix (emulated µs), the newest MAX_SCANS
+    this.lastScan = null;
     this.releaseNanos = null; // when a timed press lets go (emulated), or null
     this.hung = false;
     this.plugged = true;
@@ -354,6 +375,15 @@ class Emulator {
     out({ ev: 'reset', reason: reason === 2 ? 'forced' : 'watchdog', us: nanos / 1000 });
   }
 
+  later(ms, action) {
+    // ``action`` ms from now on this chip's emulated clock (not at all if it is reset or
+    // powered off first); returns when, in µs.
+    const chip = this.chip;
+    const alarm = chip.mcu.clock.createAlarm(() => { if (this.chip === chip) action(); });
+    alarm.schedule(ms * 1e6);
+    return (chip.mcu.clock.nanosCounter + ms * 1e6) / 1000;
+  }
+
   sendSerial(bytes) {
     const { cdc } = this.chip;
     for (const byte of bytes) cdc.sendSerialByte(byte);
@@ -364,9 +394,17 @@ class Emulator {
     const chip = this.chip;
     switch (op) {
       case 'serial':
-        // The reply's time is when the bytes were offered to the device (its last byte sent).
+        // The reply's time is when the bytes were offered to the device (its last byte sent);
+        // with after_ms, that long from now on the emulated clock.
+        if (request.after_ms) {
+          const bytes = Buffer.from(request.data, 'base64');
+          return { us: this.later(request.after_ms, () => { if (this.plugged) this.sendSerial(bytes); }) };
+        }
         if (this.plugged) this.sendSerial(Buffer.from(request.data, 'base64'));
         return { us: this.micros() };
+      case 'together':
+        // Several requests at one emulated instant (a press at an exact offset from a write).
+        return { replies: request.requests.map((sub) => this.handle(sub)) };
       case 'history': {
         // The frames on a pin that began after since_us.
         const decoder = this.decoders[request.pin];
@@ -403,6 +441,11 @@ class Emulator {
       case 'press': {
         // Keys held down from now; with ms, let go ms later (emulated). The reply's times are
         // when they went down and when they will come up (null: held until the next press).
+        // With after_ms, they go down that long from now (emulated).
+        if (request.after_ms) {
+          const at = this.later(request.after_ms, () => this.press(request.keys ?? [], request.ms ?? null));
+          return { us: at, until_us: request.ms == null ? null : at + request.ms * 1000 };
+        }
         this.press(request.keys ?? [], request.ms ?? null);
         return { us: this.micros(), until_us: this.releaseNanos == null ? null : this.releaseNanos / 1000 };
       }
@@ -415,6 +458,9 @@ class Emulator {
           end_us: decoder.lastFall == null ? null : decoder.lastFall / 1000,
         };
       }
+      case 'scans':
+        // When the firmware scanned the key matrix (a row driven low), since since_us (µs).
+        return { us: this.scanTimes.filter((t) => t >= (request.since_us ?? 0)), now_us: this.micros() };
       case 'time':
         return { us: this.micros(), resets: this.resets, usb: this.usbConnected, clk_sys: chip.mcu.clkSys };
       case 'hang':

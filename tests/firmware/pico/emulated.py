@@ -284,6 +284,11 @@ class EmulatedPico:
         pressed = self.press(pair, ms=hold_ms)
         self.sleep_until(float(pressed["until_us"]) / 1000 + after_ms)
 
+    def scans(self, since_us: float = 0) -> list[float]:
+        """When the firmware scanned the key matrix (drove a row low) since ``since_us``, in
+        emulated µs, oldest first."""
+        return [float(t) for t in self.request("scans", since_us=since_us)["us"]]
+
     def frame(self, strip: int = 0) -> dict[str, Any]:
         """The last whole frame on a strip's data pin: pixels (r, g, b), frames so far, and
         the emulated times (µs) of its first rising edge and of the end of its last bit."""
