@@ -107,9 +107,11 @@ class Sampler:
         """The events of the readings recorded since the last take, and of the reading now,
         from ``keys`` (a Debouncer); ``clock_ms`` is the loop's clock at ``tick``
         (time.ticks_ms())."""
-        events = []
         matrix, ring, size = self.matrix, self.ring, self.size
         written = self.written
+        if self.taken == written:  # the usual case, 200 times a second: nothing allocated
+            return keys.update(matrix.names(keys.reading), clock_ms)
+        events = []
         last = keys.reading
         while self.taken < written:
             at = (self.taken % size) * 3
