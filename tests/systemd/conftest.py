@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from container import TIMES, Machine, check_host, cribpi_wheel, rootfs, wheelhouse  # noqa: E402  (tests/systemd is not a package)
+from container import TIMES, Machine, check_host, cribpi_wheel, prefetch, rootfs, wheelhouse  # noqa: E402  (tests/systemd is not a package)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -32,6 +32,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(scope="module")
 def machine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Machine]:
     check_host()
+    prefetch("arm64")  # built beside this one, for test_arm64.py
     lower, built = rootfs()
     TIMES["root file system build (0 when cached)"] = built
     started = time.monotonic()
@@ -52,6 +53,7 @@ def arm64(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Machine]:
     """The arm64 root (a Pi's CPU, through qemu-user-static), booted; cribpi's wheel (built on
     the host) in /root/wheels, the game records in /root/records."""
     check_host("arm64")
+    prefetch("amd64")  # built beside this one, for test_service_under_systemd.py
     lower, built = rootfs("arm64")
     TIMES["arm64 root file system build (0 when cached)"] = built
     started = time.monotonic()

@@ -1,4 +1,4 @@
-"""The cache of the Debian roots (container.rootfs) without debootstrap: its build replaced by
+"""The cache of the Debian roots (container.rootfs) without mmdebstrap: its build replaced by
 one that writes a file slowly, so what is checked is the locking, the marker and the rename,
 in a temporary CACHE. Cheap; not marked systemd (no container, no root needed)."""
 
@@ -21,15 +21,19 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     monkeypatch.setattr(container, "CACHE", tmp_path)
     monkeypatch.setattr(container, "wheelhouse", lambda arch="amd64": tmp_path / "wheels")
 
-    def debootstrap(argv: list[str], **kwargs: object) -> object:
+    def mmdebstrap(argv: list[str], **kwargs: object) -> object:
         target = Path(argv[-2])
+        arch = next(a.split("=", 1)[1] for a in argv if a.startswith("--arch="))
+        # the .debs come from, and go back to, the cache (a second build fetches nothing)
+        assert f"--customize-hook=sync-out /var/cache/apt/archives {tmp_path / f'debs-{arch}'}" in argv
+        assert f"--setup-hook=sync-in {tmp_path / f'debs-{arch}'} /var/cache/apt/archives/" in argv
         builds.append(target)
         time.sleep(0.3)
         for folder in ("etc/sudoers.d", "var/cache/apt/archives"):
             (target / folder).mkdir(parents=True)
         return type("Done", (), {"returncode": 0, "stdout": "", "stderr": ""})()
 
-    monkeypatch.setattr(container, "_run", debootstrap)
+    monkeypatch.setattr(container, "_run", mmdebstrap)
     monkeypatch.setattr(container.subprocess, "run", lambda *a, **k: None)  # useradd in the chroot
     return builds
 
