@@ -140,13 +140,15 @@ class EmulatedPico:
                 data = base64.b64decode(message["data"])
                 self.serial_out += data
                 self.serial_times.append((float(message.get("us", 0)), data))
+                # Under the lock, on the port of now: unplug_host closes the port's fds,
+                # and a number used after that can be another file's by then (see
+                # _read_host).
                 with self._lock:
-                    host = self._host
-                if host is not None:
-                    try:
-                        os.write(host, data)
-                    except OSError:
-                        pass
+                    if self._host is not None:
+                        try:
+                            os.write(self._host, data)
+                        except OSError:
+                            pass
                 continue
             with self._cond:
                 if isinstance(message.get("id"), str):  # a write()'s: when its bytes went in
@@ -238,9 +240,16 @@ class EmulatedPico:
                 continue
             try:
                 ready, _, _ = select.select([host], [], [], 0.02)
-                if ready:
-                    data = os.read(host, 4096)
-                    self.write(data)
+                if not ready:
+                    continue
+                # Read only if the fd is still the port's, under the lock unplug_host takes
+                # before it closes it: a closed port's number, reused by the next file
+                # opened (power_cycle's littlefs_image reading the firmware), is always
+                # ready, and a read here took the first 4 KB of a firmware file off the
+                # image (a SyntaxError at boot, main.py ended at the REPL).
+                with self._lock:
+                    data = os.read(host, 4096) if self._host == host else b""
+                self.write(data)
             except OSError:
                 time.sleep(0.01)  # the host's pty went away under us (unplug)
 

@@ -1,5 +1,4 @@
-"""The pico tests can share one emulator, power-cycled between tests (conftest.py,
-CRIBPI_PICO_POWER_CYCLE=1): this proves the power cycle leaves nothing of the test before. A test leaves a Pico with everything a test
+"""The pico tests share one emulator, power-cycled between tests (conftest.py): this proves the power cycle leaves nothing of the test before. A test leaves a Pico with everything a test
 can change (the handshake made, the line numbers advanced, pegs lit, the brightness and a
 colour set, a key held down, the emulated clock run on); the power cycle is then looked at as
 a host sees a Pico, and has to look exactly like a Pico never used, in an emulator of its own.
