@@ -71,7 +71,7 @@ class Sampler:
         self.taken = 0  # records taken (the loop's)
         self.mask = 0  # the reading now (the interrupt's)
         self.seen = time.ticks_ms()  # when it was last read
-        self.overrun = 0  # changes the ring had no room for (the loop stalled for ~64 changes)
+        self.overrun = 0  # scans whose change the ring had no room for (the loop stalled for 64 changes)
         self.timer = None
 
     def start(self):
@@ -91,15 +91,18 @@ class Sampler:
         now = time.ticks_ms()
         mask = self.matrix.read()
         if mask != self.mask:
-            if self.written - self.taken < self.size:
-                at = (self.written % self.size) * 3
-                ring = self.ring
-                ring[at] = self.seen
-                ring[at + 1] = now
-                ring[at + 2] = mask
-                self.written += 1
-            else:
+            if self.written - self.taken >= self.size:
+                # No room: the change stays unrecorded, the reading before it kept, so the
+                # first scan after the loop has taken records it (from when the old reading
+                # was last seen). Were the reading kept instead, the loop would never see it.
                 self.overrun += 1
+                return
+            at = (self.written % self.size) * 3
+            ring = self.ring
+            ring[at] = self.seen
+            ring[at + 1] = now
+            ring[at + 2] = mask
+            self.written += 1
             self.mask = mask
         self.seen = now
 
