@@ -86,7 +86,11 @@ def short_address(url: str) -> str:
 
 
 def _address_lines(text: str, columns: int) -> list[str]:
-    """``text`` in lines of ``columns``, broken after a dot, colon or slash where it can be."""
+    """``text`` in lines of ``columns``: the host, then the port (``192.168.1.20`` / ``:8130``)
+    when each fits a line, else broken after a dot, colon or slash where it can be."""
+    host, colon, rest = text.partition(":")
+    if colon and len(host) <= columns and len(colon + rest) <= columns:
+        return [host, colon + rest] if len(text) > columns else [text]
     lines, line = [], ""
     for piece in re.findall(r"[^.:/]+[.:/]?|[.:/]", text):
         if line and len(line) + len(piece) > columns:
