@@ -1,0 +1,304 @@
+"""The phones' server as a phone meets it: real uvicorn on a free loopback port, httpx, and a
+table (TableApp on mock parts) running its one loop in a thread; the board's keys come in as a
+card reader's do (the ActionQueue). One server for the module; each test starts its own game
+(a new game: a new PIN, new tokens)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
+from typing import Any, TypeVar
+
+import httpx2 as httpx
+import pytest
+
+from cribpi.app import TableApp, TableSettings, TableUI
+from cribpi.game import Mode
+from cribpi.hal import Action
+from cribpi.hal.mock import open_mock
+from cribpi.phones.attach import serve
+from cribpi.phones.seats import Limits
+from cribpi.phones.server import PhoneServer
+from cribpi.phonesconfig import PhonesConfig
+
+pytestmark = pytest.mark.phone
+T = TypeVar("T")
+NAMES = ("Ann", "Bob")
+
+
+@dataclasses.dataclass
+class Table:
+    app: TableApp
+    server: PhoneServer
+    http: httpx.Client
+    stop: threading.Event
+
+    def in_loop(self, call: Callable[[], T]) -> T:
+        """``call`` run in the table's loop (as the server's actions are); its result."""
+        future: Future[T] = Future()
+        self.app.mailbox.put(lambda: future.set_result(call()))
+        return future.result(10)
+
+    def new_game(self, **settings: Any) -> str:
+        """A fresh game with ``settings``; its PIN."""
+        def fresh() -> None:
+            ui = self.app.ui
+            ui.settings = dataclasses.replace(ui.settings, names=NAMES, **settings)
+            ui.new_game()
+            self.app.publish((), ())
+        self.in_loop(fresh)
+        self.server.limits.clear()
+        return self.server.pin
+
+    def state(self) -> dict[str, Any]:
+        return self.http.get("/api/state").json()
+
+    def join(self, pin: str, seat: int, confirm: bool = False) -> httpx.Response:
+        return self.http.post("/api/join", json={"pin": pin, "seat": seat, "confirm": confirm})
+
+    def token(self, seat: int) -> str:
+        answer = self.join(self.server.pin, seat, confirm=True)
+        assert answer.status_code == 200, answer.text
+        return str(answer.json()["token"])
+
+    def act(self, token: str, action: str, version: int | None = None) -> httpx.Response:
+        version = self.state()["version"] if version is None else version
+        return self.http.post("/api/action", json={"version": version, "action": action}, headers={"x-seat-token": token})
+
+    def board(self, action: str) -> None:
+        """A key on the table itself (a card reader's card, a button), handled by the loop."""
+        self.app.queue(Action.parse(action))
+
+    def wait_state(self, check: Callable[[dict[str, Any]], bool], timeout: float = 10.0) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            state = self.state()
+            if check(state):
+                return state
+            assert time.monotonic() < deadline, f"the state never came: {state}"
+            self.in_loop(lambda: None)  # the loop has run what came before: ask again
+
+
+@pytest.fixture(scope="module")
+def table() -> Iterator[Table]:
+    ui = TableUI(TableSettings(names=NAMES), rng=random.Random(3))
+    app = TableApp(open_mock(), ui)
+    server = serve(app, PhonesConfig(enabled=True, host="127.0.0.1", port=0), limits=Limits(rate=200, burst=400))
+    assert server.problem is None and server.bound
+    app.start()
+    stop = threading.Event()
+    loop = threading.Thread(target=app.run, kwargs={"should_stop": stop.is_set}, daemon=True)
+    loop.start()
+    with httpx.Client(base_url=f"http://127.0.0.1:{server.bound}", timeout=10) as http:
+        yield Table(app, server, http, stop)
+    stop.set()
+    app.mailbox.put(lambda: None)
+    loop.join(5)
+    server.stop()
+    app.close()
+
+
+def to_play(t: Table, **settings: Any) -> tuple[dict[str, str], int, int]:
+    """A new game cut and its starter keyed by the dealer's phone: the tokens, dealer, pone."""
+    pin = t.new_game(**settings)
+    tokens = {str(s): t.token(s) for s in (0, 1)}
+    assert pin == t.server.pin
+    assert t.act(tokens["0"], "ok").status_code == 200  # the cut: on no seat in particular
+    state = t.wait_state(lambda s: s["phase"] == "starter" or s["dealer"] is not None)
+    while t.state()["screen"]["kind"] != "PromptScreen" and t.state()["phase"] == "starter":
+        assert t.act(tokens["0"], "ok").status_code == 200  # the cut's screens read
+    state = t.state()
+    dealer = state["dealer"]
+    pone = 1 - dealer
+    refused = t.act(tokens[str(pone)], "card 5H")
+    assert refused.status_code == 403 and "dealer" in refused.json()["error"]
+    assert t.act(tokens[str(dealer)], "card 5H").status_code == 200
+    t.wait_state(lambda s: s["phase"] == "play" and s["starter"] == "5H")
+    return tokens, dealer, pone
+
+
+def test_the_page_and_its_guards(table: Table) -> None:
+    page = table.http.get("/")
+    assert page.status_code == 200 and "<title>cribpi table</title>" in page.text
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    assert page.headers["x-frame-options"] == "DENY" and page.headers["x-content-type-options"] == "nosniff"
+    assert table.http.get("/watch").status_code == 200
+    assert "EventSource" in table.http.get("/static/page.js").text
+    huge = table.http.post("/api/join", content=b"{" + b" " * 40_000 + b"}", headers={"content-type": "application/json"})
+    assert huge.status_code == 413 and huge.json()["reason"] == "too_large"
+    form = table.http.post("/api/join", content=b"pin=1234&seat=0", headers={"content-type": "application/x-www-form-urlencoded"})
+    assert form.status_code == 415 and form.json()["reason"] == "not_json"
+
+
+def test_join_with_the_pin_takeover_and_a_token_of_last_game(table: Table) -> None:
+    pin = table.new_game()
+    state = table.state()
+    assert [s["name"] for s in state["seats"]] == list(NAMES) and not any(s["taken"] for s in state["seats"])
+    wrong = "0000" if pin != "0000" else "1111"
+    assert table.join(wrong, 0).json()["reason"] == "wrong_pin"
+    first = table.join(pin, 0)
+    assert first.status_code == 200
+    token = first.json()["token"]
+    assert table.wait_state(lambda s: s["seats"][0]["taken"])
+    taken = table.join(pin, 0)
+    assert taken.status_code == 409 and taken.json()["reason"] == "taken"
+    second = table.join(pin, 0, confirm=True)
+    assert second.status_code == 200
+    shown = table.wait_state(lambda s: s["screen"]["title"] == "Phones")
+    assert shown["changed_hands"] == "Ann" and "Ann's seat is on" in shown["screen"]["lines"]
+    assert table.act(token, "ok").json()["reason"] == "bad_token"  # the first phone's token stopped
+    later = second.json()["token"]
+    new_pin = table.new_game()
+    old = table.act(later, "ok")
+    assert old.status_code == 401 and old.json()["reason"] == "bad_token"  # a token of last game
+    assert table.join(pin, 1).status_code == 403 or pin == new_pin  # last game's PIN
+
+
+def test_wrong_pins_are_rate_limited(table: Table) -> None:
+    pin = table.new_game()
+    wrong = f"{(int(pin) + 1) % 10000:04d}"
+    codes = [table.join(wrong, 0).status_code for _ in range(5)]
+    assert codes[:3] == [403, 403, 403] and 429 in codes
+    limited = table.join(pin, 0)  # even the right PIN waits now: a guess is not checked
+    assert limited.status_code == 429 and int(limited.headers["retry-after"]) >= 1
+    table.server.limits.clear()
+
+
+def test_each_action_kind_and_seat_authority(table: Table) -> None:
+    tokens, dealer, pone = to_play(table)
+    out_of_turn = table.act(tokens[str(dealer)], "card 9C")
+    assert out_of_turn.status_code == 403 and out_of_turn.json()["error"] == f"{NAMES[pone]} lays next"
+    keys = table.state()["keys"]
+    assert keys[str(dealer)]["card"] == {"on": False, "why": f"{NAMES[pone]} lays next"}
+    assert keys[str(pone)]["card"] == {"on": True, "why": ""} and keys[str(dealer)]["go"]["on"] is False
+    laid = table.act(tokens[str(pone)], "card TH")
+    assert laid.status_code == 200
+    state = table.wait_state(lambda s: s["count"] == 10)
+    assert state["turn"] == dealer
+    # UNDO is the seat's own last event only
+    refused = table.act(tokens[str(dealer)], "undo")
+    assert refused.status_code == 403 and refused.json()["reason"] == "not_your_seat"
+    undone = table.act(tokens[str(pone)], "undo")
+    assert undone.status_code == 200
+    assert table.wait_state(lambda s: s["count"] == 0)["turn"] == pone
+    assert table.act(tokens[str(pone)], "card TH").status_code == 200
+    assert table.act(tokens[str(dealer)], "card 5C").status_code == 200  # fifteen for the dealer
+    state = table.wait_state(lambda s: s["count"] == 15)
+    assert "fifteen" in state["last_score"].lower() or "15" in state["last_score"]
+    bad = table.act(tokens[str(pone)], "card ZZ")
+    assert bad.status_code == 400 and "not a card" in bad.json()["error"] and "5H" in bad.json()["error"]
+    mug = table.act(tokens[str(pone)], f"muggins {dealer} 2")
+    assert mug.status_code == 403 and "your own seat" in mug.json()["error"]
+    off = table.act(tokens[str(pone)], f"muggins {pone} 2")
+    assert off.status_code == 422 and "muggins" in off.json()["error"]  # count mode has none
+
+
+def test_a_stale_key_is_refused_with_what_changed(table: Table) -> None:
+    tokens, dealer, pone = to_play(table)
+    seen = table.state()["version"]
+    table.board("card 7D")  # the pone's card, keyed on the table
+    table.wait_state(lambda s: s["version"] > seen)
+    stale = table.act(tokens[str(pone)], "card 8D", version=seen)
+    assert stale.status_code == 409 and stale.json()["reason"] == "stale"
+    assert any("7D" in c for c in stale.json()["changed"]) and stale.json()["version"] == table.state()["version"]
+    assert table.state()["count"] == 7  # not applied to the newer state
+
+
+def test_a_card_keyed_on_a_phone_and_the_board_at_once_is_taken_once(table: Table) -> None:
+    tokens, dealer, pone = to_play(table)
+    version = table.state()["version"]
+    events = table.in_loop(lambda: len(table.app.ui.session.game.journal))
+    table.board("card 4S")
+    phone = table.act(tokens[str(pone)], "card 4S", version=version)
+    table.in_loop(lambda: None)
+    assert table.in_loop(lambda: len(table.app.ui.session.game.journal)) == events + 1
+    assert phone.status_code in (409, 422), phone.text  # the second is refused, saying why
+    assert phone.json()["error"]
+
+
+def test_claims_and_muggins_in_claim_mode(table: Table) -> None:
+    tokens, dealer, pone = to_play(table, mode=Mode.CLAIM, rules="acc", muggins=True)
+    assert table.state()["muggins"] is True
+    assert table.act(tokens[str(pone)], "card 5D").status_code == 200
+    assert table.act(tokens[str(dealer)], "card TD").status_code == 200  # fifteen: the dealer claims it
+    state = table.wait_state(lambda s: s["count"] == 15)
+    other = table.act(tokens[str(pone)], "claim 2", version=state["version"])
+    assert other.status_code == 403, other.text
+    claimed = table.act(tokens[str(dealer)], "claim 2", version=state["version"])
+    assert claimed.status_code == 200, claimed.text
+    assert table.wait_state(lambda s: s["tracks"][dealer]["front"] == 2)
+
+
+def test_live_stream_delivers_each_change_and_resyncs(table: Table) -> None:
+    tokens, dealer, pone = to_play(table)
+    got: list[dict[str, Any]] = []
+    with httpx.Client(base_url=str(table.http.base_url), timeout=10) as sse:
+        with sse.stream("GET", "/api/events") as stream:
+            lines = stream.iter_lines()
+
+            def next_state() -> dict[str, Any]:
+                for line in lines:
+                    if line.startswith("data: "):
+                        return dict(json.loads(line[6:]))
+                raise AssertionError("the stream ended")
+
+            got.append(next_state())  # the whole state at once
+            assert got[0]["version"] == table.state()["version"]
+            table.board("card 2C")
+            while got[-1]["count"] != 2:
+                got.append(next_state())
+    assert got[-1]["version"] > got[0]["version"]
+    # a phone back from a locked screen: a new stream starts with the table's state now
+    table.board("card 3C")
+    now = table.wait_state(lambda s: s["count"] == 5)
+    with httpx.Client(base_url=str(table.http.base_url), timeout=10) as sse:
+        with sse.stream("GET", "/api/events") as stream:
+            first = next(line for line in stream.iter_lines() if line.startswith("data: "))
+    assert json.loads(first[6:])["version"] == now["version"]
+
+
+def test_a_name_with_a_script_is_sent_as_text(table: Table) -> None:
+    table.new_game()
+
+    def rename() -> None:
+        ui = table.app.ui
+        ui.settings = dataclasses.replace(ui.settings, names=("<script>alert(1)</script>", "Bob"))
+        ui.new_game()
+        table.app.publish((), ())
+    table.in_loop(rename)
+    state = table.state()
+    assert state["names"][0] == "<script>alert(1)</script>"  # JSON, set as text by the page
+    assert "innerHTML" not in table.http.get("/static/page.js").text
+
+
+def test_a_port_taken_is_a_problem_shown_then_served_when_free() -> None:
+    import socket
+
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    holder.listen(1)
+    port = holder.getsockname()[1]
+    app = TableApp(open_mock(), TableUI(TableSettings(names=NAMES), rng=random.Random(1)))
+    server = serve(app, PhonesConfig(enabled=True, host="127.0.0.1", port=port), retry_s=0.05)
+    try:
+        app.start()
+        assert server.problem is not None and str(port) in server.problem
+        assert any(str(port) in p for p in app.view.problems())
+        app.handle(Action.parse("ok"))  # the table plays on
+        assert app.ui.state.phase.value != "cut" or app.ui.screens
+        holder.close()
+        deadline = time.monotonic() + 10
+        while server.problem is not None:
+            assert time.monotonic() < deadline, server.problem
+            time.sleep(0.06)
+            app.run_timers()
+        assert httpx.get(f"http://127.0.0.1:{port}/api/state", timeout=5).json()["names"] == list(NAMES)
+    finally:
+        holder.close()
+        server.stop()
+        app.close()
