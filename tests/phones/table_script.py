@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import socket
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -30,7 +31,7 @@ from cribpi.rules import Card
 from cribpi.store.journal import Store
 
 __all__ = ["DealScript", "Step", "Recorder", "Snapshot", "Table", "DEALS", "next_step", "deal_over", "board_actions",
-           "board_table", "play_on_board", "play_deals", "pressed", "LoopTable", "call", "settle", "sim_key"]
+           "board_table", "play_on_board", "play_deals", "pressed", "LoopTable", "call", "settle", "sim_key", "Cable"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,6 +67,7 @@ class Step:
 
     seat: int | None
     action: str
+    what: str = ""  # "crib": a card of the crib
 
 
 def _count(state) -> int:  # type: ignore[no-untyped-def]
@@ -112,7 +114,7 @@ def next_step(ui: TableUI, deal: DealScript) -> Step:
         moment = claimable(state, want.seat)
         return Step(want.seat, f"claim {moment.points if moment is not None else 0}")
     if "crib" in want.actions:
-        return Step(state.deal.dealer, f"card {deal.crib[len(ui.entry.cards)]}")
+        return Step(state.deal.dealer, f"card {deal.crib[len(ui.entry.cards)]}", "crib")
     if state.phase is Phase.PLAY and want.seat is not None:
         laid = {card for _, card in state.deal.played}
         count = _count(state)
@@ -254,7 +256,8 @@ class LoopTable:
     things with :meth:`call` (run in the loop, between two actions) and keys it with
     :func:`sim_key`."""
 
-    def __init__(self, folder: Path, players: int, mode: Mode) -> None:
+    def __init__(self, folder: Path, players: int, mode: Mode, setup: Callable[[Table], object] = lambda t: None) -> None:
+        self.setup = setup  # run in the loop's thread before the loop (a phones' server subscribed)
         self.ready = threading.Event()
         self.stop = threading.Event()
         self.table: Table | None = None
@@ -265,6 +268,7 @@ class LoopTable:
         try:
             with board_table(folder, players, mode) as table:
                 self.table = table
+                self.setup(table)
                 self.ready.set()
                 table.app.run(should_stop=self.stop.is_set)
         except BaseException as exc:  # noqa: BLE001 - told to the test's thread
@@ -301,3 +305,63 @@ def sim_key(table: Table, action: Action) -> None:
     table.presses += 1
     table.app.queue.put(action)
     settle(table.app)
+
+
+class Cable:
+    """A phone's way to the table: a TCP forwarder on a free loopback port to ``port``, whose
+    connections can be cut (what the phone's live stream sees when its Wi-Fi goes: the
+    connection dies; Chromium's offline emulation alone keeps an open stream going)."""
+
+    def __init__(self, port: int) -> None:
+        self.target = port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.open: set[socket.socket] = set()
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                phone, _ = self.listener.accept()
+            except OSError:
+                return  # closed
+            try:
+                table = socket.create_connection(("127.0.0.1", self.target))
+            except OSError:
+                phone.close()
+                continue
+            with self.lock:
+                self.open |= {phone, table}
+            for a, b in ((phone, table), (table, phone)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (source, sink):
+                self._drop(s)
+
+    def _drop(self, s: socket.socket) -> None:
+        with self.lock:
+            self.open.discard(s)
+        try:
+            s.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        s.close()
+
+    def cut(self) -> None:
+        """Every connection through the cable dies now."""
+        with self.lock:
+            cut = list(self.open)
+        for s in cut:
+            self._drop(s)
+
+    def close(self) -> None:
+        self.listener.close()
+        self.cut()
