@@ -114,14 +114,23 @@ class Phone:
         return answer.value
 
 
-def join(browser: Any, served: Served, seat: int, url: str | None = None) -> Phone:
+def join(browser: Any, served: Served, seat: int, url: str | None = None, shot: Path | None = None) -> Phone:
     page = browser.new_context(**PHONE).new_page()
     page.goto(url or served.server.url)
     page.wait_for_selector("#seats button")
     page.locator("#pin").fill(served.server.pin)
+    if shot is not None:
+        page.screenshot(path=str(shot))
     page.locator("#seats button").nth(seat).tap()
     page.wait_for_selector("#pad:not([hidden])")
     return Phone(seat, page)
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    """Where the page's pictures go: docs/img/ with CRIBPI_SCREENSHOTS=1 (to refresh the docs'
+    pictures, as tests/tournament/test_browser.py does), else a temporary folder."""
+    return DOCS_IMG if os.environ.get("CRIBPI_SCREENSHOTS") == "1" else tmp_path
 
 
 @pytest.fixture
@@ -205,10 +214,10 @@ def shows_the_table(served: Served, phone: Phone) -> None:
     assert count == (f"count {now['count']}" if now["count"] is not None else "")
 
 
-def test_a_reload_a_lost_network_and_a_stale_key(served: Served, browser: Any, tmp_path: Path) -> None:
+def test_a_reload_a_lost_network_and_a_stale_key(served: Served, browser: Any, tmp_path: Path, shots: Path) -> None:
     game_id, first = served.new_game(2, Mode.COUNT)
     cable = Cable(served.server.bound or 0)  # Bob's phone reaches the table through it
-    phones = {0: join(browser, served, 0), 1: join(browser, served, 1, f"http://127.0.0.1:{cable.port}/")}
+    phones = {0: join(browser, served, 0, shot=shots / "phones-join.png"), 1: join(browser, served, 1, f"http://127.0.0.1:{cable.port}/")}
     deal = DEALS[2][0]
 
     def upto(stop: Any) -> Step:
@@ -227,6 +236,7 @@ def test_a_reload_a_lost_network_and_a_stale_key(served: Served, browser: Any, t
     ann.page.reload()  # mid-deal: the seat is kept (the tab's session), the state is the table's
     ann.page.wait_for_selector("#pad:not([hidden])")
     shows_the_table(served, ann)
+    ann.page.screenshot(path=str(shots / "phones-seat.png"))  # her keys: the cards, GO, OK, UNDO, claims
 
     # Ann's push stalls; her card is keyed on the board; she taps it on her stale screen
     ann.page.evaluate("stream.close()")
