@@ -46,7 +46,7 @@ class Table:
         """A fresh game with ``settings``; its PIN."""
         def fresh() -> None:
             ui = self.app.ui
-            ui.settings = dataclasses.replace(ui.settings, names=NAMES, **settings)
+            ui.settings = TableSettings(names=NAMES, **settings)  # each test its own set-up
             ui.new_game()
             self.app.publish((), ())
         self.in_loop(fresh)

@@ -204,3 +204,48 @@ def test_a_port_taken_is_a_problem_shown_then_served_when_free() -> None:
         holder.close()
         server.stop()
         app.close()
+
+
+def test_muggins_is_called_as_oneself_for_a_score_missed(table: Table) -> None:
+    tokens, dealer, pone = to_play(table, mode=Mode.CLAIM, rules="acc", muggins=True)
+    assert table.act(tokens[str(pone)], "card 5D").status_code == 200
+    assert table.act(tokens[str(dealer)], "card TD").status_code == 200  # fifteen for 2
+    assert table.act(tokens[str(dealer)], "claim 1").status_code == 200  # under-claimed
+    before = table.wait_state(lambda s: s["tracks"][dealer]["front"] == 1)["tracks"][pone]["front"]
+    called = table.act(tokens[str(pone)], f"muggins {pone} 1")
+    assert called.status_code == 200, called.text
+    assert table.wait_state(lambda s: s["tracks"][pone]["front"] == before + 1)
+
+
+def test_a_result_confirmed_and_disputed_from_the_phones(table: Table) -> None:
+    table.new_game(mode=Mode.BOARD, confirm_results=True)
+    tokens = {str(s): table.token(s) for s in (0, 1)}
+    assert table.act(tokens["0"], "ok").status_code == 200  # the cut
+    state = table.wait_state(lambda s: s["phase"] == "board")
+    while state["screen"]["kind"] in ("MessageScreen", "AlertScreen"):
+        assert table.act(tokens["0"], "ok").status_code == 200
+        state = table.state()
+    assert table.act(tokens["0"], "claim 3").status_code == 200  # the board: each seat pegs its own
+    assert table.wait_state(lambda s: s["tracks"][0]["front"] == 3)
+    for points in (29, 29, 29, 29, 29):
+        assert table.act(tokens["1"], f"claim {points}").status_code == 200
+    over = table.wait_state(lambda s: s["phase"] in ("game_over", "match_over"))
+    assert over["keys"]["0"]["confirm"]["on"] and not over["keys"]["1"]["confirm"]["on"]
+    early = table.act(tokens["1"], "confirm")
+    assert early.status_code == 403 and "confirms the result" in early.json()["error"]
+    assert table.act(tokens["0"], "confirm").status_code == 200
+    assert table.wait_state(lambda s: s["keys"]["1"]["confirm"]["on"])
+    assert table.act(tokens["1"], "dispute").status_code == 200
+    assert table.wait_state(lambda s: s["screen"]["title"] == "Disputed")
+
+
+def test_go_is_said_by_the_seat_to_lay_only(table: Table) -> None:
+    tokens, dealer, pone = to_play(table)
+    for seat, card in ((pone, "KS"), (dealer, "KH"), (pone, "QS")):
+        assert table.act(tokens[str(seat)], f"card {card}").status_code == 200
+    state = table.wait_state(lambda s: s["count"] == 30)
+    assert state["keys"][str(dealer)]["go"]["on"] and not state["keys"][str(pone)]["go"]["on"]
+    theirs = table.act(tokens[str(pone)], "go")
+    assert theirs.status_code == 403 and theirs.json()["error"] == f"{NAMES[dealer]} lays next"
+    assert table.act(tokens[str(dealer)], "go").status_code == 200
+    assert table.wait_state(lambda s: s["turn"] == pone)["version"] == state["version"] + 1
