@@ -65,3 +65,5 @@ def test_a_phone_joins_and_keys_its_own_cards(table: Table, phone: Any) -> None:
         phone.wait_for_function("document.querySelector('#why').textContent.includes('lays next')")
         assert phone.locator("#cards button", has_text="10\u2660").is_disabled()
     assert phone.locator("#board .track").count() == 2
+    undo = phone.inner_text("#keywhy")  # the keys that are off say why, in words a phone shows
+    assert "UNDO: the last event is not yours" in undo or "GO:" in undo, undo
