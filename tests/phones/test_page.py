@@ -67,3 +67,16 @@ def test_a_phone_joins_and_keys_its_own_cards(table: Table, phone: Any) -> None:
     assert phone.locator("#board .track").count() == 2
     undo = phone.inner_text("#keywhy")  # the keys that are off say why, in words a phone shows
     assert "UNDO: the last event is not yours" in undo or "GO:" in undo, undo
+
+
+def test_a_watcher_sees_the_board_without_keys(table: Table, chromium_once: Any) -> None:
+    context = chromium_once.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    try:
+        watch = context.new_page()
+        watch.goto(str(table.http.base_url) + "/watch")
+        watch.wait_for_function("document.querySelector('#link').textContent === 'watching'")
+        watch.locator("#board .track").first.wait_for()
+        assert watch.locator("#board .track").count() == 2
+        assert watch.locator("#pad").is_hidden() and watch.locator("#join").is_hidden()
+    finally:
+        context.close()
