@@ -191,6 +191,7 @@ def test_a_port_taken_is_a_problem_shown_then_served_when_free() -> None:
         app.start()
         assert server.problem is not None and str(port) in server.problem
         assert any(str(port) in p for p in app.view.problems())
+        assert app.view.showing  # on the table's display, as a part's problem is
         app.handle(Action.parse("ok"))  # the table plays on
         assert app.ui.state.phase.value != "cut" or app.ui.screens
         holder.close()
@@ -200,6 +201,7 @@ def test_a_port_taken_is_a_problem_shown_then_served_when_free() -> None:
             time.sleep(0.06)
             app.run_timers()
         assert httpx.get(f"http://127.0.0.1:{port}/api/state", timeout=5).json()["names"] == list(NAMES)
+        assert app.view.problems() == () and not app.view.showing  # the problem cleared from the display
     finally:
         holder.close()
         server.stop()
