@@ -95,7 +95,7 @@ class Limits:
             now = self.clock()
             tokens, at = self._buckets.pop(client, (self.burst, now))
             tokens = min(self.burst, tokens + (now - at) * self.rate)
-            wait = 0.0 if tokens >= 1 else (1 - tokens) / self.rate
+            wait = 0.0 if tokens >= 1 - 1e-9 else (1 - tokens) / self.rate  # (a float short of one is one)
             self._buckets[client] = (tokens - 1 if not wait else tokens, now)
             while len(self._buckets) > self.clients:
                 self._buckets.popitem(last=False)

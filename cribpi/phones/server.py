@@ -226,7 +226,8 @@ class PhoneServer:
             return False
         self.bound = sock.getsockname()[1]
         config = uvicorn.Config(create_app(self.table, self.limits), log_level="warning", access_log=False,
-                                timeout_keep_alive=5, limit_concurrency=MAX_WATCHERS + 32, lifespan="off")
+                                timeout_keep_alive=5, limit_concurrency=MAX_WATCHERS + 32, lifespan="off",
+                                timeout_graceful_shutdown=1)  # open live streams do not hold the table's stop
         server = uvicorn.Server(config)
         ready = threading.Event()
 

@@ -79,6 +79,8 @@ def _claimable(state: State, seat: int) -> str | None:
     want = expected(state)
     deal = state.deal
     nothing = f"no claim of yours now: waiting for {describe_expected(state)}"
+    if state.phase is Phase.BOARD:
+        return None  # the board alone: each seat pegs its own
     if deal is None:
         return nothing
     if deal.pending is not None:

@@ -126,6 +126,7 @@ class PhoneTable:
                 told(self.seats.pin)
         elif update.events:
             self.version += 1
+            self.seats.changed = None  # a seat that changed hands is news until the game goes on
             self.history.append((self.version, tuple(describe_event(update.state, e) for e in update.events)))
         self.refresh()
 

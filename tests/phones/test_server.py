@@ -8,11 +8,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-import threading
+import socket
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import Future
-from typing import Any, TypeVar
+from typing import Any
 
 import httpx2 as httpx
 import pytest
@@ -22,104 +20,10 @@ from cribpi.game import Mode
 from cribpi.hal import Action
 from cribpi.hal.mock import open_mock
 from cribpi.phones.attach import serve
-from cribpi.phones.seats import Limits
-from cribpi.phones.server import PhoneServer
 from cribpi.phonesconfig import PhonesConfig
+from tests.phones.tables import NAMES, Table, to_play
 
 pytestmark = pytest.mark.phone
-T = TypeVar("T")
-NAMES = ("Ann", "Bob")
-
-
-@dataclasses.dataclass
-class Table:
-    app: TableApp
-    server: PhoneServer
-    http: httpx.Client
-    stop: threading.Event
-
-    def in_loop(self, call: Callable[[], T]) -> T:
-        """``call`` run in the table's loop (as the server's actions are); its result."""
-        future: Future[T] = Future()
-        self.app.mailbox.put(lambda: future.set_result(call()))
-        return future.result(10)
-
-    def new_game(self, **settings: Any) -> str:
-        """A fresh game with ``settings``; its PIN."""
-        def fresh() -> None:
-            ui = self.app.ui
-            ui.settings = dataclasses.replace(ui.settings, names=NAMES, **settings)
-            ui.new_game()
-            self.app.publish((), ())
-        self.in_loop(fresh)
-        self.server.limits.clear()
-        return self.server.pin
-
-    def state(self) -> dict[str, Any]:
-        return self.http.get("/api/state").json()
-
-    def join(self, pin: str, seat: int, confirm: bool = False) -> httpx.Response:
-        return self.http.post("/api/join", json={"pin": pin, "seat": seat, "confirm": confirm})
-
-    def token(self, seat: int) -> str:
-        answer = self.join(self.server.pin, seat, confirm=True)
-        assert answer.status_code == 200, answer.text
-        return str(answer.json()["token"])
-
-    def act(self, token: str, action: str, version: int | None = None) -> httpx.Response:
-        version = self.state()["version"] if version is None else version
-        return self.http.post("/api/action", json={"version": version, "action": action}, headers={"x-seat-token": token})
-
-    def board(self, action: str) -> None:
-        """A key on the table itself (a card reader's card, a button), handled by the loop."""
-        self.app.queue(Action.parse(action))
-
-    def wait_state(self, check: Callable[[dict[str, Any]], bool], timeout: float = 10.0) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while True:
-            state = self.state()
-            if check(state):
-                return state
-            assert time.monotonic() < deadline, f"the state never came: {state}"
-            self.in_loop(lambda: None)  # the loop has run what came before: ask again
-
-
-@pytest.fixture(scope="module")
-def table() -> Iterator[Table]:
-    ui = TableUI(TableSettings(names=NAMES), rng=random.Random(3))
-    app = TableApp(open_mock(), ui)
-    server = serve(app, PhonesConfig(enabled=True, host="127.0.0.1", port=0), limits=Limits(rate=200, burst=400))
-    assert server.problem is None and server.bound
-    app.start()
-    stop = threading.Event()
-    loop = threading.Thread(target=app.run, kwargs={"should_stop": stop.is_set}, daemon=True)
-    loop.start()
-    with httpx.Client(base_url=f"http://127.0.0.1:{server.bound}", timeout=10) as http:
-        yield Table(app, server, http, stop)
-    stop.set()
-    app.mailbox.put(lambda: None)
-    loop.join(5)
-    server.stop()
-    app.close()
-
-
-def to_play(t: Table, **settings: Any) -> tuple[dict[str, str], int, int]:
-    """A new game cut and its starter keyed by the dealer's phone: the tokens, dealer, pone."""
-    pin = t.new_game(**settings)
-    tokens = {str(s): t.token(s) for s in (0, 1)}
-    assert pin == t.server.pin
-    assert t.act(tokens["0"], "ok").status_code == 200  # the cut: on no seat in particular
-    state = t.wait_state(lambda s: s["phase"] == "starter" or s["dealer"] is not None)
-    while t.state()["screen"]["kind"] != "PromptScreen" and t.state()["phase"] == "starter":
-        assert t.act(tokens["0"], "ok").status_code == 200  # the cut's screens read
-    state = t.state()
-    dealer = state["dealer"]
-    pone = 1 - dealer
-    refused = t.act(tokens[str(pone)], "card 5H")
-    assert refused.status_code == 403 and "dealer" in refused.json()["error"]
-    assert t.act(tokens[str(dealer)], "card 5H").status_code == 200
-    t.wait_state(lambda s: s["phase"] == "play" and s["starter"] == "5H")
-    return tokens, dealer, pone
 
 
 def test_the_page_and_its_guards(table: Table) -> None:
@@ -277,8 +181,6 @@ def test_a_name_with_a_script_is_sent_as_text(table: Table) -> None:
 
 
 def test_a_port_taken_is_a_problem_shown_then_served_when_free() -> None:
-    import socket
-
     holder = socket.socket()
     holder.bind(("127.0.0.1", 0))
     holder.listen(1)
@@ -289,6 +191,7 @@ def test_a_port_taken_is_a_problem_shown_then_served_when_free() -> None:
         app.start()
         assert server.problem is not None and str(port) in server.problem
         assert any(str(port) in p for p in app.view.problems())
+        assert app.view.showing  # on the table's display, as a part's problem is
         app.handle(Action.parse("ok"))  # the table plays on
         assert app.ui.state.phase.value != "cut" or app.ui.screens
         holder.close()
@@ -298,7 +201,53 @@ def test_a_port_taken_is_a_problem_shown_then_served_when_free() -> None:
             time.sleep(0.06)
             app.run_timers()
         assert httpx.get(f"http://127.0.0.1:{port}/api/state", timeout=5).json()["names"] == list(NAMES)
+        assert app.view.problems() == () and not app.view.showing  # the problem cleared from the display
     finally:
         holder.close()
         server.stop()
         app.close()
+
+
+def test_muggins_is_called_as_oneself_for_a_score_missed(table: Table) -> None:
+    tokens, dealer, pone = to_play(table, mode=Mode.CLAIM, rules="acc", muggins=True)
+    assert table.act(tokens[str(pone)], "card 5D").status_code == 200
+    assert table.act(tokens[str(dealer)], "card TD").status_code == 200  # fifteen for 2
+    assert table.act(tokens[str(dealer)], "claim 1").status_code == 200  # under-claimed
+    before = table.wait_state(lambda s: s["tracks"][dealer]["front"] == 1)["tracks"][pone]["front"]
+    called = table.act(tokens[str(pone)], f"muggins {pone} 1")
+    assert called.status_code == 200, called.text
+    assert table.wait_state(lambda s: s["tracks"][pone]["front"] == before + 1)
+
+
+def test_a_result_confirmed_and_disputed_from_the_phones(table: Table) -> None:
+    table.new_game(mode=Mode.BOARD, confirm_results=True)
+    tokens = {str(s): table.token(s) for s in (0, 1)}
+    assert table.act(tokens["0"], "ok").status_code == 200  # the cut
+    state = table.wait_state(lambda s: s["phase"] == "board")
+    while state["screen"]["kind"] in ("MessageScreen", "AlertScreen"):
+        assert table.act(tokens["0"], "ok").status_code == 200
+        state = table.state()
+    assert table.act(tokens["0"], "claim 3").status_code == 200  # the board: each seat pegs its own
+    assert table.wait_state(lambda s: s["tracks"][0]["front"] == 3)
+    for points in (29, 29, 29, 29, 29):
+        assert table.act(tokens["1"], f"claim {points}").status_code == 200
+    over = table.wait_state(lambda s: s["phase"] in ("game_over", "match_over"))
+    assert over["keys"]["0"]["confirm"]["on"] and not over["keys"]["1"]["confirm"]["on"]
+    early = table.act(tokens["1"], "confirm")
+    assert early.status_code == 403 and "confirms the result" in early.json()["error"]
+    assert table.act(tokens["0"], "confirm").status_code == 200
+    assert table.wait_state(lambda s: s["keys"]["1"]["confirm"]["on"])
+    assert table.act(tokens["1"], "dispute").status_code == 200
+    assert table.wait_state(lambda s: s["screen"]["title"] == "Disputed")
+
+
+def test_go_is_said_by_the_seat_to_lay_only(table: Table) -> None:
+    tokens, dealer, pone = to_play(table)
+    for seat, card in ((pone, "KS"), (dealer, "KH"), (pone, "QS")):
+        assert table.act(tokens[str(seat)], f"card {card}").status_code == 200
+    state = table.wait_state(lambda s: s["count"] == 30)
+    assert state["keys"][str(dealer)]["go"]["on"] and not state["keys"][str(pone)]["go"]["on"]
+    theirs = table.act(tokens[str(pone)], "go")
+    assert theirs.status_code == 403 and theirs.json()["error"] == f"{NAMES[dealer]} lays next"
+    assert table.act(tokens[str(dealer)], "go").status_code == 200
+    assert table.wait_state(lambda s: s["turn"] == pone)["version"] == state["version"] + 1

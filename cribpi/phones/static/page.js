@@ -42,15 +42,19 @@ function drawPad(s, seat) {
   const keys = s.keys[String(seat)];
   if (!keys) return;
   text($("who"), `${s.names[seat]} (seat ${seat + 1})`);
-  const why = [keys.card, keys.go, keys.claim].find((k) => !k.on);
   text($("why"), keys.card.on ? "your card" : keys.card.why);
   for (const b of $("cards").querySelectorAll("button")) setKey(b, keys.card);
   for (const id of ["go", "ok", "undo", "muggins", "confirm", "dispute"]) {
     setKey($(id), keys[id === "dispute" ? "confirm" : id]);
   }
   setKey($("claim"), keys.claim);
-  $("muggins").hidden = $("target").hidden = $("mpoints").hidden = !s.muggins;
-  void why;
+  // what each key that is off waits for, said once each (a phone has no hover for a title)
+  const said = new Map();
+  for (const [label, key] of [["GO", keys.go], ["OK", keys.ok], ["UNDO", keys.undo], ["Claim", keys.claim]]) {
+    if (!key.on && key.why && key.why !== keys.card.why) said.set(key.why, [...(said.get(key.why) || []), label]);
+  }
+  text($("keywhy"), [...said].map(([why, labels]) => `${labels.join(", ")}: ${why}`).join("\n"));
+  $("muggins").hidden = $("mpoints").hidden = !s.muggins;
 }
 
 function draw(s) {
