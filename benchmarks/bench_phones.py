@@ -40,13 +40,13 @@ from cribpi.phones.attach import serve  # noqa: E402
 from cribpi.phones.server import PhoneServer  # noqa: E402
 from cribpi.phonesconfig import PhonesConfig  # noqa: E402
 from cribpi.rules import Card  # noqa: E402
+from tests.browser import CHROMIUM_ARGS  # noqa: E402
 from tests.phones.table_script import (  # noqa: E402
     DEALS, LoopTable, Table, board_actions, board_table, call, deal_over, next_step, play_on_board, sim_key,
 )
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 RANKS, SUITS = "A23456789TJQK", "SHDC"
-CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking"]
 #: in each page: when each state version was drawn (after the page's own handler), and the tap
 WATCH = """
 window.__seen = {};

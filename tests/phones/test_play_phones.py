@@ -30,7 +30,6 @@ from cribpi.rules import Card
 from tests.phones.table_script import (
     DEALS, Cable, LoopTable, Step, Table, board_actions, board_table, call, deal_over, next_step, play_on_board, sim_key,
 )
-from tests.tournament.conftest import chromium_once  # noqa: F401 - the tournament pages' Chromium, one a module
 
 pytestmark = pytest.mark.phone
 
@@ -134,7 +133,9 @@ def shots(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def browser(chromium_once: Any) -> Iterator[Any]:  # noqa: F811
+def browser(chromium_once: Any) -> Iterator[Any]:
+    """The module's Chromium (tests/browser.py, as the tournament pages'); each test's phones
+    (a context each) are closed after it."""
     yield chromium_once
     for context in chromium_once.contexts:
         context.close()
