@@ -19,7 +19,7 @@ A display entry is a backend name or a table with ``backend``, ``page`` (``table
 ``[game]`` sets the table's games: ``game_length = 61`` plays a fresh game to 61 points (121,
 the default, otherwise; five-card rules are always 61). It is the table's default: a length
 chosen in the menu or with ``cribpi run --game-length`` is kept in the journal and wins.
-
+``[phones]`` (:mod:`cribpi.phonesconfig`: enabled, port, host) serves the players' phones a page.
 Every key has a default, so an empty file (or none) is a valid configuration. A file that is
 broken raises :class:`~cribpi.exc.ConfigError` naming the file, the key, the value and what
 would be accepted; loading never writes anything. ``hardware/cribpi.toml`` is a commented
@@ -44,6 +44,7 @@ from cribpi.hal.controller.link import LinkTiming
 from cribpi.hal.layout import Layout, load_layout, read_toml
 from cribpi.hal.speaker import SPEAKER_BACKENDS, SPEED, VOLUME
 from cribpi.hal.speaker.settings import SPEECH_SAY, SpeechConfig, speech_config
+from cribpi.phonesconfig import PHONES_KEYS, PhonesConfig, phones_config
 from cribpi.inputs import bounded_int, bounded_number, broker_url, escaped, read_user_bytes, read_user_text, shown, unprintable_in, user_path
 from cribpi.views.leds import LedSettings
 
@@ -136,12 +137,13 @@ class Config:
     tournament: TournamentConfig = TournamentConfig()
     speech: SpeechConfig = SpeechConfig()
     game_length: int | None = None  # [game] game_length: None, as the rules say (121)
+    phones: PhonesConfig = PhonesConfig()
 
 
 _SECTIONS = {
     "backend": str, "db": str, "layout": str, "parts": dict,
     "pins": dict, "buttons": dict, "oled": dict, "leds": dict, "controller": dict, "card_reader": dict,
-    "tournament": dict, "game": dict, "speech": dict,
+    "tournament": dict, "game": dict, "speech": dict, "phones": dict,
 }
 _OLED_KEYS = {"driver": str, "port": int, "address": int, "rotate": int, "contrast": int, "size": str}
 _SECTION_KEYS: dict[str, dict[str, Any]] = {
@@ -154,7 +156,7 @@ _SECTION_KEYS: dict[str, dict[str, Any]] = {
     "card_reader": {"port": str},
     "tournament": {"broker": str, "event": str, "table": str, "username": str, "password": str,
                    "password_file": str, "ca": str},
-    "game": {"game_length": int},
+    "game": {"game_length": int}, "phones": PHONES_KEYS,
     "speech": {"enabled": bool, "say": str, "volume": int, "voice": str, "speed": int, "device": str},
 }
 GAME_LENGTHS = (121, 61)  # as cribpi.rules takes them (the app's menu offers the same two)
@@ -439,11 +441,9 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
         layout=layout,
         board_layout=board_layout,
         db=db or default_db_path(),
-        controller_port=data.get("controller", {}).get("port"),
-        controller_timing=_controller_timing(reader, data.get("controller", {})),
-        card_reader_port=data.get("card_reader", {}).get("port"),
-        parts=_parts(reader, data.get("parts", {}), oled),
+        controller_port=data.get("controller", {}).get("port"), controller_timing=_controller_timing(reader, data.get("controller", {})),
+        card_reader_port=data.get("card_reader", {}).get("port"), parts=_parts(reader, data.get("parts", {}), oled),
         tournament=_tournament(reader, data.get("tournament", {})),
         speech=_speech(reader, data.get("speech", {})),
-        game_length=_game_length(reader, data.get("game", {})),
+        game_length=_game_length(reader, data.get("game", {})), phones=phones_config(data.get("phones", {}), reader.fail),
     )

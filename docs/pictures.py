@@ -100,7 +100,18 @@ def menu() -> None:
     snap(ui, "usage-menu")
 
 
-MAKERS: tuple[Callable[[], None], ...] = (count_mode, claim_mode, board_mode, menu)
+def phones() -> None:
+    """MENU, Phones: the join screen (the table's address as a QR code, its PIN, the seats)."""
+    ui = TableUI(TableSettings(names=("Ann", "Bob")), rng=random.Random(2))
+    ui.join_info = lambda: ("http://192.168.1.20:8130/", "4821")
+    press(ui, "menu")
+    assert ui.menu is not None
+    ui.menu.selected = [label for label, _ in ui.menu.items].index("Phones")
+    press(ui, "ok")
+    snap(ui, "usage-phones-join")
+
+
+MAKERS: tuple[Callable[[], None], ...] = (count_mode, claim_mode, board_mode, menu, phones)
 
 
 def write(folder: Path) -> list[str]:

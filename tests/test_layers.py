@@ -19,10 +19,10 @@ PACKAGE = Path(__file__).parents[1] / "cribpi"
 
 #: Layer of each top-level module or package; a module may import its own layer or lower ones.
 LAYERS = {
-    "exc": 0, "inputs": 0, "nesting": 0, "rules": 1, "analysis": 2, "game": 3,
+    "exc": 0, "inputs": 0, "nesting": 0, "webguard": 0, "rules": 1, "analysis": 2, "game": 3,
     "views": 4, "record": 4, "store": 4,
-    "hal": 5, "config": 6, "wiring": 6,
-    "app": 7, "sim": 7, "daemon": 8, "systemd": 8, "service": 8, "tournament": 8,
+    "hal": 5, "config": 6, "phonesconfig": 6, "wiring": 6,
+    "app": 7, "sim": 7, "phones": 7, "daemon": 8, "systemd": 8, "service": 8, "tournament": 8,
     "commands": 9, "cli": 9, "__main__": 9,
 }
 #: Within a layer, peers that must still not see each other.

@@ -16,7 +16,7 @@ from cribpi.game import (
     Alert, AlertKind, Effect, Event, Misdeal, Mode, MoveCard, Muggins, MugginsSet, Penalty, Phase, Renege, State, apply,
     open_reneges,
 )
-from cribpi.exc import RulesError
+from cribpi.exc import RulesError, ViewError
 from cribpi.game.claims import muggins_switch_refusal
 from cribpi.game.review import reviewable_seats
 from cribpi.app.claims import ClaimTally
@@ -29,7 +29,8 @@ from cribpi.app.settings import (
 )
 from cribpi.hal import Kind
 from cribpi.rules import Card
-from cribpi.views.model import MenuScreen, MessageScreen, ScreenModel
+from cribpi.views.join import qr_code
+from cribpi.views.model import JoinScreen, MenuScreen, MessageScreen, ScreenModel
 from cribpi.views.table import scores_screen
 
 __all__ = ["Menu", "MenuItem", "MenuHost", "TableMenus", "PenaltyDraft", "PENALTY_POINTS", "PENALTY_REASONS", "movable",
@@ -48,6 +49,7 @@ class Menu:
     build: Callable[[], list[MenuItem]]
     title: str = "Menu"
     selected: int = 0
+    view: Callable[[], ScreenModel] | None = None  # shown in place of the items (the phones' join screen)
     items: list[MenuItem] = dataclasses.field(init=False)
 
     def __post_init__(self) -> None:
@@ -55,13 +57,17 @@ class Menu:
         self.selected = min(self.selected, len(self.items) - 1)
 
     def rebuilt(self) -> Menu:
-        return Menu(self.build, self.title, self.selected)
+        return Menu(self.build, self.title, self.selected, self.view)
 
     def move(self, step: int) -> None:
         self.selected = (self.selected + step) % len(self.items)
 
     def screen(self) -> MenuScreen:
         return MenuScreen(self.title, tuple(label for label, _ in self.items), self.selected)
+
+    def shown(self) -> ScreenModel:
+        """What the OLED shows: the menu's own screen, or its view in place of the items."""
+        return self.view() if self.view is not None else self.screen()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -153,6 +159,10 @@ class MenuHost(Table, Protocol):
     @property
     def claims(self) -> ClaimTally: ...
 
+    #: the phones' address and this game's PIN, asked each time the join screen is drawn
+    #: (the daemon hands in its phone server's); None: the table has no phones
+    join_info: Callable[[], tuple[str, str] | None] | None
+
     def change_settings(self, step: Callable[[TableSettings], TableSettings]) -> None: ...
 
     def new_game(self) -> tuple[Effect, ...]: ...
@@ -206,6 +216,22 @@ class TableMenus:
             self.current = menu
         return back
 
+    def _open_phones(self) -> None:
+        """The join screen, until Back (OK) or MENU: drawn afresh each time, so a new game's PIN shows."""
+        self.current = Menu(lambda: [("Back", self._back_to(self._main, "Phones"))], title="Phones",
+                            view=self._join_screen)
+
+    def _join_screen(self) -> ScreenModel:
+        info = self.host.join_info() if self.host.join_info is not None else None
+        if info is None:
+            return MessageScreen(("The phones' page is not", "served now: see the", "table's problems."), "Phones")
+        url, pin = info
+        try:
+            qr_code(url)  # an address too long for the code is said, not drawn in part
+            return JoinScreen(url, pin, tuple(self.host.state.names))
+        except ViewError as error:
+            return MessageScreen((str(error),), "Phones")
+
     def _open_setup(self) -> None:
         self.current = Menu(self._setup, title="Next game")
 
@@ -219,6 +245,7 @@ class TableMenus:
             *([(label, self._confirm_muggins)] if (label := muggins_label(host.state)) is not None else []),
             (f"Brightness: {round(host.settings.brightness * 100)}%", lambda: host.change_settings(next_brightness)),
             ("Scores", lambda: host.show(scores_screen(host.state))),
+            *([("Phones", self._open_phones)] if host.join_info is not None else []),
             *([("Misdeal...", self._confirm_misdeal)] if misdealable(host.state) else []),
             *([("Penalty...", self._open_penalty)] if penalisable(host.state) else []),
             *([("Move a card...", self._open_moves)] if movable(host.state) else []),

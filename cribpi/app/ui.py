@@ -99,6 +99,9 @@ class TableUI:
         # and before a new one starts (a tournament's seating once its games are played by the
         # players it seated: cribpi.tournament.table.seatcast)
         self.hold: Callable[[tuple[str, ...], int], Hold | None] | None = None
+        # the phones' address and this game's PIN for the menu's join screen ("Phones"): the
+        # daemon hands in its phone server's (the app never imports it); None: no phones
+        self.join_info: Callable[[], tuple[str, str] | None] | None = None
         if session is None:
             self._keep_started()
         else:  # resumed: the last score in the words it was made with, not a bare "play"
@@ -125,7 +128,7 @@ class TableUI:
 
     def screen(self) -> ScreenModel:
         if self.menus.current is not None:
-            return self.menus.current.screen()
+            return self.menus.current.shown()
         if self.screens:
             return self.screens[0]
         if self.settings.confirm_results and self.state.phase in OVER:

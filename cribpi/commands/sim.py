@@ -10,6 +10,7 @@ A set-up no game can have (five-card rules for three players) is refused before 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import sys
 from collections.abc import Callable
@@ -51,6 +52,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--seed", type=int_option(0, 2**64 - 1), help="seed for random cuts (reproducible sessions)")
     p.add_argument("--speak", action="store_true",
                    help="say each score aloud through espeak-ng on the default sound device (apt install espeak-ng)")
+    p.add_argument("--phones", action="store_true",
+                   help="serve the players' phones a page on this machine's network (port 8130), "
+                        "printing its address and the table's PIN: docs/phones.md")
     p.set_defaults(run=run)
 
 
@@ -238,6 +242,10 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("cribpi sim needs a terminal to read keys from (stdin is not a tty)")
     settings = settings_from(args)
     config = Config(db=journal_path(args.db or default_db_path()))
+    if getattr(args, "phones", False):
+        from cribpi.phonesconfig import PhonesConfig
+
+        config = dataclasses.replace(config, phones=PhonesConfig(enabled=True))
     if getattr(args, "speak", False):
         from cribpi.sim.speech import check_speech
 

@@ -24,6 +24,7 @@ import sys
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cribpi.app import TableApp, TableSettings, TableUI, Update, open_table
 from cribpi.app.settings import MAIN_TABLE
@@ -46,6 +47,9 @@ from cribpi.views.leds import LedSettings
 from cribpi.views.model import MessageScreen
 from cribpi.views.oled import render_screen
 from cribpi.wiring import Inject, open_parts
+
+if TYPE_CHECKING:
+    from cribpi.phones.server import PhoneServer
 
 __all__ = ["CONFIG_PATHS", "find_config", "play", "run", "guarded_app", "status_line", "resume_hint", "resume_command", "CHECK_S"]
 
@@ -148,6 +152,18 @@ class StatusListener:
             self.notifier.send(f"STATUS={line}")
 
 
+def attach_phones(app: TableApp, config: Config) -> tuple[PhoneServer | None, Callable[[], None]]:
+    """The phones' server ``[phones]`` asks for (cribpi.phones: Starlette and uvicorn, imported
+    only when it is on), and what stops it."""
+    if not config.phones.enabled:
+        return None, lambda: None
+    try:
+        from cribpi.phones.attach import attach as attach_server
+    except ImportError as exc:
+        raise ConfigError(f"[phones] enabled needs starlette and uvicorn ({exc}): pip install 'cribpi[phones]'") from None
+    return attach_server(app, config.phones)
+
+
 def pause(app: TableApp) -> None:
     """The board left by a stopped service: the pegs pulse slowly; the OLED dims to "Paused"
     (until the display's driver blanks it as it lets go of the device)."""
@@ -207,6 +223,10 @@ def play(config: Config, parts: Parts, settings: TableSettings, *, new: bool = F
             status = StatusListener(notifier, guard.problems)
             app.subscribe(status)
             stop_publishing = attach(app, config)  # the tournament publisher, with [tournament] only
+            phones, stop_phones = attach_phones(app, config)  # the players' phones' page, with [phones] only
+            if phones is not None and has_sim_keys(parts):  # before the terminal is the simulator's
+                print(f"phones: {phones.url} PIN {phones.pin} (watchers: {phones.watch_url})"
+                      + (f" - {phones.problem}, retried" if phones.problem else ""), file=sys.stderr)
             stop_speaking = attach_speaker(app, parts.speaker, config.speech, guard.checked)  # with a speaker only
             extra = [(wake_fd, lambda: os.read(wake_fd, 64))]
             events = len(table.session.game.journal)
@@ -228,6 +248,7 @@ def play(config: Config, parts: Parts, settings: TableSettings, *, new: bool = F
                 finally:
                     stop_speaking()
                     app.close()
+                    stop_phones()
                     stop_publishing()
                     notifier.close()
     if not has_sim_keys(parts):

@@ -10,7 +10,8 @@ from cribpi.rules import Card, ScoreItem
 
 __all__ = [
     "ScreenModel", "ScoreLine", "PlayScreen", "ScoreScreen", "ShowScreen",
-    "ScoreRow", "ScoresScreen", "AlertScreen", "MenuScreen", "MessageScreen", "PromptScreen", "play_footer",
+    "ScoreRow", "ScoresScreen", "AlertScreen", "MenuScreen", "MessageScreen", "PromptScreen", "JoinScreen",
+    "play_footer",
 ]
 
 
@@ -152,8 +153,24 @@ class PromptScreen:
     cursor: bool = True
 
 
+@dataclass(frozen=True)
+class JoinScreen:
+    """How a phone joins the table: its address (drawn as a QR code and in short), the table's
+    PIN of 4 digits (a new one each game) and the seats a phone can take."""
+
+    url: str
+    pin: str
+    seats: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not (self.url.startswith("http://") or self.url.startswith("https://")):
+            raise ViewError(f"the phones' address {self.url!r} is not an http:// or https:// address")
+        if not (len(self.pin) == 4 and self.pin.isascii() and self.pin.isdigit()):
+            raise ViewError(f"the table PIN {self.pin!r} is not 4 digits (0000-9999)")
+
+
 ScreenModel = (
     PlayScreen | ScoreScreen | ShowScreen | ScoresScreen | AlertScreen
-    | MenuScreen | MessageScreen | PromptScreen
+    | MenuScreen | MessageScreen | PromptScreen | JoinScreen
 )
 

@@ -27,8 +27,9 @@ from cribpi.rules import Card, ScoreItem
 from cribpi.rules.speech import spoken_items
 from cribpi.views.canvas import DEFAULT_SIZE, LINE, Canvas, centred, check_page, paginate, wrap
 from cribpi.views.fonts import BIG_DIGITS, BOLD, SMALL, BitmapFont
+from cribpi.views.join import draw_join
 from cribpi.views.model import (
-    AlertScreen, MenuScreen, MessageScreen, PlayScreen, PromptScreen, ScoreLine,
+    AlertScreen, JoinScreen, MenuScreen, MessageScreen, PlayScreen, PromptScreen, ScoreLine,
     ScoreScreen, ScoresScreen, ScreenModel, ShowScreen,
 )
 from cribpi.views.scores import draw_scores
@@ -340,6 +341,7 @@ _RENDERERS: dict[type, Callable[[Any, Canvas], None]] = {
     MenuScreen: _menu,
     MessageScreen: _message,
     PromptScreen: _prompt,
+    JoinScreen: draw_join,
 }
 
 

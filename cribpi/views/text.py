@@ -8,8 +8,9 @@ Bob 2 fifteen two
 
 from __future__ import annotations
 
+from cribpi.views.join import join_lines
 from cribpi.views.model import (
-    AlertScreen, MenuScreen, MessageScreen, PlayScreen, PromptScreen, ScoreLine, ScoreScreen, ScoresScreen,
+    AlertScreen, JoinScreen, MenuScreen, MessageScreen, PlayScreen, PromptScreen, ScoreLine, ScoreScreen, ScoresScreen,
     ScreenModel, ShowScreen,
 )
 from cribpi.rules.speech import spoken_items
@@ -41,6 +42,8 @@ def _lines(screen: ScreenModel) -> list[str]:
                                 for r in screen.rows), *([screen.hint] if screen.hint else [])]
     if isinstance(screen, MenuScreen):
         return [screen.title, *(("> " if n == screen.selected else "  ") + item for n, item in enumerate(screen.items))]
+    if isinstance(screen, JoinScreen):
+        return join_lines(screen)
     if isinstance(screen, PromptScreen):
         return [f"{screen.prompt}: {screen.entry}" if screen.entry else screen.prompt, *([screen.hint] if screen.hint else [])]
     titled = isinstance(screen, AlertScreen) or (isinstance(screen, MessageScreen) and screen.title)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import shutil
 import subprocess
@@ -269,4 +270,31 @@ def test_the_hardening_keeps_its_score():
     done = subprocess.run([tool, "security", "--offline=true", str(SYSTEMD / "cribpi.service")], capture_output=True,
                           text=True)
     level = re.search(r"Overall exposure level for cribpi.service: (\d+\.\d)", done.stdout)
-    assert level and float(level.group(1)) <= 1.5, done.stdout
+    assert level and float(level.group(1)) <= 1.4, done.stdout
+
+
+#: systemd.resource-control(5)'s names for address sets in IPAddressAllow=
+IP_SETS = {"any": ("0.0.0.0/0", "::/0"), "localhost": ("127.0.0.0/8", "::1/128"),
+           "link-local": ("169.254.0.0/16", "fe80::/64"), "multicast": ("224.0.0.0/4", "ff00::/8")}
+
+
+def _allowed(line: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    return [ipaddress.ip_network(net) for token in line.split() for net in IP_SETS.get(token, (token,))]
+
+
+def test_the_table_talks_to_its_own_network_only():
+    """Phones on a home or club LAN reach the phones' page, a room broker on it is reached; the
+    internet is not (IPAddressDeny=any, the allow list the LAN's ranges)."""
+    text = (SYSTEMD / "cribpi.service").read_text()
+    assert re.findall(r"^IPAddressDeny=(.*)$", text, re.M) == ["any"]
+    allowed = [net for line in re.findall(r"^IPAddressAllow=(.*)$", text, re.M) for net in _allowed(line)]
+
+    def reached(address: str) -> bool:
+        ip = ipaddress.ip_address(address)
+        return any(ip.version == net.version and ip in net for net in allowed)
+
+    lan = ["192.168.100.200", "192.168.1.37", "10.0.0.12", "172.16.5.9", "172.31.255.254", "127.0.0.1", "::1",
+           "169.254.10.20", "fe80::1c2a:3bff:fe4d:5e6f", "224.0.0.251", "ff02::fb", "fd12:3456:789a::7"]
+    outside = ["8.8.8.8", "1.1.1.1", "172.32.0.1", "100.64.0.1", "192.169.0.1", "2001:4860:4860::8888"]
+    assert [a for a in lan if not reached(a)] == []
+    assert [a for a in outside if reached(a)] == []

@@ -11,12 +11,12 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from cribpi.tournament.director.room import Room, init_event
-from tests.sim.conftest import require, require_module
+from tests.browser import CHROMIUM_ARGS, chromium_once  # noqa: F401 - the fixture, for this folder
+from tests.sim.conftest import require
 
 EVENT = "open"
 ADMIN_PASSWORD = "correct horse"
@@ -109,16 +109,3 @@ def broker(tmp_path: Path) -> Iterator[Mosquitto]:
     yield from running_room(tmp_path, open_play=True)
 
 
-CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking"]
-
-
-@pytest.fixture(scope="module")
-def chromium_once() -> Iterator[Any]:
-    """One headless Chromium for a module's tests (starting one costs about half a second);
-    test_browser's ``browser`` fixture closes each test's pages after it."""
-    chromium = require("chromium")
-    sync_api = require_module("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
-        yield b
-        b.close()

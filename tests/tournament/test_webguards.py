@@ -114,14 +114,14 @@ def app() -> RequestGuard:
 
 def test_no_exception_leaves_the_app(caplog: pytest.LogCaptureFixture) -> None:
     guarded = app()
-    with caplog.at_level(logging.ERROR, logger="cribpi.tournament.director.web.guards"):
+    with caplog.at_level(logging.ERROR, logger="cribpi.webguard"):
         for _ in range(3):
             status, _, _ = call(guarded, "GET", "/broken")
             assert status == 500
         status, _, _ = call(guarded, "POST", "/deep", b'{"a": 1}')
         assert status == 500
     assert guarded.failures == 4
-    said = [r.getMessage() for r in caplog.records if r.name == "cribpi.tournament.director.web.guards"]
+    said = [r.getMessage() for r in caplog.records if r.name == "cribpi.webguard"]
     assert said[2] == "RuntimeError answering GET /broken: a bug (answered 500; 3 failed so far)", said
     assert said[3].startswith("RecursionError answering POST /deep")
 

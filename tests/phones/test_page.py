@@ -1,0 +1,82 @@
+"""The seat page in a real Chromium at a phone's size, with touch: it joins a seat with the
+PIN, shows the board and the table's words, keys a card with one tap, shows a key that does
+nothing now as disabled with why, and shows a name as text, never as HTML."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.phones.tables import NAMES, Table
+
+pytestmark = pytest.mark.phone
+
+
+@pytest.fixture
+def phone(chromium_once: Any, table: Table) -> Iterator[Any]:
+    context = chromium_once.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(str(table.http.base_url) + "/")
+    yield page
+    context.close()
+    assert errors == []
+
+
+def test_a_phone_joins_and_keys_its_own_cards(table: Table, phone: Any) -> None:
+    def rename() -> None:
+        ui = table.app.ui
+        ui.settings = dataclasses.replace(ui.settings, names=("<b>Ann</b>", NAMES[1]))
+        ui.new_game()
+        table.app.publish((), ())
+    table.in_loop(rename)
+    phone.reload()
+    seat = phone.locator("#seats button").first
+    seat.wait_for()
+    assert seat.inner_text().startswith("<b>Ann</b>")  # the name as text, not bold HTML
+    assert phone.locator("#seats b").count() == 0
+    phone.fill("#pin", table.server.pin)
+    seat.tap()
+    phone.locator("#pad").wait_for()
+    assert "seat 1" in phone.inner_text("#who")
+    phone.tap("#ok")  # the cut, from the phone
+    table.wait_state(lambda s: s["dealer"] is not None)
+    while table.state()["screen"]["kind"] != "PromptScreen":
+        table.board("ok")
+        table.in_loop(lambda: None)
+    dealer = table.state()["dealer"]
+    five = phone.locator("#cards button", has_text="5\u2665")
+    if dealer != 0:  # the starter is the dealer's: Ann's key is off, saying so
+        phone.wait_for_function("document.querySelector('#why').textContent.includes('dealer')")
+        assert five.is_disabled()
+        table.board("card 5H")
+    else:
+        five.tap()
+    table.wait_state(lambda s: s["starter"] == "5H")
+    phone.wait_for_function("document.querySelector('#starter').textContent === 'starter 5H'")
+    if table.state()["turn"] == 0:
+        phone.locator("#cards button", has_text="10\u2660").tap()
+        phone.wait_for_function("document.querySelector('#count').textContent === 'count 10'")
+    else:
+        phone.wait_for_function("document.querySelector('#why').textContent.includes('lays next')")
+        assert phone.locator("#cards button", has_text="10\u2660").is_disabled()
+    assert phone.locator("#board .track").count() == 2
+    undo = phone.inner_text("#keywhy")  # the keys that are off say why, in words a phone shows
+    assert "UNDO: the last event is not yours" in undo or "GO:" in undo, undo
+
+
+def test_a_watcher_sees_the_board_without_keys(table: Table, chromium_once: Any) -> None:
+    context = chromium_once.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    try:
+        watch = context.new_page()
+        watch.goto(str(table.http.base_url) + "/watch")
+        watch.wait_for_function("document.querySelector('#link').textContent === 'watching'")
+        watch.locator("#board .track").first.wait_for()
+        assert watch.locator("#board .track").count() == 2
+        assert watch.locator("#pad").is_hidden() and watch.locator("#join").is_hidden()
+    finally:
+        context.close()
