@@ -24,10 +24,6 @@ import re
 import urllib.parse
 from dataclasses import dataclass
 
-import qrcode
-from qrcode.constants import ERROR_CORRECT_H, ERROR_CORRECT_L, ERROR_CORRECT_M, ERROR_CORRECT_Q
-from qrcode.exceptions import DataOverflowError
-
 from cribpi.exc import ViewError
 from cribpi.views.canvas import LINE, Canvas, wrap
 from cribpi.views.fonts import BOLD, SMALL
@@ -36,7 +32,7 @@ from cribpi.views.model import JoinScreen
 __all__ = ["QrCode", "qr_code", "qr_text", "short_address", "draw_join", "join_lines", "MAX_VERSION"]
 
 MAX_VERSION = 2  # 25x25 modules: 50 pixels at 2 a module, beside the PIN on a 128x64 display
-_LEVELS = (("H", ERROR_CORRECT_H), ("Q", ERROR_CORRECT_Q), ("M", ERROR_CORRECT_M), ("L", ERROR_CORRECT_L))
+_LEVELS = ("H", "Q", "M", "L")  # error correction, the highest first
 _ALPHANUMERIC = re.compile(r"[0-9A-Z $%*+\-./:]*")  # what the QR code's alphanumeric mode holds
 
 
@@ -61,10 +57,15 @@ def qr_text(url: str) -> str:
 
 
 def qr_code(url: str) -> QrCode:
-    """The version 1-2 code of ``url`` at the highest error correction level it fits."""
+    """The version 1-2 code of ``url`` at the highest error correction level it fits. Needs
+    ``qrcode`` (the ``phones`` extra): imported here, so a table without phones never does."""
+    import qrcode
+    import qrcode.constants
+    from qrcode.exceptions import DataOverflowError
+
     text = qr_text(url)
-    for name, level in _LEVELS:
-        code = qrcode.QRCode(error_correction=level, border=0)
+    for name in _LEVELS:
+        code = qrcode.QRCode(error_correction=getattr(qrcode.constants, f"ERROR_CORRECT_{name}"), border=0)
         code.add_data(text)
         try:
             code.make(fit=True)
