@@ -158,10 +158,15 @@ def attach_phones(app: TableApp, config: Config) -> tuple[PhoneServer | None, Ca
     if not config.phones.enabled:
         return None, lambda: None
     try:
+        import qrcode  # noqa: F401  (the join screen's code: cribpi.views.join imports it when drawn)
+
         from cribpi.phones.attach import attach as attach_server
     except ImportError as exc:
-        raise ConfigError(f"[phones] enabled needs starlette and uvicorn ({exc}): pip install 'cribpi[phones]'") from None
-    return attach_server(app, config.phones)
+        raise ConfigError(f"[phones] enabled needs starlette, uvicorn and qrcode ({exc}): pip install 'cribpi[phones]'") from None
+    phones, stop = attach_server(app, config.phones)
+    if phones is not None:  # MENU > Phones: the address and this game's PIN, read at each draw
+        app.ui.join_info = lambda: (phones.url, phones.pin)
+    return phones, stop
 
 
 def pause(app: TableApp) -> None:
