@@ -9,6 +9,8 @@ point it at a cache in use). Three figures, each printed as it is measured:
                (pip's own cache is this machine's), the roots built (a fresh machine);
   debs cached  the roots and wheelhouses removed, the .debs kept (what a recipe change costs);
   warm         everything kept: a second run on the same machine builds nothing (0 s).
+Each with the CPU seconds the build's processes used ("cpu"): wall times on a shared machine
+move with its load, that figure does not.
 Root only (mmdebstrap, chroot); the arm64 root needs qemu-user-static and binfmt-support.
 """
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import sys
 import threading
@@ -27,7 +30,8 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "systemd"))
 
 def build_all(container: object, arches: list[str]) -> dict[str, float]:
     """Each arch's root built on its own thread (as the tests' prefetch does); the seconds each
-    took, and the wall time of the whole as "both"."""
+    took, the wall time of the whole ("both"), and the CPU seconds its processes used ("cpu":
+    the figure a shared machine's load does not change)."""
     took: dict[str, float] = {}
     failed: list[BaseException] = []
 
@@ -37,6 +41,7 @@ def build_all(container: object, arches: list[str]) -> dict[str, float]:
         except BaseException as err:  # pytest.fail: the build's own message
             failed.append(err)
 
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
     threads = [threading.Thread(target=one, args=(arch,)) for arch in arches]
     for thread in threads:
@@ -46,6 +51,8 @@ def build_all(container: object, arches: list[str]) -> dict[str, float]:
     if failed:
         raise SystemExit(f"a build failed: {failed[0]}")
     took["both" if len(arches) > 1 else arches[0]] = time.monotonic() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    took["cpu"] = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     return took
 
 

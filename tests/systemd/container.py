@@ -1,12 +1,13 @@
 """A Debian bookworm machine booted under its own systemd (systemd-nspawn), for the service's
 tests against the real thing, on amd64 and (through qemu-user-static) on arm64.
 
-Both root file systems come from one recipe (``mmdebstrap --variant=minbase``, one package
-list, one build function: they differ in the CPU) and are kept in ``CACHE``, named by the
-recipe (built when missing or when it changes), with the .debs it fetched
-(``CACHE/debs-<arch>``); the first module to need a root starts the other CPU's build beside
-its own (:func:`prefetch`), so a fresh machine builds the two at once and a wheelhouse of cribpi's dependencies for each CPU fetched on this
-machine (its own pip configuration and cache: the registry it already uses). A second run on
+Both root file systems come from one recipe (``mmdebstrap --variant=minbase``, one build
+function, the same base packages: they differ in the CPU and in what only the amd64 tests use)
+and are kept in ``CACHE``, named by the recipe (built when missing or when it changes), with the
+.debs it fetched (``CACHE/debs-<arch>``) and a wheelhouse of cribpi's dependencies for each CPU
+fetched on this machine (its own pip configuration and cache: the registry it already uses).
+The first module to need a root starts the other CPU's build beside its own (:func:`prefetch`),
+so a fresh machine builds the two at once. A second run on
 the same machine builds and fetches nothing. Each boot runs on an overlay of its root, so the
 cache is never changed. The container has a private network with nothing on it: pip inside
 installs from the wheelhouse (bound read-only at /wheels), so nothing in it reaches the network.
@@ -36,17 +37,23 @@ import pytest
 ROOT = Path(__file__).parents[2]
 CACHE = Path(os.environ.get("CRIBPI_TEST_CACHE", "/var/cache/cribpi-test"))
 MIRROR = os.environ.get("CRIBPI_DEBIAN_MIRROR", "http://deb.debian.org/debian")
-#: Both roots' packages (one list, one recipe, one build function: they differ in the CPU
-#: only): booting under systemd and what the tests need. Installed when the root is built: the
-#: container is offline.
-PACKAGES = ("systemd", "systemd-sysv", "dbus", "python3-venv", "ca-certificates", "procps", "sqlite3")
-#: What the guide's `apt install` adds on the amd64 root the guide is walked on (python3-lgpio
-#: aside: Raspberry Pi OS only); the arm64 root does not walk the guide, so does not fetch them
-#: (under qemu each package costs its unpacking emulated).
+#: Both roots' packages (one recipe, one build function: they differ in the CPU and in what the
+#: amd64 root's tests add): booting under systemd, and Python. Installed when the root is built:
+#: the container is offline.
+PACKAGES = ("systemd", "systemd-sysv", "dbus", "python3")
+#: What only the amd64 root's tests use: the guide's `python3 -m venv` (python3-venv, which
+#: brings Debian's pip wheel and with it ca-certificates), the sqlite3 shell (the journal's and
+#: backups' checks), procps; and what the guide's `apt install` adds (python3-lgpio aside:
+#: Raspberry Pi OS only). The arm64 root does not walk the guide and has none of them (its venv
+#: is made --without-pip and pip comes from the wheelhouse): under qemu each package costs its
+#: unpacking and its scripts emulated (ca-certificates' rehashes every certificate through an
+#: emulated openssl, distutils' and lib2to3's byte-compile through an emulated Python).
+AMD64_PACKAGES = ("python3-venv", "ca-certificates", "procps", "sqlite3")
 GUIDE_PACKAGES = ("sudo", "git", "i2c-tools")
-#: cribpi's dependencies for `pip install "$HOME/cribpi[pi]"`, and what building it needs.
-WHEELS = ("Pillow>=9.4", "gpiozero>=2.0", "luma.oled>=3.12", "pyserial>=3.5", "setuptools>=77", "wheel")
-RECIPE = hashlib.sha256(repr(("bookworm", "minbase", "mmdebstrap", PACKAGES, GUIDE_PACKAGES, WHEELS, 4)).encode()).hexdigest()[:12]
+#: cribpi's dependencies for `pip install "$HOME/cribpi[pi]"`, what building it needs, and pip
+#: itself (the arm64 root has no Debian pip wheel: it runs this one).
+WHEELS = ("pip", "Pillow>=9.4", "gpiozero>=2.0", "luma.oled>=3.12", "pyserial>=3.5", "setuptools>=77", "wheel")
+RECIPE = hashlib.sha256(repr(("bookworm", "minbase", "mmdebstrap", PACKAGES, AMD64_PACKAGES, GUIDE_PACKAGES, WHEELS, 4)).encode()).hexdigest()[:12]
 #: What makes a cold build fast (debootstrap's took 8-10 min for arm64, mmdebstrap's with
 #: these about 3): dpkg's fsyncs skipped while building (eatmydata, the hook mmdebstrap ships:
 #: the root is renamed into place only once whole, so a crash loses only a build), and no
@@ -94,7 +101,7 @@ def _run(argv: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
 
 
 def packages(arch: str) -> tuple[str, ...]:
-    return PACKAGES + (GUIDE_PACKAGES if arch == "amd64" else ())
+    return PACKAGES + (AMD64_PACKAGES + GUIDE_PACKAGES if arch == "amd64" else ())
 
 
 def rootfs(arch: str = "amd64") -> tuple[Path, float]:

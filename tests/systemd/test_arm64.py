@@ -44,9 +44,10 @@ def test_installed_from_its_wheels_all_aarch64(arm64: Machine) -> None:
     assert arm64.run("uname -m").stdout.strip() == "aarch64"
     started = time.monotonic()
     # One pip run (under qemu each costs seconds to start), offline: cribpi's wheel and the
-    # wheelhouse's, by Debian's own pip wheel (a venv's ensurepip would be a second pip run).
+    # wheelhouse's, by the wheelhouse's pip wheel run in place (the root has no python3-venv nor
+    # Debian's pip wheel; a venv's ensurepip would be a second pip run).
     # No byte-compiling of every dependency's every module under emulation.
-    arm64.run(f"python3 -m venv --without-pip {VENV} && {VENV}/bin/python $(echo /usr/share/python-wheels/pip-*.whl)/pip "
+    arm64.run(f"python3 -m venv --without-pip {VENV} && {VENV}/bin/python $(echo /wheels/pip-*.whl)/pip "
               f"install -q --no-compile --no-index --find-links /root/wheels --find-links /wheels 'cribpi[pi]'",
               timeout=600)
     TIMES["arm64 pip install"] = time.monotonic() - started
