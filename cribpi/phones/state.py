@@ -15,7 +15,7 @@ from cribpi.rules.cards import Card
 from cribpi.views.model import AlertScreen, ScoreLine, ScreenModel
 from cribpi.views.oled import score_text
 
-__all__ = ["table_state", "keys_for", "screen_words", "seat_of_event", "card_allowed"]
+__all__ = ["table_state", "keys_for", "screen_words", "seat_of_event", "card_allowed", "card_refusal"]
 
 _SKIP = {"page", "selected"}
 
@@ -60,18 +60,25 @@ def _name(state: State, seat: int | None) -> str:
     return state.names[seat] if seat < len(state.names) else f"seat {seat + 1}"
 
 
-def card_allowed(state: State, seat: int) -> str | None:
-    """None: ``seat`` may key a card now; else why not."""
+def card_refusal(state: State, seat: int) -> tuple[str, bool] | None:
+    """None: ``seat`` may key a card now; else why not, and whether the card is another seat's
+    to key (it lays next, or keys the starter) rather than no seat's now."""
     want = expected(state)
     deal = state.deal
     if "lay" in want.actions or any(a in want.actions for a in ("hand", "crib")) and state.mode is Mode.COUNT:
         if want.seat == seat:
             return None
         verb = "lays" if "lay" in want.actions else "keys the crib" if "crib" in want.actions else "keys the hand"
-        return f"{_name(state, want.seat)} {verb} next"
+        return f"{_name(state, want.seat)} {verb} next", True
     if "starter" in want.actions and deal is not None:
-        return None if deal.dealer == seat else f"the dealer ({_name(state, deal.dealer)}) keys the starter"
-    return f"no card now: waiting for {describe_expected(state)}"
+        return None if deal.dealer == seat else (f"the dealer ({_name(state, deal.dealer)}) keys the starter", True)
+    return f"no card now: waiting for {describe_expected(state)}", False
+
+
+def card_allowed(state: State, seat: int) -> str | None:
+    """None: ``seat`` may key a card now; else why not."""
+    refusal = card_refusal(state, seat)
+    return None if refusal is None else refusal[0]
 
 
 def _claimable(state: State, seat: int) -> str | None:

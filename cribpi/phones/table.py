@@ -26,7 +26,7 @@ from cribpi.exc import CribpiError
 from cribpi.game import expected
 from cribpi.hal import Action, Kind
 from cribpi.phones.seats import Seats
-from cribpi.phones.state import card_allowed, keys_for, screen_words, seat_of_event, table_state
+from cribpi.phones.state import card_refusal, keys_for, screen_words, seat_of_event, table_state
 from cribpi.rules.cards import Card
 from cribpi.views.board import DEFAULT_COLOURS
 from cribpi.views.model import MessageScreen
@@ -117,8 +117,9 @@ class PhoneTable:
         return self.app.ui.session.game_id, id(self.app.ui.session)
 
     def __call__(self, update: Update) -> None:
-        if self._game_now() != self._game:
-            self._game = self._game_now()
+        game = self._game_now()
+        if game != self._game:
+            self._game = game
             self.seats.new_game(update.game_id)
             self.version += 1
             self.history.append((self.version, ("a new game began",)))
@@ -222,8 +223,8 @@ class PhoneTable:
         if ui.menu is not None:
             return refuse("the table's menu is open: close it on the table first")
         if word == "card":
-            why = card_allowed(state, seat)
-            return None if why is None else mine(why) if " next" in why or "dealer" in why else refuse(why)
+            refusal = card_refusal(state, seat)  # not from its words: a player may be named "Dealer"
+            return None if refusal is None else mine(refusal[0]) if refusal[1] else refuse(refusal[0])
         if word == "go":
             return None if keys["go"]["on"] else mine(keys["go"]["why"])
         if word == "muggins":
