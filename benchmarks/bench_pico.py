@@ -139,6 +139,14 @@ class Host:
         sent = self.pico.request("serial", data=__import__("base64").b64encode(frame(self.seq, body)).decode())
         return self.seq, float(sent["us"])
 
+    def batch(self, bodies: list[str]) -> bytes:
+        """``bodies`` as numbered lines, one after another, to be written at once."""
+        data = b""
+        for body in bodies:
+            self.seq = self.seq % 255 + 1
+            data += frame(self.seq, body)
+        return data
+
     def reply(self, seq: int, verb: str) -> float:
         """The emulated time of the reply to ``seq`` (its chunk's arrival)."""
         buffer = b""
@@ -252,10 +260,7 @@ def scan_gaps(host: Host, bodies: list[str]) -> tuple[list[float], float]:
     firmware's scans of the key matrix from the write to 40 ms after the last reply (the frame
     drawn after it included), and the time the batch took to be answered."""
     pico = host.pico
-    data = b""
-    for body in bodies:
-        host.seq = host.seq % 255 + 1
-        data += frame(host.seq, body)
+    data = host.batch(bodies)
     sent = float(pico.request("serial", data=__import__("base64").b64encode(data).decode())["us"])
     done = host.reply(host.seq, "ACK")
     pico.sleep(60)

@@ -15,7 +15,7 @@ import pytest
 from benchmarks import bench_pico
 from cribpi.hal.controller.flash import layout_module
 from cribpi.hal.layout import load_layout
-from cribpi.hal.protocol import PROTOCOL, frame, parse_line
+from cribpi.hal.protocol import PROTOCOL, parse_line
 from tests.firmware import rig
 from tests.firmware.pico.emulated import EmulatedPico
 
@@ -29,14 +29,7 @@ class Line:
     """The host's end: numbered command lines, and the events the firmware sent."""
 
     def __init__(self, pico: EmulatedPico) -> None:
-        self.pico, self.host, self.seq = pico, bench_pico.Host(pico), 0
-
-    def bytes_of(self, bodies: list[str]) -> bytes:
-        out = b""
-        for body in bodies:
-            self.host.seq = self.host.seq % 255 + 1
-            out += frame(self.host.seq, body)
-        return out
+        self.pico, self.host = pico, bench_pico.Host(pico)
 
     def lines_since(self, since_us: float) -> list[tuple[float, str, tuple[str, ...]]]:
         """(µs, verb, arguments) of every line the firmware wrote after ``since_us``."""
@@ -98,7 +91,7 @@ def test_no_tap_is_lost_at_any_offset_of_a_resync(line: Line, tap_ms: int) -> No
     lost, offsets = [], []
     for offset in OFFSETS_MS:
         pico.sleep(150)
-        data = base64.b64encode(line.bytes_of(bodies)).decode()
+        data = base64.b64encode(line.host.batch(bodies)).decode()
         replies = pico.request("together", requests=[
             {"op": "press", "keys": [list(PINS)], "ms": tap_ms, "after_ms": max(0, -offset) or None},
             {"op": "serial", "data": data, "after_ms": max(0, offset) or None},
