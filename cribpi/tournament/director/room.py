@@ -37,7 +37,8 @@ from cribpi.tournament.messages import GAME_LENGTHS, NAME
 __all__ = ["DIRECTOR", "MAX_TABLES", "Room", "write_room", "table_ids", "init_event", "EVENT_DB", "CREDENTIALS", "ROOM_FILES",
            "BROKER_DIR", "BROKER_FILES", "check_bind", "check_user", "room_files", "room_path", "read_credentials",
            "room_event", "fresh_event_db", "write_credentials", "private_file", "room_warnings", "fsync_dir",
-           "broker_limits", "max_connections", "ROOMS_FILE", "read_rooms"]
+           "broker_limits", "max_connections", "ROOMS_FILE", "read_rooms", "write_passwd", "table_acl", "broker_conf",
+           "check_event_options"]
 
 DIRECTOR = "director"  # the director's MQTT username
 MAX_TABLES = 2000  # as `cribpi loadgen` can play (a broker past ~1000 needs its open-files limit raised)
@@ -201,44 +202,24 @@ def write_room(folder: Path, event: str, tables: int, *, port: int = 1883, bind:
     paths = {"folder": _conf_path(folder, "--dir")}
     if tls:
         paths["cert"], paths["key"] = _conf_path(tls[0], "--tls-cert"), _conf_path(tls[1], "--tls-key")
-    tool = shutil.which("mosquitto_passwd")
-    if tool is None:
-        raise HardwareError("mosquitto_passwd is not installed (apt install mosquitto)")
+    _mosquitto_passwd()  # before anything is written: a machine without it changes nothing
     made = [p for p in (folder, *folder.parents) if not p.exists()]  # the folders mkdir makes, deepest first
     folder.mkdir(parents=True, exist_ok=True)
     broker = folder / BROKER_DIR
     broker.mkdir(mode=0o700, exist_ok=True)
     creds = {name: secrets.token_urlsafe(12) for name in [DIRECTOR, *table_ids(tables)]}
-    passwd = broker / "passwd"
-    private_file(passwd, "".join(f"{u}:{p}\n" for u, p in creds.items()))
-    subprocess.run([tool, "-U", str(passwd)], check=True, capture_output=True)  # hash in place
+    write_passwd(broker / "passwd", creds)
     (broker / "acl").write_text(
-        f"# each table writes only under its own id and reads the director's announcement and its\n"
-        f"# own acknowledgements and seating; the director reads the whole event and alone writes those\n"
-        f"pattern write cribpi/{event}/tables/%u/#\n"
-        f"pattern read cribpi/{event}/director\n"
-        f"pattern read cribpi/{event}/acks/%u\n"
-        f"pattern read cribpi/{event}/seats/%u\n\n"
+        "# each table writes only under its own id and reads the director's announcement and its\n"
+        "# own acknowledgements and seating; the director reads the whole event and alone writes those\n"
+        + table_acl(event) + "\n"
         f"user {DIRECTOR}\ntopic read cribpi/{event}/#\ntopic write cribpi/{event}/director\n"
         f"topic write cribpi/{event}/acks/#\ntopic write cribpi/{event}/seats/#\n", encoding="utf-8")
     data = broker / "data"
     data.mkdir(mode=0o700, exist_ok=True)
-    (broker / "mosquitto.conf").write_text(
-        f"# cribpi room for event {event}: {tables} tables\n"
-        f"listener {port} {bind}\n"
-        + (f"certfile {paths['cert']}\nkeyfile {paths['key']}\n" if tls else "")
-        + f"max_connections {max_connections(tables)}\n"
-        + (f"user {run_as}\n" if run_as else "")
-        + "allow_anonymous false\n"
-        # a client's id is its user name: a table's password cannot take over the director's
-        # session (or another table's), whatever client id it asks for
-        + "use_username_as_clientid true\n"
-        + f"password_file {passwd.resolve()}\n"
-        f"acl_file {(broker / 'acl').resolve()}\n"
-        "persistence true\n"
-        f"persistence_location {data.resolve()}/\n"
-        "autosave_interval 5\n"
-        + "".join(f"{key} {value}\n" for key, value in broker_limits().items()), encoding="utf-8")
+    certs = (paths["cert"], paths["key"]) if tls else None
+    (broker / "mosquitto.conf").write_text(f"# cribpi room for event {event}: {tables} tables\n"
+                                           + broker_conf(broker, port, bind, tables, run_as, certs), encoding="utf-8")
     user = _hand_to_broker(broker, run_as)
     # On the disk before init says the room is made: the broker's files, then each folder's
     # entries, up to the new event folder's own in its parent (and any parent mkdir made).
@@ -247,6 +228,59 @@ def write_room(folder: Path, event: str, tables: int, *, port: int = 1883, bind:
     for path in (data, broker, folder, *dict.fromkeys(p.parent for p in [folder, *made])):
         fsync_dir(path)
     return Room(folder, port, creds, user)
+
+
+def _mosquitto_passwd() -> str:
+    tool = shutil.which("mosquitto_passwd")
+    if tool is None:
+        raise HardwareError("mosquitto_passwd is not installed (apt install mosquitto)")
+    return tool
+
+
+def write_passwd(path: Path, users: dict[str, str]) -> None:
+    """``users``' passwords (user -> password) into ``path``, private, hashed in place by
+    ``mosquitto_passwd``."""
+    tool = _mosquitto_passwd()
+    private_file(path, "".join(f"{u}:{p}\n" for u, p in users.items()))
+    subprocess.run([tool, "-U", str(path)], check=True, capture_output=True)  # hash in place
+
+
+def table_acl(event: str) -> str:
+    """The ACL lines of a room's tables: each writes only under its own id and reads the
+    director's announcement and its own acknowledgements and seating."""
+    return (f"pattern write cribpi/{event}/tables/%u/#\npattern read cribpi/{event}/director\n"
+            f"pattern read cribpi/{event}/acks/%u\npattern read cribpi/{event}/seats/%u\n")
+
+
+def broker_conf(broker: Path, port: int, bind: str, tables: int, run_as: str | None,
+                certs: tuple[str, str] | None) -> str:
+    """The lines of every broker of an event (its files in ``broker``): its listener, who may
+    log in and as what client id, its persistence and its limits."""
+    return (f"listener {port} {bind}\n"
+            + (f"certfile {certs[0]}\nkeyfile {certs[1]}\n" if certs else "")
+            + f"max_connections {max_connections(tables)}\n"
+            + (f"user {run_as}\n" if run_as else "")
+            + "allow_anonymous false\n"
+            # a client's id is its user name: a table's password cannot take over the director's
+            # session (or another table's), whatever client id it asks for
+            + "use_username_as_clientid true\n"
+            + f"password_file {_conf_path(broker / 'passwd', '--dir')}\n"
+            + f"acl_file {_conf_path(broker / 'acl', '--dir')}\n"
+            + "persistence true\n"
+            + f"persistence_location {_conf_path(broker / 'data', '--dir')}/\n"
+            + "autosave_interval 5\n"
+            + "".join(f"{key} {value}\n" for key, value in broker_limits().items()))
+
+
+def check_event_options(admin_password: str, best_of: int, final_best_of: int, game_length: int,
+                        round_games: int) -> None:
+    """An event's options as ``init`` takes them, each refused by name."""
+    if len(admin_password) < 8:
+        raise ConfigError("the admin password is too short: at least 8 characters")
+    for n, name in ((best_of, "--best-of"), (final_best_of, "--final-best-of")):
+        if n < 1 or n % 2 == 0 or n > 15:
+            raise ConfigError(f"{name} {n} is not valid: an odd number of games, 1-15")
+    _check_event_games(game_length, round_games)
 
 
 def max_connections(tables: int) -> int:
@@ -296,12 +330,7 @@ def init_event(folder: Path, event: str, tables: int, admin_password: str, *, be
     no round seated (otherwise it is kept for the admin until a round seats its players)."""
     if not NAME.fullmatch(event):
         raise ConfigError(f"event {event!r} is not valid: 1-32 letters, digits, - or _")
-    if len(admin_password) < 8:
-        raise ConfigError("the admin password is too short: at least 8 characters")
-    for n, name in ((best_of, "--best-of"), (final_best_of, "--final-best-of")):
-        if n < 1 or n % 2 == 0 or n > 15:
-            raise ConfigError(f"{name} {n} is not valid: an odd number of games, 1-15")
-    _check_event_games(game_length, round_games)
+    check_event_options(admin_password, best_of, final_best_of, game_length, round_games)
     if (folder / EVENT_DB).exists():
         raise ConfigError(f"{folder / EVENT_DB} exists already: one folder per event")
     if found := room_files(folder):

@@ -33,16 +33,15 @@ from __future__ import annotations
 import json
 import re
 import secrets
-import shutil
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cribpi.exc import ConfigError, HardwareError
+from cribpi.exc import ConfigError
 from cribpi.tournament.director.room import (
     BROKER_DIR, BROKER_FILES, CREDENTIALS, DIRECTOR, MAX_TABLES, _conf_path, _fsync_file, _hand_to_broker,
-    ROOMS_FILE, broker_limits, check_bind, check_user, fsync_dir, max_connections, private_file, read_rooms, table_ids,
+    ROOMS_FILE, broker_conf, check_bind, check_event_options, check_user, fsync_dir, private_file, read_rooms,
+    table_acl, table_ids, write_passwd,
 )
 from cribpi.tournament.messages import NAME
 
@@ -121,30 +120,6 @@ def parse_address(text: str) -> tuple[str, int]:
                       " reach it, an IPv4 address or a host name (192.168.10.1:1883)")
 
 
-def _passwd(path: Path, users: dict[str, str]) -> None:
-    tool = shutil.which("mosquitto_passwd")
-    if tool is None:
-        raise HardwareError("mosquitto_passwd is not installed (apt install mosquitto)")
-    private_file(path, "".join(f"{u}:{p}\n" for u, p in users.items()))
-    subprocess.run([tool, "-U", str(path)], check=True, capture_output=True)  # hash in place
-
-
-def _common(folder: Path, port: int, bind: str, users: int, run_as: str | None, tls: tuple[str, str] | None) -> str:
-    """The lines every broker of the event has (as a one-room event's)."""
-    broker = folder / BROKER_DIR
-    return (f"listener {port} {bind}\n"
-            + (f"certfile {tls[0]}\nkeyfile {tls[1]}\n" if tls else "")
-            + f"max_connections {max_connections(users)}\n"
-            + (f"user {run_as}\n" if run_as else "")
-            + "allow_anonymous false\nuse_username_as_clientid true\n"
-            + f"password_file {_conf_path(broker / 'passwd', '--dir')}\n"
-            + f"acl_file {_conf_path(broker / 'acl', '--dir')}\n"
-            + "persistence true\n"
-            + f"persistence_location {_conf_path(broker / 'data', '--dir')}/\n"
-            + "autosave_interval 5\n"
-            + "".join(f"{key} {value}\n" for key, value in broker_limits().items()))
-
-
 def _director_acl(event: str, rooms: dict[str, list[str]]) -> str:
     lines = [f"# the director's broker for event {event}: the director and one bridge a room, nothing else.",
              "# Each bridge writes only its room's tables' topics (and its link's state) and reads only",
@@ -164,10 +139,9 @@ def _director_acl(event: str, rooms: dict[str, list[str]]) -> str:
 def _room_acl(event: str) -> str:
     """A room's broker: its tables as in a one-room event (the bridge's own side of the room's
     broker is not held to the ACL by mosquitto: it is the broker's own connection)."""
-    return (f"# each table writes only under its own id and reads the director's announcement and its\n"
-            f"# own acknowledgements and seating (they come over the bridge from the director's broker)\n"
-            f"pattern write cribpi/{event}/tables/%u/#\npattern read cribpi/{event}/director\n"
-            f"pattern read cribpi/{event}/acks/%u\npattern read cribpi/{event}/seats/%u\n")
+    return ("# each table writes only under its own id and reads the director's announcement and its\n"
+            "# own acknowledgements and seating (they come over the bridge from the director's broker)\n"
+            + table_acl(event))
 
 
 def _bridge(event: str, room: str, tables: list[str], password: str, to: tuple[str, int],
@@ -232,11 +206,11 @@ def write_rooms(folder: Path, event: str, rooms: list[RoomSpec], *, to: tuple[st
         broker = where / BROKER_DIR
         broker.mkdir(mode=0o700, parents=True, exist_ok=True)
         (broker / "data").mkdir(mode=0o700, exist_ok=True)
-        _passwd(broker / "passwd", {u: creds[u] for u in users})
+        write_passwd(broker / "passwd", {u: creds[u] for u in users})
         (broker / "acl").write_text(acl, encoding="utf-8")
         conf = (f"# cribpi event {event}: " + (f"room {extra}, {room_tables} tables\n" if extra
                                                else f"the director's broker, {len(rooms)} rooms bridged to it\n")
-                + _common(where, *listen, room_tables, run_as, certs if not extra else None))
+                + broker_conf(where / BROKER_DIR, *listen, room_tables, run_as, certs if not extra else None))
         if extra:  # the bridge holds its password in clear: mode 0600, as credentials.json
             ca = _copy_ca(bridge_ca, broker) if bridge_ca else None
             private_file(broker / "mosquitto.conf",
@@ -273,16 +247,12 @@ def init_rooms(folder: Path, event: str, rooms: list[RoomSpec], admin_password: 
                tls: tuple[Path, Path] | None = None, bridge_ca: Path | None = None, **event_options: Any) -> Event:
     """A new event of several rooms in ``folder``: its database (each room's tables in it) and
     its brokers (:func:`write_rooms`); ``event_options`` as :func:`.room.init_event` takes them."""
-    from cribpi.tournament.director.room import EVENT_DB, _check_event_games, _event_db, room_files
+    from cribpi.tournament.director.room import EVENT_DB, _event_db, room_files
 
-    if len(admin_password) < 8:
-        raise ConfigError("the admin password is too short: at least 8 characters")
     options = {"best_of": 3, "final_best_of": 5, "game_length": 121, "round_games": 1, "open_play": False,
                **event_options}
-    for n, name in ((options["best_of"], "--best-of"), (options["final_best_of"], "--final-best-of")):
-        if n < 1 or n % 2 == 0 or n > 15:
-            raise ConfigError(f"{name} {n} is not valid: an odd number of games, 1-15")
-    _check_event_games(options["game_length"], options["round_games"])
+    check_event_options(admin_password, options["best_of"], options["final_best_of"], options["game_length"],
+                        options["round_games"])
     if (folder / EVENT_DB).exists() or room_files(folder) or (folder / ROOMS_FILE).exists():
         raise ConfigError(f"{folder} holds an event already: init would give every table a new password;"
                           " give init another --dir")
