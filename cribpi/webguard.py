@@ -12,6 +12,13 @@ import logging
 import re
 from typing import Any
 
+# anyio (Starlette's, under every app this guards) imports its file functions lazily, on the
+# first attribute asked for: Starlette asks while serving the first file, in the server's thread
+# mid-request. Imported here, with the guard, instead (under pytest that import was rewritten
+# in a phones server's thread and CPython 3.11's compile failed there, "AST constructor
+# recursion depth mismatch": the page answered 500).
+from anyio import open_file as _open_file  # noqa: F401
+
 from cribpi.nesting import json_depth
 
 __all__ = ["RequestGuard", "BodyLimit", "MAX_BODY", "MAX_DEPTH", "BODY_SECONDS", "too_deep", "answer", "SECURITY_HEADERS"]
