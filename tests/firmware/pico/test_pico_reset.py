@@ -15,7 +15,7 @@ from typing import Any
 
 from cribpi.hal.protocol import PROTOCOL, frame
 from tests.firmware import rig
-from tests.firmware.pico.emulated import EmulatedPico
+from tests.firmware.pico.emulated import EmulatedPico, precompiled
 from tests.firmware.pico.test_pico_conformance import PicoTransport
 
 #: The number of the last line ``dirty`` sends: a look then sends a line with it again.
@@ -61,7 +61,7 @@ def look(transport: PicoTransport) -> dict[str, Any]:
 
 
 def test_a_power_cycle_leaves_nothing_of_the_test_before(boot, tmp_path):
-    firmware = rig.firmware_copy(tmp_path / "fw")
+    firmware = precompiled(rig.firmware_copy(tmp_path / "fw"), tmp_path / "mpy")
     cold_folder = tmp_path / "cold"
     cold_folder.mkdir()
     cold = EmulatedPico(cold_folder, firmware)  # a Pico never used, in a Node of its own
