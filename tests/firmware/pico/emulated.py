@@ -273,18 +273,20 @@ class EmulatedPico:
                 continue
             try:
                 ready, _, _ = select.select([host], [], [], 0.02)
-                if not ready:
-                    continue
-                # Read only if the fd is still the port's, under the lock unplug_host takes
-                # before it closes it: a closed port's number, reused by the next file
-                # opened (power_cycle's littlefs_image reading the firmware), is always
-                # ready, and a read here took the first 4 KB of a firmware file off the
-                # image (a SyntaxError at boot, main.py ended at the REPL).
-                with self._lock:
-                    data = os.read(host, 4096) if self._host == host else b""
-                self.write(data)
+                if ready:
+                    self.write(self._take_host(host))
             except OSError:
                 time.sleep(0.01)  # the host's pty went away under us (unplug)
+
+    def _take_host(self, host: int) -> bytes:
+        """What the host wrote to the port whose fd was ``host`` when the bridge began to wait
+        on it: read only if that fd is still the port's, under the lock unplug_host takes
+        before it closes it. A closed port's number, reused by the next file opened
+        (power_cycle's littlefs_image reading the firmware), is always ready, and a read there
+        took the first 4 KB of a firmware file off the new image (a SyntaxError or an
+        "incompatible .mpy file" at boot: main.py ended at the REPL)."""
+        with self._lock:
+            return os.read(host, 4096) if self._host == host else b""
 
     def write(self, data: bytes) -> None:
         """Bytes into the firmware's USB input, as the host sends them (not waiting; the
