@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import os
 import sys
 import tempfile
 import threading
@@ -54,14 +55,20 @@ class Chatter:
 
     def run(self) -> None:
         while not self.stop:
-            try:
-                with open(self.pico.port, "wb", buffering=0) as port:
-                    while not self.stop:
-                        port.write(b"\n")
-                        self.lines += 1
-                        time.sleep(0.001)
+            try:  # the port as it is now (no O_CREAT: never a file where the link goes)
+                port = os.open(self.pico.port, os.O_WRONLY | os.O_NOCTTY)
             except OSError:
                 time.sleep(0.001)
+                continue
+            try:
+                while not self.stop:
+                    os.write(port, b"\n")
+                    self.lines += 1
+                    time.sleep(0.001)
+            except OSError:
+                pass  # unplugged
+            finally:
+                os.close(port)
 
     def close(self) -> None:
         self.stop = True
