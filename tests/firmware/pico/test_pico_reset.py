@@ -26,7 +26,7 @@ from tests.firmware.pico.test_pico_conformance import PicoTransport
 #: The number of the last line ``dirty`` sends: a look then sends a line with it again.
 LAST = 0x26
 #: A look starts later than this (emulated ms since power-up) only on a Pico left running.
-FRESH_MS = 1500
+FRESH_MS = 1000
 #: Half a line: its number and verb, no checksum, no newline (the rest never comes).
 HALF_LINE = b"27 T 1 9"
 
