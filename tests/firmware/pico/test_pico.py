@@ -18,7 +18,7 @@ from cribpi.views.board import Animation, BoardModel, TrackModel, mark_holes
 from cribpi.views.leds import LedSettings, render_board
 from tests.firmware import rig
 from tests.firmware.pico.conftest import TIMING
-from tests.firmware.pico.emulated import EmulatedPico
+from tests.firmware.pico.emulated import EmulatedPico, precompiled
 
 LAYOUTS = rig.ROOT / "hardware" / "layouts"
 RED, BLUE, GREEN, YELLOW = (255, 0, 0), (0, 64, 255), (0, 255, 0), (255, 160, 0)
@@ -73,8 +73,9 @@ TWO = load_layout(LAYOUTS / "two-track-serpentine.toml")
 def test_the_pico_boots_and_answers_hello(boot):
     import protocol
 
-    # The boot to HELLO counts from power-up (emulated time 0 after the power cycle: conftest.py).
-    pico = boot()
+    # The firmware's .py files, compiled on the chip at boot, as on a maker's Pico; the boot
+    # to HELLO counts from power-up (emulated time 0 after the power cycle: conftest.py).
+    pico = boot(as_flashed=True)
     part = open_controller(pico.port, timing=TIMING)
     try:
         connected(pico, part)
@@ -178,8 +179,9 @@ def test_keys_on_the_matrix_pins_reach_the_table(pico, part):
 
 def keys_reported(boot, firmware, name: str) -> list[bytes]:
     """The key events the firmware sends for one tap of ``name`` (60 ms down, on the emulated
-    clock) once the host has greeted it, up to 200 ms (emulated) after the key came up."""
-    pico = boot(firmware=firmware)
+    clock) once the host has greeted it, up to 200 ms (emulated) after the key came up (the
+    modules compiled by mpy-cross)."""
+    pico = boot(firmware=precompiled(firmware, firmware.parent / f"{firmware.name}-mpy"))
     part = open_controller(pico.port, timing=TIMING)
     try:
         connected(pico, part)

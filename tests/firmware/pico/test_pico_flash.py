@@ -10,7 +10,7 @@ import importlib.util
 import pytest
 
 from cribpi.hal.controller import open_controller
-from cribpi.hal.controller.flash import flash
+from cribpi.hal.controller.flash import flash, layout_module
 from cribpi.hal.layout import load_layout
 from tests.firmware import rig
 from tests.firmware.pico.conftest import TIMING
@@ -63,15 +63,21 @@ def test_cribpi_flash_updates_a_pico_already_running_the_firmware(boot, tmp_path
     """The firmware takes Ctrl-C as data and runs a watchdog, so mpremote alone cannot stop it:
     `cribpi flash` sends it REPL first, the Pico resets to its REPL (the flag file the firmware
     wrote keeps main.py from starting, once), mpremote copies the files, and its reset boots
-    the new firmware."""
+    the new firmware. The Pico starts with what `cribpi flash` put on it for three tracks (the
+    .py files and the generated layout.py: the test above flashes a fresh one)."""
     import protocol
 
-    pico = fresh_pico(boot, tmp_path)
-    flash(pico.port, THREE, rig.FIRMWARE)
+    pico = boot(firmware=rig.firmware_copy(tmp_path / "flashed", layout_module(THREE)))
+    part = open_controller(pico.port, timing=TIMING)
+    try:
+        pico.wait_for(lambda: part.link.hello is not None, what="the handshake")
+        assert part.link.hello.tracks == 3  # running the firmware, three tracks
+    finally:
+        part.close()
     two = load_layout(rig.ROOT / "hardware" / "layouts" / "two-track-serpentine.toml")
     assert flash(pico.port, two, rig.FIRMWARE) == protocol.FIRMWARE
-    # mpremote's reset, the firmware's own after REPL, mpremote's reset again
-    assert [reset["reason"] for reset in pico.resets()] == ["forced"] * 3
+    # the firmware's own reset after REPL, mpremote's reset
+    assert [reset["reason"] for reset in pico.resets()] == ["forced"] * 2
     assert b"cribpi: at the REPL for the flasher" in pico.serial_out
     part = open_controller(pico.port, timing=TIMING)
     try:

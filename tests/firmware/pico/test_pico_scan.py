@@ -17,7 +17,7 @@ from cribpi.hal.controller.flash import layout_module
 from cribpi.hal.layout import load_layout
 from cribpi.hal.protocol import PROTOCOL, parse_line
 from tests.firmware import rig
-from tests.firmware.pico.emulated import EmulatedPico
+from tests.firmware.pico.emulated import EmulatedPico, precompiled
 
 LAYOUT = load_layout(rig.ROOT / "hardware" / "layouts" / "four-track-serpentine.toml")
 KEY, PINS = "5", (6, 14)  # KEYMAP row 0 (GP6), column 4 (GP14)
@@ -57,7 +57,8 @@ class Line:
 
 @pytest.fixture(scope="module")
 def line(bench, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Line]:
-    firmware = rig.firmware_copy(tmp_path_factory.mktemp("fw"), layout_module(LAYOUT))
+    firmware = precompiled(rig.firmware_copy(tmp_path_factory.mktemp("fw"), layout_module(LAYOUT)),
+                           tmp_path_factory.mktemp("fw-mpy"))
     pico = bench.boot(firmware)
     pico.wait_for(lambda: pico.state()["usb"], what="the USB enumeration")
     host = Line(pico)
