@@ -65,7 +65,7 @@ def card_refusal(state: State, seat: int) -> tuple[str, bool] | None:
     to key (it lays next, or keys the starter) rather than no seat's now."""
     want = expected(state)
     deal = state.deal
-    if "lay" in want.actions or any(a in want.actions for a in ("hand", "crib")) and state.mode is Mode.COUNT:
+    if any(a in want.actions for a in ("lay", "hand", "crib")):  # in either mode: the crib is keyed in claim mode too
         if want.seat == seat:
             return None
         verb = "lays" if "lay" in want.actions else "keys the crib" if "crib" in want.actions else "keys the hand"

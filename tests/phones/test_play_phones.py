@@ -145,8 +145,6 @@ def take_step(served: Served, phones: dict[int, Phone], step: Step) -> None:
     """``step`` on its seat's phone when it has one, else on the simulator's keys; then every
     phone shows the table's newest state."""
     phone = phones.get(step.seat) if step.seat is not None else None
-    if step.what == "crib" and served.table.ui.state.mode is Mode.CLAIM:
-        phone = None  # the page keeps the crib's card keys off in claim mode: see test_claim_crib_from_the_phone
     if phone is not None:
         phone.synced(served.version())
         answer = phone.act(step.action)
@@ -187,8 +185,6 @@ def test_phones_play_whole_deals_as_the_board_alone(served: Served, browser: Any
     assert call(served.table, lambda: served.table.ui.state.phase) is Phase.STARTER  # two whole deals
 
 
-@pytest.mark.xfail(strict=True, reason="cribpi/phones/state.py card_allowed lets the dealer key the crib in count "
-                   "mode only: in claim mode the crib's cards are keyed too (the table waits for them)")
 def test_claim_crib_from_the_phone(served: Served, browser: Any) -> None:
     """Claim mode: the dealer's phone keys the crib's cards, as the dealer does on the board."""
     served.new_game(2, Mode.CLAIM)
@@ -204,6 +200,9 @@ def test_claim_crib_from_the_phone(served: Served, browser: Any) -> None:
     card = Card.parse(deal.crib[0])
     key = dealer.page.locator("#cards button").nth(SUITS.index(card.suit.symbol) * 13 + RANKS.index(card.rank.symbol))
     assert key.is_enabled(), key.get_attribute("title")
+    answer = dealer.act(f"card {deal.crib[0]}")
+    assert answer.status == 200, answer.text()
+    assert call(served.table, lambda: list(served.table.ui.entry.cards)) == [card]  # the table took it as the crib's first
 
 
 def shows_the_table(served: Served, phone: Phone) -> None:
