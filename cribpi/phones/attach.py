@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from cribpi.app.loop import TableApp
 from cribpi.phones.seats import Limits
-from cribpi.phones.server import PhoneServer
+from cribpi.phones.server import PING_S, PhoneServer
 from cribpi.phones.table import PhoneTable
 from cribpi.phonesconfig import PhonesConfig
 
@@ -20,12 +20,12 @@ RETRY_S = 5.0
 
 
 def serve(app: TableApp, phones: PhonesConfig, *, limits: Limits | None = None,
-          retry_s: float = RETRY_S) -> PhoneServer:
+          retry_s: float = RETRY_S, ping_s: float = PING_S) -> PhoneServer:
     """Serve ``app``'s phones as ``phones`` says (whether or not it is enabled); the server,
     running or, its port taken, with its :attr:`~PhoneServer.problem` shown and retried."""
     table = PhoneTable(app)
     app.subscribe(table)
-    server = PhoneServer(table, phones.host, phones.port, limits)
+    server = PhoneServer(table, phones.host, phones.port, limits, ping_s)
     shown = app.view.problems
 
     def problems() -> tuple[str, ...]:

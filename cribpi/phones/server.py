@@ -30,7 +30,8 @@ from cribpi.webguard import MAX_BODY, SECURITY_HEADERS, RequestGuard
 __all__ = ["create_app", "PhoneServer", "STATIC", "PING_S", "MAX_WATCHERS", "ANSWER_S"]
 
 STATIC = Path(__file__).parent / "static"
-PING_S = 15.0  # a comment on an idle live stream, so a dead connection is found
+PING_S = 15.0  # a ping on an idle live stream: the page finds a dead connection, or news it missed
+RETRY_MS = 2000  # a live stream's reconnection delay, told to the phone's EventSource
 MAX_WATCHERS = 64  # live streams at once
 ANSWER_S = 5.0  # how long a phone waits for the table's loop
 
@@ -84,14 +85,20 @@ async def events(request: Request) -> Response:
         return error(503, "busy", f"{MAX_WATCHERS} phones are watching already: try again later", wait=5)
     watcher = Watcher(asyncio.get_running_loop(), "{}")
     table.watch(watcher)
+    every: float = request.app.state.ping_s
 
     async def stream() -> AsyncIterator[str]:
         try:
+            yield f"retry: {RETRY_MS}\n\n"
             while True:
                 try:
-                    await asyncio.wait_for(watcher.changed.wait(), PING_S)
+                    await asyncio.wait_for(watcher.changed.wait(), every)
                 except asyncio.TimeoutError:
-                    yield ": ping\n\n"
+                    # The page hears the table this often, so a connection gone quiet (a phone's
+                    # Wi-Fi lost without a word) is found, and a version it lacks is fetched.
+                    shown = table.snapshot()[1]  # the version pushed last, not one still being made
+                    ping = {"version": shown.get("version"), "epoch": table.epoch, "every": every}
+                    yield f"event: ping\ndata: {json.dumps(ping, separators=(',', ':'))}\n\n"
                     continue
                 watcher.changed.clear()
                 yield f"event: state\ndata: {watcher.latest}\n\n"
@@ -160,7 +167,7 @@ async def act(request: Request) -> Response:
     return JSONResponse(answer.body, status_code=answer.status)
 
 
-def create_app(table: PhoneTable, limits: Limits | None = None) -> RequestGuard:
+def create_app(table: PhoneTable, limits: Limits | None = None, ping_s: float = PING_S) -> RequestGuard:
     routes = [
         Route("/", page), Route("/watch", page),
         Route("/api/state", state), Route("/api/events", events),
@@ -170,6 +177,7 @@ def create_app(table: PhoneTable, limits: Limits | None = None) -> RequestGuard:
     app = Starlette(routes=routes)
     app.state.table = table
     app.state.limits = limits or Limits()
+    app.state.ping_s = ping_s
     return RequestGuard(app, MAX_BODY, headers=SECURITY_HEADERS)
 
 
@@ -186,8 +194,9 @@ def lan_address() -> str:
 class PhoneServer:
     """The server of ``table`` on ``host``:``port`` (0: any free port), in its own thread."""
 
-    def __init__(self, table: PhoneTable, host: str = "0.0.0.0", port: int = 8130, limits: Limits | None = None) -> None:
-        self.table, self.host, self.port = table, host, port
+    def __init__(self, table: PhoneTable, host: str = "0.0.0.0", port: int = 8130, limits: Limits | None = None,
+                 ping_s: float = PING_S) -> None:
+        self.table, self.host, self.port, self.ping_s = table, host, port, ping_s
         self.limits = limits or Limits()
         self.problem: str | None = None
         self.bound: int | None = None
@@ -225,7 +234,7 @@ class PhoneServer:
             self.problem = f"Phones: port {self.port} {exc.strerror or exc}"
             return False
         self.bound = sock.getsockname()[1]
-        config = uvicorn.Config(create_app(self.table, self.limits), log_level="warning", access_log=False,
+        config = uvicorn.Config(create_app(self.table, self.limits, self.ping_s), log_level="warning", access_log=False,
                                 timeout_keep_alive=5, limit_concurrency=MAX_WATCHERS + 32, lifespan="off",
                                 timeout_graceful_shutdown=1)  # open live streams do not hold the table's stop
         server = uvicorn.Server(config)

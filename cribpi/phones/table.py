@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -100,6 +101,7 @@ class PhoneTable:
         self.seats = seats or Seats()
         self.colours = colours
         self.version = 0
+        self.epoch = secrets.token_hex(4)  # this run of the table: a version is one of its run's
         self._game: object = self._game_now()  # the game now: its PIN is made here
         self.seats.new_game(app.ui.session.game_id)
         self._lock = threading.Lock()
@@ -136,6 +138,7 @@ class PhoneTable:
         ui = self.app.ui
         state = table_state(ui, ui.screen(), version=self.version, game=ui.session.game_id, taken=self.seats.taken(),
                             changed=self.seats.changed, colours=self.colours)
+        state["epoch"] = self.epoch
         text = json.dumps(state, separators=(",", ":"))
         with self._lock:
             if text == self.text:

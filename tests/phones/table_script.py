@@ -317,6 +317,7 @@ class Cable:
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.open: set[socket.socket] = set()
+        self.quiet: set[socket.socket] = set()  # open, but what they carry is lost
         self.lock = threading.Lock()
         threading.Thread(target=self._accept, daemon=True).start()
 
@@ -331,29 +332,38 @@ class Cable:
             except OSError:
                 phone.close()
                 continue
+            pumps = [2]  # the pumps still using the pair: the last one out closes both
             with self.lock:
                 self.open |= {phone, table}
             for a, b in ((phone, table), (table, phone)):
-                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+                threading.Thread(target=self._pump, args=(a, b, pumps), daemon=True).start()
 
-    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+    def _pump(self, source: socket.socket, sink: socket.socket, pumps: list[int]) -> None:
         try:
             while data := source.recv(65536):
-                sink.sendall(data)
+                if source not in self.quiet:
+                    sink.sendall(data)
         except OSError:
             pass
         finally:
             for s in (source, sink):
-                self._drop(s)
+                self._drop(s)  # the other pump's recv ends too
+            with self.lock:
+                pumps[0] -= 1
+                last = pumps[0] == 0
+            if last:  # closed only when no thread is in a call on them: their fd numbers cannot
+                source.close()  # be taken by a new connection under a pump still reading them
+                sink.close()
 
     def _drop(self, s: socket.socket) -> None:
+        """Its connection ends both ways (the pumps close it when they are done)."""
         with self.lock:
             self.open.discard(s)
+            self.quiet.discard(s)
         try:
             s.shutdown(socket.SHUT_RDWR)
         except OSError:
             pass
-        s.close()
 
     def cut(self) -> None:
         """Every connection through the cable dies now."""
@@ -361,6 +371,18 @@ class Cable:
             cut = list(self.open)
         for s in cut:
             self._drop(s)
+
+    def connections(self) -> int:
+        """The connections open through the cable now."""
+        with self.lock:
+            return len(self.open) // 2
+
+    def hush(self) -> None:
+        """Every connection through the cable goes quiet now: open, no reset and no end, but
+        nothing it carries arrives either way (a phone's Wi-Fi gone without a word). A
+        connection's end still goes through; new connections carry as before."""
+        with self.lock:
+            self.quiet |= self.open
 
     def close(self) -> None:
         self.listener.close()

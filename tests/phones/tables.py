@@ -82,10 +82,15 @@ class Table:
             self.in_loop(lambda: None)  # the loop has run what came before: ask again
 
 
+#: The live streams' ping here: an idle stream says the table's version this often.
+PING_S = 1.0
+
+
 def running_table() -> Iterator[Table]:
     ui = TableUI(TableSettings(names=NAMES), rng=random.Random(3))
     app = TableApp(open_mock(), ui)
-    server = serve(app, PhonesConfig(enabled=True, host="127.0.0.1", port=0), limits=Limits(rate=200, burst=400))
+    server = serve(app, PhonesConfig(enabled=True, host="127.0.0.1", port=0), limits=Limits(rate=200, burst=400),
+                   ping_s=PING_S)
     assert server.problem is None and server.bound
     app.start()
     stop = threading.Event()

@@ -10,6 +10,7 @@ import json
 import random
 import socket
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import httpx2 as httpx
@@ -20,8 +21,9 @@ from cribpi.game import Mode
 from cribpi.hal import Action
 from cribpi.hal.mock import open_mock
 from cribpi.phones.attach import serve
+from cribpi.phones.server import RETRY_MS
 from cribpi.phonesconfig import PhonesConfig
-from tests.phones.tables import NAMES, Table, to_play
+from tests.phones.tables import NAMES, PING_S, Table, to_play
 
 pytestmark = pytest.mark.phone
 
@@ -146,10 +148,7 @@ def test_live_stream_delivers_each_change_and_resyncs(table: Table) -> None:
             lines = stream.iter_lines()
 
             def next_state() -> dict[str, Any]:
-                for line in lines:
-                    if line.startswith("data: "):
-                        return dict(json.loads(line[6:]))
-                raise AssertionError("the stream ended")
+                return next_event(lines, "state")
 
             got.append(next_state())  # the whole state at once
             assert got[0]["version"] == table.state()["version"]
@@ -162,8 +161,43 @@ def test_live_stream_delivers_each_change_and_resyncs(table: Table) -> None:
     now = table.wait_state(lambda s: s["count"] == 5)
     with httpx.Client(base_url=str(table.http.base_url), timeout=10) as sse:
         with sse.stream("GET", "/api/events") as stream:
-            first = next(line for line in stream.iter_lines() if line.startswith("data: "))
-    assert json.loads(first[6:])["version"] == now["version"]
+            assert next_event(stream.iter_lines(), "state")["version"] == now["version"]
+
+
+def next_event(lines: Iterator[str], kind: str) -> dict[str, Any]:
+    """The data of the stream's next event of ``kind`` (state or ping)."""
+    event = "message"
+    for line in lines:
+        if line.startswith("event: "):
+            event = line[7:]
+        elif line.startswith("data: ") and event == kind:
+            return dict(json.loads(line[6:]))
+        elif not line:
+            event = "message"
+    raise AssertionError("the stream ended")
+
+
+def test_an_idle_stream_pings_with_the_version_shown(table: Table) -> None:
+    """A page hears the table every ping (tables.PING_S here, 15 s on a table): with the version
+    and run it was last sent, so a push it missed is fetched and a connection gone quiet found."""
+    to_play(table)
+    with httpx.Client(base_url=str(table.http.base_url), timeout=10) as sse:
+        with sse.stream("GET", "/api/events") as stream:
+            lines = stream.iter_lines()
+            state = next_event(lines, "state")
+            started = time.monotonic()
+            ping = next_event(lines, "ping")
+            waited = time.monotonic() - started
+            assert ping == {"version": state["version"], "epoch": state["epoch"], "every": PING_S}
+            table.board("card 2C")  # a change: pushed, and the next ping names it
+            moved = next_event(lines, "state")
+            assert moved["version"] > state["version"] and moved["epoch"] == state["epoch"]
+            assert next_event(lines, "ping")["version"] == moved["version"]
+    assert PING_S * 0.5 <= waited <= PING_S * 3, waited
+    # the stream tells the browser how soon to reconnect
+    with httpx.Client(base_url=str(table.http.base_url), timeout=10) as sse:
+        with sse.stream("GET", "/api/events") as stream:
+            assert next(stream.iter_lines()) == f"retry: {RETRY_MS}"
 
 
 def test_a_name_with_a_script_is_sent_as_text(table: Table) -> None:

@@ -1,10 +1,13 @@
 // The seat page of a cribpi table (docs/phones.md). Every name and word from the table is set
 // as text (textContent), never as HTML. The state always comes from the table: on load, on the
-// live stream, and again when the phone comes back from a locked screen.
+// live stream, and fetched again when the phone comes back (a locked screen, the network back),
+// when the table refuses a key as stale, and when the stream's ping names a newer version. A
+// state older than the one shown (a fetch answered late) is never drawn over it.
 "use strict";
 const RANKS = "A23456789TJQK", SUITS = "SHDC", GLYPH = {S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663"};
 const watching = location.pathname === "/watch";
 let state = null, stream = null;
+let heard = Date.now(), every = 15, retrying = null;  // the stream's last word, and its ping's interval (s)
 const $ = (id) => document.getElementById(id);
 const seatKey = () => "cribpi-seat";
 
@@ -57,7 +60,12 @@ function drawPad(s, seat) {
   $("muggins").hidden = $("mpoints").hidden = !s.muggins;
 }
 
+function older(s) {
+  return state && s !== state && s.epoch === state.epoch && s.version < state.version;
+}
+
 function draw(s) {
+  if (older(s)) return;  // the table's newer state is shown already
   state = s;
   drawBoard(s);
   text($("count"), s.count == null ? "" : `count ${s.count}`);
@@ -111,6 +119,8 @@ async function act(action) {
   const [status, data] = await post("/api/action", {version: state.version, action}, mine.token);
   if (status === 401) { hold(null); text($("joinmsg"), data.error); if (state) draw(state); return; }
   text($("said"), status === 200 ? "" : data.error);
+  // refused on a state the phone has not shown yet (stale: what changed is said above): fetched now
+  if (status !== 200 && typeof data.version === "number" && data.version !== state.version) resync();
 }
 
 function buildPad() {
@@ -142,13 +152,34 @@ async function resync() {
 
 function connect() {
   if (stream) stream.close();
+  clearTimeout(retrying); retrying = null;
+  heard = Date.now();
   stream = new EventSource("/api/events");
-  stream.addEventListener("state", (e) => { text($("link"), watching ? "watching" : "live"); $("link").classList.remove("off"); draw(JSON.parse(e.data)); });
-  stream.onerror = () => { text($("link"), "reconnecting…"); $("link").classList.add("off"); };
+  stream.addEventListener("state", (e) => {
+    heard = Date.now();
+    text($("link"), watching ? "watching" : "live"); $("link").classList.remove("off");
+    draw(JSON.parse(e.data));
+  });
+  stream.addEventListener("ping", (e) => {
+    heard = Date.now();
+    const ping = JSON.parse(e.data);
+    every = ping.every || every;
+    if (state && (ping.epoch !== state.epoch || ping.version !== state.version)) resync();  // a push missed
+  });
+  stream.onerror = () => {
+    text($("link"), "reconnecting…"); $("link").classList.add("off");
+    // The browser gives a stream up when the table answers it with an error (busy, too many
+    // requests): it is opened again a little later, the state fetched with it.
+    if (stream.readyState === EventSource.CLOSED && retrying === null) retrying = setTimeout(back, 3000);
+  };
 }
 
-document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "visible") { connect(); resync(); }
-});
+function back() { connect(); resync(); }
+
+// A stream that has said nothing for more than two pings is dead even if no error came (Wi-Fi
+// lost without a word): it is opened again.
+setInterval(() => { if (Date.now() - heard > every * 2500) back(); }, 1000);
+document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") back(); });
+window.addEventListener("online", back);
 buildPad();
 connect();
