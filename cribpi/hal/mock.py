@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import deque
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -52,17 +53,23 @@ def _mock_pins() -> dict[int, PinBinding]:
     return {pin: PinBinding.for_press(Action.parse(text)) for pin, text in zip(range(2, 28), texts)}
 
 
+#: How many of the boards shown the mock pegboard keeps (the tests look at a few hundred at most).
+BOARDS_KEPT = 4096
+
 #: Every key on its own pin (GPIO2 upwards): the 13 ranks, 4 suits, game keys, peg, muggins.
 MOCK_PINS = _mock_pins()
 
 
 class MemoryPegboard:
-    """Keeps every board shown, oldest first, in ``boards`` (as the controller would get them);
-    ``frame`` draws the last one in pixels for tests that look at LEDs."""
+    """Keeps the boards shown, oldest first, in ``boards`` (as the controller would get them):
+    the last :data:`BOARDS_KEPT`, so a table left running on the mock for days does not grow
+    (``shown`` counts them all); ``frame`` draws the last one in pixels for tests that look at
+    LEDs."""
 
     def __init__(self, settings: LedSettings | None = None) -> None:
         self.settings = settings or LedSettings()
-        self.boards: list[BoardModel] = []
+        self.boards: deque[BoardModel] = deque(maxlen=BOARDS_KEPT)
+        self.shown = 0
         self._closed = False
         self.problem: str | None = None  # the hal convention: why the part is not working now
 
@@ -78,6 +85,7 @@ class MemoryPegboard:
         if self.problem is not None:
             raise HardwareError(f"pegboard: {self.problem}")
         self.boards.append(board)
+        self.shown += 1
 
     @property
     def board(self) -> BoardModel | None:
@@ -234,7 +242,8 @@ class MockParts(Parts):
 
     @property
     def boards(self) -> list[BoardModel]:
-        return self.memory.boards
+        """The boards shown (the last :data:`BOARDS_KEPT`), oldest first."""
+        return list(self.memory.boards)
 
     @property
     def frames(self) -> list[LedFrame]:

@@ -132,6 +132,18 @@ def test_mock_keeps_boards_and_images():
         assert parts.image.tobytes() == render_screen(PlayScreen(7, "Bob")).tobytes()
 
 
+def test_the_mock_pegboard_keeps_the_last_boards_only():
+    """A table left on the mock for days does not grow: the last BOARDS_KEPT boards are kept."""
+    from cribpi.hal.mock import BOARDS_KEPT, MemoryPegboard
+
+    pegboard = MemoryPegboard()
+    boards = [BoardModel((TrackModel(n % 121, 0, (255, 0, 0)),)) for n in range(BOARDS_KEPT + 10)]
+    for board in boards:
+        pegboard.show(board)
+    assert list(pegboard.boards) == boards[10:] and pegboard.shown == BOARDS_KEPT + 10
+    assert pegboard.board == boards[-1]
+
+
 def test_mock_press_with_bounces_is_one_action():
     with open_mock() as board, ActionQueue() as actions:
         board.inputs.start(actions)
