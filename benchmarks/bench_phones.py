@@ -1,5 +1,6 @@
 """Phones as keypads (issue 30): four phones (Chromium, phone viewports, touch) at one table on
-loopback, the journal on (SQLite), the table's loop in its own thread as the daemon runs it.
+loopback, the journal on (SQLite), the table's loop in its own thread as the daemon runs it, in
+a process of its own (its RSS and CPU are the table's, not the Playwright driver's).
 
     python benchmarks/bench_phones.py [--games 3] [--idle 10]
 
@@ -24,13 +25,14 @@ The clocks of the page and of Python are the same machine's (``performance.timeO
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import shutil
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' scripted deals
 
@@ -42,7 +44,7 @@ from cribpi.phonesconfig import PhonesConfig  # noqa: E402
 from cribpi.rules import Card  # noqa: E402
 from tests.browser import CHROMIUM_ARGS  # noqa: E402
 from tests.phones.table_script import (  # noqa: E402
-    DEALS, LoopTable, Table, board_actions, board_table, call, deal_over, next_step, play_on_board, sim_key,
+    DEALS, LoopTable, Step, Table, board_actions, board_table, call, deal_over, next_step, play_on_board, sim_key,
 )
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
@@ -66,8 +68,8 @@ window.EventSource = class extends Native {
 """
 
 
-def rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
+def rss_mb(pid: int | str = "self") -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
@@ -111,87 +113,148 @@ def taps_of(action: str) -> int:
     return 1 + len(args[0]) if verb == "claim" else 1
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=3, help="times the two deals are played (default 3)")
-    parser.add_argument("--idle", type=float, default=10.0, help="seconds of idle CPU measured (default 10)")
-    args = parser.parse_args()
-    from playwright.sync_api import sync_playwright
-
+def _table_process(conn: Any, folder: str, players: int) -> None:
+    """The child: the table with its journal and phones' server, answering the driver's asks."""
     servers: list[PhoneServer] = []
     drawn = Drawn()
 
     def setup(table: Table) -> None:
         servers.append(serve(table.app, PhonesConfig(enabled=True, host="127.0.0.1", port=0)))
         table.app.subscribe(drawn)
+        table.app.listeners.remove(table.recorder)  # the tests' record of every update: not the table's
+
+    with LoopTable(Path(folder), players, Mode.COUNT, setup=setup) as table:
+        server = servers[0]
+
+        def new_game() -> None:
+            table.ui.new_game()
+            table.app.publish((), ())
+
+        def keys(step: Step) -> None:
+            for action in board_actions(step, table.ui):
+                sim_key(table, action)
+
+        def idle(seconds: float) -> float:
+            cpu0, wall0 = time.process_time(), time.monotonic()
+            time.sleep(seconds)
+            return (time.process_time() - cpu0) / (time.monotonic() - wall0) * 100
+
+        deals = DEALS[players]
+        asks: dict[str, Callable[..., Any]] = {
+            "server": lambda: (server.url, server.pin),
+            "version": lambda: call(table, lambda: server.table.version),
+            "step": lambda d: call(table, lambda: (deal_over(table.ui), next_step(table.ui, deals[d]))),
+            "keys": keys, "new_game": lambda: call(table, new_game),
+            "drawn": lambda since: drawn.at[since:], "presses": lambda: table.presses, "idle": idle,
+        }
+        while True:
+            ask, args = conn.recv()
+            if ask == "stop":
+                break
+            try:
+                conn.send((True, asks[ask](*args)))
+            except Exception as exc:  # noqa: BLE001 - told to the driver
+                conn.send((False, repr(exc)))
+        server.stop()
+    conn.send((True, None))
+
+
+class TableProcess:
+    """The table (its loop, journal and phones' server) in a process of its own, as the daemon
+    runs it: its RSS and CPU are the table's alone, not this driver's (Playwright's client keeps
+    objects of its own for every page call)."""
+
+    def __init__(self, folder: str, players: int) -> None:
+        context = multiprocessing.get_context("fork")  # before any thread of this process
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=_table_process, args=(child, folder, players), daemon=True)
+        self.process.start()
+        self.url, self.pin = self.ask("server")
+
+    def ask(self, ask: str, *args: Any) -> Any:
+        self.conn.send((ask, args))
+        ok, value = self.conn.recv()
+        if not ok:
+            raise RuntimeError(f"the table failed {ask}: {value}")
+        return value
+
+    def rss_mb(self) -> float:
+        return rss_mb(self.process.pid)
+
+    def close(self) -> None:
+        self.ask("stop")
+        self.process.join(10)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=3, help="times the two deals are played (default 3)")
+    parser.add_argument("--idle", type=float, default=10.0, help="seconds of idle CPU measured (default 10)")
+    args = parser.parse_args()
 
     players = 4
     to_leds: list[float] = []
     to_phones: list[float] = []
     phone_taps = [0] * players
-    with tempfile.TemporaryDirectory() as folder, LoopTable(Path(folder), players, Mode.COUNT, setup=setup) as table, \
-            sync_playwright() as p:
-        server = servers[0]
-        browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS, headless=True)
-        rss_before = rss_mb()
-        pages = []
-        for seat in range(players):
-            context = browser.new_context(**PHONE)
-            context.add_init_script(WATCH)
-            page = context.new_page()
-            page.goto(server.url)
-            page.wait_for_selector("#seats button")
-            page.locator("#pin").fill(server.pin)
-            page.locator("#seats button").nth(seat).tap()
-            page.wait_for_selector("#pad:not([hidden])")
-            pages.append(page)
+    with tempfile.TemporaryDirectory() as folder:
+        table = TableProcess(folder, players)
+        from playwright.sync_api import sync_playwright  # after the fork: the driver's threads are this side's
 
-        def version() -> int:
-            return call(table, lambda: server.table.version)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS, headless=True)
+            rss_before = table.rss_mb()
+            pages = []
+            for seat in range(players):
+                context = browser.new_context(**PHONE)
+                context.add_init_script(WATCH)
+                page = context.new_page()
+                page.goto(table.url)
+                page.wait_for_selector("#seats button")
+                page.locator("#pin").fill(table.pin)
+                page.locator("#seats button").nth(seat).tap()
+                page.wait_for_selector("#pad:not([hidden])")
+                pages.append(page)
 
-        def synced(v: int) -> None:
-            for page in pages:
-                page.wait_for_function("v => state && state.version === v", arg=v, timeout=20000)
+            def synced(v: int) -> None:
+                for page in pages:
+                    page.wait_for_function("v => state && state.version === v", arg=v, timeout=20000)
 
-        for game in range(args.games):
-            if game:
-                def fresh() -> None:
-                    table.ui.new_game()
-                    table.app.publish((), ())
-                call(table, fresh)
-                synced(version())
-                for seat, page in enumerate(pages):  # a new game: a new PIN, the seats joined again
-                    page.locator("#pin").fill(server.pin)
-                    page.locator("#seats button").nth(seat).tap()
-                    page.wait_for_selector("#pad:not([hidden])")
-            for deal in DEALS[players]:
-                for _ in range(400):
-                    last, step = call(table, lambda d=deal: (deal_over(table.ui), next_step(table.ui, d)))
-                    if step.seat is None:
-                        for action in board_actions(step, table.ui):
-                            sim_key(table, action)
-                    else:
-                        synced(version())
-                        page = pages[step.seat]
-                        drawn_before = len(drawn.at)
-                        made = tap(page, step.action, step.seat)
-                        phone_taps[step.seat] += taps_of(step.action)
-                        tapped = page.evaluate("window.__tap")
-                        synced(made)
-                        if len(drawn.at) > drawn_before:
-                            to_leds.append(drawn.at[drawn_before] - tapped)
-                        seen = [page.evaluate("v => window.__seen[v]", made) for page in pages]
-                        to_phones.append(max(seen) - tapped)
-                    if last:
-                        break
-        rss_after = rss_mb()
-        table_keys = table.presses
-        synced(version())
-        cpu0, wall0 = time.process_time(), time.monotonic()
-        time.sleep(args.idle)
-        idle = (time.process_time() - cpu0) / (time.monotonic() - wall0) * 100
-        browser.close()
-        server.stop()
+            drawn = 0
+            for game in range(args.games):
+                if game:
+                    table.ask("new_game")
+                    synced(table.ask("version"))
+                    pin = table.ask("server")[1]
+                    for seat, page in enumerate(pages):  # a new game: a new PIN, the seats joined again
+                        page.locator("#pin").fill(pin)
+                        page.locator("#seats button").nth(seat).tap()
+                        page.wait_for_selector("#pad:not([hidden])")
+                for deal in range(len(DEALS[players])):
+                    for _ in range(400):
+                        last, step = table.ask("step", deal)
+                        if step.seat is None:
+                            table.ask("keys", step)
+                        else:
+                            synced(table.ask("version"))
+                            page = pages[step.seat]
+                            drawn += len(table.ask("drawn", drawn))
+                            made = tap(page, step.action, step.seat)
+                            phone_taps[step.seat] += taps_of(step.action)
+                            tapped = page.evaluate("window.__tap")
+                            synced(made)
+                            news = table.ask("drawn", drawn)
+                            if news:
+                                to_leds.append(news[0] - tapped)
+                            seen = [page.evaluate("v => window.__seen[v]", made) for page in pages]
+                            to_phones.append(max(seen) - tapped)
+                        if last:
+                            break
+            rss_after = table.rss_mb()
+            table_keys = table.ask("presses")
+            synced(table.ask("version"))
+            idle = table.ask("idle", args.idle)
+            browser.close()
+        table.close()
 
     with tempfile.TemporaryDirectory() as folder, board_table(Path(folder), players, Mode.COUNT) as alone:
         play_on_board(alone, DEALS[players])
