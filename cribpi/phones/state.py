@@ -138,6 +138,7 @@ def table_state(ui: TableUI, screen: ScreenModel, *, version: int, game: int | N
     alerts = [" ".join([words["title"], *words["lines"]]).strip()] if isinstance(screen, AlertScreen) else []
     return {
         "version": version, "game": game, "phase": state.phase.value, "mode": state.mode.value,
+        "length": state.rules.game_length,  # 121 or 61: the pegs' bars are drawn to it
         "names": names,
         "colours": ["#%02x%02x%02x" % colours[t % len(colours)] for t in range(tracks)] if colours else [],
         "tracks": [{"name": state.team_name(t), "front": state.scores[t],

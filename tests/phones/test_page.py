@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.phones.tables import NAMES, Table
+from tests.phones.tables import NAMES, Table, to_play
 
 pytestmark = pytest.mark.phone
 
@@ -81,3 +81,16 @@ def test_a_watcher_sees_the_board_without_keys(table: Table, chromium_once: Any)
         assert watch.locator("#pad").is_hidden() and watch.locator("#join").is_hidden()
     finally:
         context.close()
+
+
+def test_the_pegs_are_drawn_to_the_games_length(table: Table, phone: Any) -> None:
+    """In a 61-point game a peg at 2 is 2/61 of the way along its bar, not 2/121."""
+    tokens, dealer, pone = to_play(table, game_length=61)
+    assert table.act(tokens[str(pone)], "card 7C").status_code == 200
+    assert table.act(tokens[str(dealer)], "card 8C").status_code == 200  # fifteen two
+    now = table.wait_state(lambda s: s["tracks"][dealer]["front"] == 2)
+    assert now["length"] == 61
+    phone.goto(str(table.http.base_url) + "/watch")
+    peg = phone.locator("#board .track").nth(dealer).locator(".peg:not(.rear)")
+    peg.wait_for()
+    assert float(peg.evaluate("p => p.style.left").rstrip("%")) == pytest.approx(2 / 61 * 100, abs=1e-4)  # 121: 1.65

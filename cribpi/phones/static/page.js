@@ -29,7 +29,7 @@ function drawBoard(s) {
     const bar = document.createElement("span"); bar.className = "bar";
     for (const [cls, at] of [["peg rear", t.rear], ["peg", t.front]]) {
       const peg = document.createElement("span"); peg.className = cls;
-      peg.style.left = `${Math.min(100, at / 121 * 100)}%`; peg.style.background = s.colours[i] || "#888";
+      peg.style.left = `${Math.min(100, at / (s.length || 121) * 100)}%`; peg.style.background = s.colours[i] || "#888";
       bar.append(peg);
     }
     row.append(dot, name, bar); board.append(row);
