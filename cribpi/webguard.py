@@ -1,8 +1,10 @@
 """What guards a web app of cribpi's from a request meant to hurt it (the director's pages, the
 table's page for phones): every request read whole, bounded in size, time and depth, before the
 app sees it, and no exception of the app let out (:class:`RequestGuard`); the headers that keep
-its pages from being framed, sniffed or fed other sites' scripts (:func:`security_headers`).
-Kept at the bottom layer so both the tournament and the phones use the one guard."""
+its pages from being framed, sniffed or fed other sites' scripts (:func:`security_headers`);
+and uvicorn's h11 protocol with a time limit on a request's head and a cap on connections
+(:func:`guarded_protocol`), so half-open connections never shut a new visitor out. Kept at the
+bottom layer so both the tournament and the phones use the one guard."""
 
 from __future__ import annotations
 
@@ -10,7 +12,12 @@ import asyncio
 import json
 import logging
 import re
+import time
+from collections import OrderedDict
 from typing import Any
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 # anyio (Starlette's, under every app this guards) imports its file functions lazily, on the
 # first attribute asked for: Starlette asks while serving the first file, in the server's thread
@@ -21,11 +28,14 @@ from anyio import open_file as _open_file  # noqa: F401
 
 from cribpi.nesting import json_depth
 
-__all__ = ["RequestGuard", "BodyLimit", "MAX_BODY", "MAX_DEPTH", "BODY_SECONDS", "too_deep", "answer", "SECURITY_HEADERS"]
+__all__ = ["RequestGuard", "BodyLimit", "MAX_BODY", "MAX_DEPTH", "BODY_SECONDS", "too_deep", "answer", "SECURITY_HEADERS",
+           "HEAD_SECONDS", "MAX_HEAD", "guarded_protocol"]
 
 MAX_BODY = 16 * 1024  # bytes: the largest request body (the admin's JSON is a few hundred)
 MAX_DEPTH = 32  # JSON nesting: the admin's bodies are 2 deep
 BODY_SECONDS = 5.0  # from a request's head to the end of its body
+HEAD_SECONDS = 5.0  # from a connection (or its last answer) to its request's whole head
+MAX_HEAD = 16 * 1024  # bytes of a request's head (h11's own default, said here)
 
 log = logging.getLogger(__name__)
 _SECURE = re.compile(rb";\s*secure\s*(;|$)", re.IGNORECASE)
@@ -187,3 +197,102 @@ async def answer(send: Any, status: int, reason: str, why: str) -> None:
     except Exception:  # the client is gone, or a response had begun after all: nothing more to say
         pass
 
+
+def guarded_protocol(cap: int, head_seconds: float = HEAD_SECONDS) -> type[H11Protocol]:
+    """uvicorn's h11 protocol with the head's time limit and the cap on connections (the class
+    holds its own server's connections: make one per server)."""
+    heads: OrderedDict[Any, None] = OrderedDict()  # waiting for their request's head, oldest first
+    bodies: OrderedDict[Any, None] = OrderedDict()  # sending their request's body, oldest first
+    closing: set[Any] = set()  # closed here, not yet gone
+    counts = {"evicted": 0, "refused": 0}
+    said = {"evicted": -1.0, "refused": -1.0}  # when each was last logged: a line a second at most
+
+    def say(kind: str) -> bool:
+        now = time.monotonic()
+        if now - said[kind] < 1.0:
+            return False
+        said[kind] = now
+        return True
+
+    class Guarded(H11Protocol):
+        head_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            assert isinstance(transport, asyncio.Transport)  # a stream's, as uvicorn's own says
+            super().connection_made(transport)
+            if len(self.connections) - len(closing) > cap and not self._make_room():
+                counts["refused"] += 1
+                if say("refused"):
+                    log.warning("%d connections open, the cap: one more refused with 503 (%d so far)", cap,
+                                counts["refused"])
+                transport.write(b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\nretry-after: 2\r\n"
+                                b"connection: close\r\ncontent-length: 33\r\n\r\ntoo many connections: try again\r\n")
+                self._close()
+                return
+            self._sort()
+
+        def _make_room(self) -> bool:
+            """Close the oldest connection waiting for its head, or else sending its body."""
+            for waiting in (heads, bodies):
+                if waiting:
+                    victim, _ = waiting.popitem(last=False)
+                    counts["evicted"] += 1
+                    if say("evicted"):
+                        log.warning("%d connections open, the cap: the oldest %s closed (%d so far)", cap,
+                                    "waiting for its head" if waiting is heads else "sending its body",
+                                    counts["evicted"])
+                    victim._close()
+                    return True
+            return False
+
+        def _close(self) -> None:
+            heads.pop(self, None)
+            bodies.pop(self, None)
+            self._stop_timer()
+            if self in self.connections:
+                closing.add(self)
+            self.transport.close()
+
+        def _stop_timer(self) -> None:
+            if self.head_timer is not None:
+                self.head_timer.cancel()
+                self.head_timer = None
+
+        def _sort(self) -> None:
+            """File the connection by what it is waiting for; time its head."""
+            heads.pop(self, None)
+            bodies.pop(self, None)
+            if self.transport.is_closing():
+                self._stop_timer()
+                return
+            state = self.conn.their_state
+            if state is h11.IDLE:
+                heads[self] = None
+                if self.head_timer is None:
+                    self.head_timer = self.loop.call_later(head_seconds, self._head_late)
+                return
+            self._stop_timer()
+            if state is h11.SEND_BODY:
+                bodies[self] = None
+
+        def _head_late(self) -> None:
+            self.head_timer = None
+            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+                self._close()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            self._sort()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._sort()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            heads.pop(self, None)
+            bodies.pop(self, None)
+            closing.discard(self)
+            self._stop_timer()
+            super().connection_lost(exc)
+
+    return Guarded

@@ -25,14 +25,15 @@ from starlette.staticfiles import StaticFiles
 
 from cribpi.phones.seats import JoinRefused, Limits, PIN_DIGITS
 from cribpi.phones.table import Answer, PhoneTable, Watcher, parse_action
-from cribpi.webguard import MAX_BODY, SECURITY_HEADERS, RequestGuard
+from cribpi.webguard import HEAD_SECONDS, MAX_BODY, MAX_HEAD, SECURITY_HEADERS, RequestGuard, guarded_protocol
 
-__all__ = ["create_app", "PhoneServer", "STATIC", "PING_S", "MAX_WATCHERS", "ANSWER_S"]
+__all__ = ["create_app", "PhoneServer", "STATIC", "PING_S", "MAX_WATCHERS", "MAX_CONNECTIONS", "ANSWER_S"]
 
 STATIC = Path(__file__).parent / "static"
 PING_S = 15.0  # a ping on an idle live stream: the page finds a dead connection, or news it missed
 RETRY_MS = 2000  # a live stream's reconnection delay, told to the phone's EventSource
 MAX_WATCHERS = 64  # live streams at once
+MAX_CONNECTIONS = MAX_WATCHERS + 64  # open at once: the streams, and the phones' requests beside them
 ANSWER_S = 5.0  # how long a phone waits for the table's loop
 
 log = logging.getLogger(__name__)
@@ -234,9 +235,13 @@ class PhoneServer:
             self.problem = f"Phones: port {self.port} {exc.strerror or exc}"
             return False
         self.bound = sock.getsockname()[1]
+        # h11 with the director's guard: a request's head within HEAD_SECONDS, and at most
+        # MAX_CONNECTIONS open (a new one closes the oldest still waiting for its head), so
+        # connections held half-open by a phone on the network neither shut the players out
+        # nor take the table's open files. Open live streams do not hold the table's stop.
         config = uvicorn.Config(create_app(self.table, self.limits, self.ping_s), log_level="warning", access_log=False,
-                                timeout_keep_alive=5, limit_concurrency=MAX_WATCHERS + 32, lifespan="off",
-                                timeout_graceful_shutdown=1)  # open live streams do not hold the table's stop
+                                http=guarded_protocol(MAX_CONNECTIONS), timeout_keep_alive=int(HEAD_SECONDS),
+                                h11_max_incomplete_event_size=MAX_HEAD, lifespan="off", timeout_graceful_shutdown=1)
         server = uvicorn.Server(config)
         ready = threading.Event()
 

@@ -285,3 +285,52 @@ def test_go_is_said_by_the_seat_to_lay_only(table: Table) -> None:
     assert theirs.status_code == 403 and theirs.json()["error"] == f"{NAMES[dealer]} lays next"
     assert table.act(tokens[str(dealer)], "go").status_code == 200
     assert table.wait_state(lambda s: s["turn"] == pone)["version"] == state["version"] + 1
+
+
+def test_half_open_connections_leave_the_players_a_way_in(table: Table) -> None:
+    """A phone on the network opens connections and never finishes a request (half say
+    nothing, half half a head), twice the server's cap: the players' requests and live streams
+    still get in at once, the held ones are closed (the oldest first, each within the head's
+    time limit), and the table's loop never notices."""
+    from cribpi.phones.server import MAX_CONNECTIONS
+    from cribpi.webguard import HEAD_SECONDS
+
+    tokens, dealer, pone = to_play(table)
+    port = table.server.bound
+    held: list[socket.socket] = []
+    try:
+        for n in range(2 * MAX_CONNECTIONS):
+            s = socket.create_connection(("127.0.0.1", port), timeout=10)
+            if n % 2:
+                s.sendall(b"GET /api/state HTTP/1.1\r\nhost: x\r\n")
+            held.append(s)
+        with httpx.Client(base_url=str(table.http.base_url), timeout=2) as phone:
+            started = time.monotonic()
+            assert phone.get("/api/state").status_code == 200
+            with phone.stream("GET", "/api/events") as stream:
+                assert next_event(stream.iter_lines(), "state")["version"] == table.state()["version"]
+            answer = phone.post("/api/action", json={"version": table.state()["version"], "action": "card 7C"},
+                                headers={"x-seat-token": tokens[str(pone)]})
+            assert answer.status_code == 200, answer.text
+            assert time.monotonic() - started < 2
+        # every held connection is closed by the server: the oldest for room, the rest in time
+        deadline = time.monotonic() + HEAD_SECONDS + 5
+        still = [n for n, s in enumerate(held) if not closed_by_the_server(s, deadline)]
+        assert still == []
+    finally:
+        for s in held:
+            s.close()
+    assert table.wait_state(lambda s: s["count"] == 7)["count"] == 7
+
+
+def closed_by_the_server(s: socket.socket, deadline: float) -> bool:
+    """Whether the server ends the connection ``s`` (whatever it says first) by ``deadline``."""
+    s.settimeout(max(0.1, deadline - time.monotonic()))
+    try:
+        while s.recv(4096):
+            pass
+        return True
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False

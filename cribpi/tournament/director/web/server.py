@@ -22,21 +22,17 @@ import asyncio
 import asyncio.constants
 import logging
 import resource
-from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-import h11
 import uvicorn
-from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from cribpi.tournament.director.web.ratelog import RateLimit, limit_handlers
+from cribpi.webguard import HEAD_SECONDS, MAX_HEAD, guarded_protocol
 
 __all__ = ["HEAD_SECONDS", "MAX_HEAD", "SELECT_FILES", "RESERVED_FILES", "raise_open_files", "connection_cap",
            "guarded_protocol", "serve_app"]
 
-HEAD_SECONDS = 5.0
-MAX_HEAD = 16 * 1024  # bytes of a request's head (h11's own default, said here)
 SELECT_FILES = 1024  # paho's network loop uses select(), which cannot watch a file numbered 1024 or more
 RESERVED_FILES = 128  # the director's own files (SQLite, the broker's socket, logs) and a page's file being sent
 ACCEPT_BATCH = 64  # connections taken from the kernel's queue at a time (asyncio takes a backlog's worth at once)
@@ -68,95 +64,6 @@ def connection_cap(open_files: int) -> int:
     must be able to watch (a higher one and paho cannot reconnect). The open-files limit above
     that is room for the moments the connections run over."""
     return max(16, min(open_files, SELECT_FILES) - RESERVED_FILES - 4 * ACCEPT_BATCH)
-
-
-def guarded_protocol(cap: int, head_seconds: float = HEAD_SECONDS) -> type[H11Protocol]:
-    """uvicorn's h11 protocol with the head's time limit and the cap on connections (the class
-    holds its own server's connections: make one per server)."""
-    heads: OrderedDict[Any, None] = OrderedDict()  # waiting for their request's head, oldest first
-    bodies: OrderedDict[Any, None] = OrderedDict()  # sending their request's body, oldest first
-    closing: set[Any] = set()  # closed here, not yet gone
-    counts = {"evicted": 0, "refused": 0}
-
-    class Guarded(H11Protocol):
-        head_timer: asyncio.TimerHandle | None = None
-
-        def connection_made(self, transport: asyncio.BaseTransport) -> None:
-            assert isinstance(transport, asyncio.Transport)  # a stream's, as uvicorn's own says
-            super().connection_made(transport)
-            if len(self.connections) - len(closing) > cap and not self._make_room():
-                counts["refused"] += 1
-                log.warning("%d connections open, the cap: one more refused with 503 (%d so far)", cap,
-                            counts["refused"])
-                transport.write(b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\nretry-after: 2\r\n"
-                                b"connection: close\r\ncontent-length: 33\r\n\r\ntoo many connections: try again\r\n")
-                self._close()
-                return
-            self._sort()
-
-        def _make_room(self) -> bool:
-            """Close the oldest connection waiting for its head, or else sending its body."""
-            for waiting in (heads, bodies):
-                if waiting:
-                    victim, _ = waiting.popitem(last=False)
-                    counts["evicted"] += 1
-                    log.warning("%d connections open, the cap: the oldest %s closed (%d so far)", cap,
-                                "waiting for its head" if waiting is heads else "sending its body", counts["evicted"])
-                    victim._close()
-                    return True
-            return False
-
-        def _close(self) -> None:
-            heads.pop(self, None)
-            bodies.pop(self, None)
-            self._stop_timer()
-            if self in self.connections:
-                closing.add(self)
-            self.transport.close()
-
-        def _stop_timer(self) -> None:
-            if self.head_timer is not None:
-                self.head_timer.cancel()
-                self.head_timer = None
-
-        def _sort(self) -> None:
-            """File the connection by what it is waiting for; time its head."""
-            heads.pop(self, None)
-            bodies.pop(self, None)
-            if self.transport.is_closing():
-                self._stop_timer()
-                return
-            state = self.conn.their_state
-            if state is h11.IDLE:
-                heads[self] = None
-                if self.head_timer is None:
-                    self.head_timer = self.loop.call_later(head_seconds, self._head_late)
-                return
-            self._stop_timer()
-            if state is h11.SEND_BODY:
-                bodies[self] = None
-
-        def _head_late(self) -> None:
-            self.head_timer = None
-            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
-                self._close()
-
-        def data_received(self, data: bytes) -> None:
-            super().data_received(data)
-            self._sort()
-
-        def on_response_complete(self) -> None:
-            super().on_response_complete()
-            self._sort()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            heads.pop(self, None)
-            bodies.pop(self, None)
-            closing.discard(self)
-            self._stop_timer()
-            super().connection_lost(exc)
-
-    return Guarded
 
 
 def serve_app(app: Any, host: str, port: int, *, tls: tuple[Path, Path] | None = None,
