@@ -164,8 +164,9 @@ def attach_phones(app: TableApp, config: Config) -> tuple[PhoneServer | None, Ca
     except ImportError as exc:
         raise ConfigError(f"[phones] enabled needs starlette, uvicorn and qrcode ({exc}): pip install 'cribpi[phones]'") from None
     phones, stop = attach_server(app, config.phones)
-    if phones is not None:  # MENU > Phones: the address and this game's PIN, read at each draw
-        app.ui.join_info = lambda: (phones.url, phones.pin)
+    if phones is not None:  # MENU > Phones: the address and this game's PIN, read at each draw;
+        # none while the server is not serving (its port taken: the problem is shown instead)
+        app.ui.join_info = lambda: (phones.url, phones.pin) if phones.running and phones.problem is None else None
     return phones, stop
 
 

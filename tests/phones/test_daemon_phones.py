@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import socket
 
 from cribpi.app import TableApp, TableSettings, TableUI
 from cribpi.config import Config
@@ -38,3 +39,25 @@ def test_without_phones_no_server_and_no_menu_item() -> None:
     assert phones is None and ui.join_info is None
     stop()
     app.close()
+
+
+def test_a_port_taken_shows_no_join_screen_but_the_problem() -> None:
+    """The port is another program's: MENU > Phones is handed nothing (it says the page is not
+    served, not a code of an address nobody answers at; the table's problems say why); once the
+    port is free and the server retried, the address and PIN again."""
+    taken = socket.create_server(("127.0.0.1", 0))
+    port = taken.getsockname()[1]
+    ui = TableUI(TableSettings(names=("Ann", "Bob")), rng=random.Random(1))
+    app = TableApp(open_mock(), ui)
+    config = dataclasses.replace(Config(), phones=PhonesConfig(enabled=True, host="127.0.0.1", port=port))
+    phones, stop = attach_phones(app, config)
+    try:
+        assert phones is not None and phones.problem is not None and str(port) in phones.problem
+        assert ui.join_info is not None and ui.join_info() is None  # the menu says so (tests/app/test_phones_menu.py)
+        taken.close()
+        assert phones.start()  # as the table's loop retries it
+        assert ui.join_info() == (phones.url, phones.pin)
+    finally:
+        taken.close()
+        stop()
+        app.close()
