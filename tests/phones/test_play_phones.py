@@ -255,7 +255,7 @@ def test_a_reload_a_lost_network_and_a_stale_key(served: Served, browser: Any, t
     assert ann.page.evaluate("stream.readyState") == 2  # EventSource.CLOSED: not from the stream
     ann.page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # her screen comes back
     shows_the_table(served, ann)
-    assert ann.page.evaluate("stream.readyState") == 1  # EventSource.OPEN: live again
+    ann.page.wait_for_function("() => stream.readyState === 1", timeout=10_000)  # EventSource.OPEN: live again
 
     # Bob's phone loses the network; meanwhile his card is keyed on the board
     bob_step = upto(lambda s: s.seat == 1)
