@@ -17,7 +17,7 @@ from cribpi.views.oled import score_text
 
 __all__ = ["table_state", "keys_for", "screen_words", "seat_of_event", "card_allowed", "card_refusal"]
 
-_SKIP = {"page", "selected"}
+_SKIP = {"page", "selected", "pin"}  # the join screen's PIN: the state is for watchers too
 
 
 def _words(value: Any) -> list[str]:
@@ -101,8 +101,25 @@ def _claimable(state: State, seat: int) -> str | None:
     return nothing
 
 
+#: The keys of a seat's phone, as :func:`keys_for` tells them.
+KEYS = ("card", "go", "ok", "undo", "claim", "muggins", "confirm")
+
+
+def table_busy(ui: TableUI) -> str | None:
+    """Why no phone's key does anything now (the table's menu open, a peg being keyed on the
+    table), or None."""
+    if ui.menu is not None:
+        return "the table's menu is open: close it on the table first"
+    if ui.claims.tally is not None or ui.pegkeys.open:
+        return "a peg is being keyed on the table: finish it there first"
+    return None
+
+
 def keys_for(ui: TableUI, seat: int) -> dict[str, dict[str, Any]]:
     """Each key of ``seat``'s phone: does it do something now, and if not, why."""
+    busy = table_busy(ui)
+    if busy is not None:
+        return {name: {"on": False, "why": busy} for name in KEYS}
     state = ui.state
     want = expected(state)
     side = state.team_of(seat) if state.names else seat

@@ -27,7 +27,7 @@ from cribpi.exc import CribpiError
 from cribpi.game import expected
 from cribpi.hal import Action, Kind
 from cribpi.phones.seats import Seats
-from cribpi.phones.state import card_refusal, keys_for, screen_words, seat_of_event, table_state
+from cribpi.phones.state import card_refusal, keys_for, screen_words, seat_of_event, table_busy, table_state
 from cribpi.rules.cards import Card
 from cribpi.views.board import DEFAULT_COLOURS
 from cribpi.views.model import MessageScreen
@@ -223,8 +223,9 @@ class PhoneTable:
             return Answer(422, {"error": why, "reason": "refused", "version": self.version})
 
         word = action.word
-        if ui.menu is not None:
-            return refuse("the table's menu is open: close it on the table first")
+        busy = table_busy(ui)  # whoever's key it would be
+        if busy is not None:
+            return refuse(busy)
         if word == "card":
             refusal = card_refusal(state, seat)  # not from its words: a player may be named "Dealer"
             return None if refusal is None else mine(refusal[0]) if refusal[1] else refuse(refusal[0])
@@ -235,8 +236,6 @@ class PhoneTable:
                 return mine(f"muggins is called by your own seat ({seat}), not seat {action.seat}")
             return None
         if word == "claim":
-            if ui.claims.tally is not None or ui.pegkeys.open:
-                return refuse("a peg is being keyed on the table: finish it there first")
             return None if keys["claim"]["on"] else mine(keys["claim"]["why"])
         if word in ("confirm", "dispute"):
             return None if keys["confirm"]["on"] else mine(keys["confirm"]["why"])

@@ -334,3 +334,50 @@ def closed_by_the_server(s: socket.socket, deadline: float) -> bool:
         return True
     except TimeoutError:
         return False
+
+
+@pytest.mark.parametrize("mode, opened, closed, why", [
+    (Mode.COUNT, "menu", "menu", "menu is open"), (Mode.CLAIM, "peg", "undo", "peg is being keyed"),
+], ids=["menu", "peg"])
+def test_while_the_table_is_busy_every_phone_key_is_off_and_refused(table: Table, mode: Mode, opened: str,
+                                                                     closed: str, why: str) -> None:
+    """The table's menu open, or a peg being keyed on the table's own keys: each seat's keys
+    are off with why, and a phone's key is refused (422) and changes nothing; once it is closed
+    the keys are as before and the card is taken."""
+    tokens, dealer, pone = to_play(table, mode=mode)
+    before = table.state()
+    assert before["keys"][str(pone)]["card"]["on"]
+    table.board(opened)
+    busy = table.wait_state(lambda s: not s["keys"][str(pone)]["card"]["on"])
+    for seat in ("0", "1"):
+        assert all(not key["on"] and why in key["why"] for key in busy["keys"][seat].values()), busy["keys"][seat]
+    answer = table.act(tokens[str(pone)], "card 7C")
+    assert answer.status_code == 422 and answer.json()["reason"] == "refused" and why in answer.json()["error"]
+    assert table.state()["count"] == before["count"]  # nothing laid
+    table.board(closed)
+    table.wait_state(lambda s: s["keys"][str(pone)]["card"]["on"])
+    assert table.act(tokens[str(pone)], "card 7C").status_code == 200
+    assert table.wait_state(lambda s: s["count"] == 7)["count"] == 7
+
+
+def test_the_pin_is_not_in_the_state_while_the_join_screen_shows(table: Table) -> None:
+    """MENU > Phones shows the PIN on the table's OLED; the state every watcher reads says the
+    join screen is up, with its address, but never the PIN."""
+    pin = table.new_game()
+    table.in_loop(lambda: setattr(table.app.ui, "join_info", lambda: (table.server.url, table.server.pin)))
+    try:
+        table.board("menu")
+        table.wait_state(lambda s: s["screen"]["kind"] == "MenuScreen")
+        for _ in range(12):  # down the menu to Phones, then into it
+            if table.in_loop(lambda: table.app.ui.menu.screen().items[table.app.ui.menu.selected]) == "Phones":
+                break
+            table.board("go")
+            time.sleep(0.05)
+        table.board("ok")
+        shown = table.wait_state(lambda s: s["screen"]["kind"] == "JoinScreen")
+        assert table.server.url in shown["screen"]["lines"]
+        assert pin not in json.dumps(shown) and pin not in table.http.get("/api/state").text
+    finally:
+        table.board("menu")
+        table.wait_state(lambda s: s["screen"]["kind"] != "JoinScreen" and s["screen"]["kind"] != "MenuScreen")
+        table.in_loop(lambda: setattr(table.app.ui, "join_info", None))
