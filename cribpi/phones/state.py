@@ -60,11 +60,14 @@ def _name(state: State, seat: int | None) -> str:
     return state.names[seat] if seat < len(state.names) else f"seat {seat + 1}"
 
 
-def card_refusal(state: State, seat: int) -> tuple[str, bool] | None:
+def card_refusal(state: State, seat: int, cut_keyed: int = 0) -> tuple[str, bool] | None:
     """None: ``seat`` may key a card now; else why not, and whether the card is another seat's
-    to key (it lays next, or keys the starter) rather than no seat's now."""
+    to key (it lays next, or keys the starter) rather than no seat's now. ``cut_keyed``: the
+    cards of the cut for the deal keyed so far (they come in seat order, a card a seat)."""
     want = expected(state)
     deal = state.deal
+    if "cut" in want.actions:
+        return None if cut_keyed == seat else (f"{_name(state, cut_keyed)} keys the next card of the cut", True)
     if any(a in want.actions for a in ("lay", "hand", "crib")):  # in either mode: the crib is keyed in claim mode too
         if want.seat == seat:
             return None
@@ -75,9 +78,9 @@ def card_refusal(state: State, seat: int) -> tuple[str, bool] | None:
     return f"no card now: waiting for {describe_expected(state)}", False
 
 
-def card_allowed(state: State, seat: int) -> str | None:
+def card_allowed(state: State, seat: int, cut_keyed: int = 0) -> str | None:
     """None: ``seat`` may key a card now; else why not."""
-    refusal = card_refusal(state, seat)
+    refusal = card_refusal(state, seat, cut_keyed)
     return None if refusal is None else refusal[0]
 
 
@@ -139,7 +142,7 @@ def keys_for(ui: TableUI, seat: int) -> dict[str, dict[str, Any]]:
     muggins = None if state.mode is Mode.CLAIM and state.rules.muggins.moments else muggins_off_words(state)
     confirm = None if asked == side else "no result to confirm now" if asked is None else \
         f"{state.team_name(asked)} confirms the result"
-    return {"card": key(card_allowed(state, seat)), "go": key(go), "ok": key(ok_why), "undo": key(undo),
+    return {"card": key(card_allowed(state, seat, len(ui.entry.cards))), "go": key(go), "ok": key(ok_why), "undo": key(undo),
             "claim": key(_claimable(state, seat)), "muggins": key(muggins), "confirm": key(confirm)}
 
 

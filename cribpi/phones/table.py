@@ -227,7 +227,7 @@ class PhoneTable:
         if busy is not None:
             return refuse(busy)
         if word == "card":
-            refusal = card_refusal(state, seat)  # not from its words: a player may be named "Dealer"
+            refusal = card_refusal(state, seat, len(ui.entry.cards))  # not from its words: a player may be named "Dealer"
             return None if refusal is None else mine(refusal[0]) if refusal[1] else refuse(refusal[0])
         if word == "go":
             return None if keys["go"]["on"] else mine(keys["go"]["why"])

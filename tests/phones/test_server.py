@@ -381,3 +381,21 @@ def test_the_pin_is_not_in_the_state_while_the_join_screen_shows(table: Table) -
         table.board("menu")
         table.wait_state(lambda s: s["screen"]["kind"] != "JoinScreen" and s["screen"]["kind"] != "MenuScreen")
         table.in_loop(lambda: setattr(table.app.ui, "join_info", None))
+
+
+def test_each_phone_keys_its_own_card_of_the_cut(table: Table) -> None:
+    """The cut for the deal wants a card a seat, in seat order: each phone keys its own when it
+    is its turn (another seat's turn: 403 with whose), and the lower card deals."""
+    table.new_game()
+    tokens = {seat: table.token(seat) for seat in (0, 1)}
+    state = table.state()
+    assert state["phase"] == "cut"
+    assert state["keys"]["0"]["card"]["on"] and not state["keys"]["1"]["card"]["on"]
+    assert state["keys"]["1"]["card"]["why"] == f"{NAMES[0]} keys the next card of the cut"
+    early = table.act(tokens[1], "card KD")
+    assert early.status_code == 403 and early.json()["reason"] == "not_your_seat", early.text
+    assert table.act(tokens[0], "card 3C").status_code == 200
+    now = table.wait_state(lambda s: s["keys"]["1"]["card"]["on"])
+    assert not now["keys"]["0"]["card"]["on"]
+    assert table.act(tokens[1], "card KD").status_code == 200
+    assert table.wait_state(lambda s: s["dealer"] is not None)["dealer"] == 0  # the 3 is lower: Ann deals
