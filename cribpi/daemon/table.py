@@ -241,7 +241,10 @@ def play(config: Config, parts: Parts, settings: TableSettings, *, new: bool = F
             try:
                 if has_sim_keys(parts):
                     notifier.send("READY=1")
-                    terminal = Terminal(app, parts, journal=config.db, resume=resume_command(config.db))  # draws the sim parts
+                    joining = None if phones is None else (  # under the keys: how a phone joins, this game's PIN
+                        lambda: f"phones: {phones.url} PIN {phones.pin}" if phones.problem is None else phones.problem)
+                    terminal = Terminal(app, parts, journal=config.db, resume=resume_command(config.db),
+                                        phones=joining)  # draws the sim parts
                     terminal.run(extra, should_stop=lambda: bool(received))
                 else:
                     app.start()  # draws the restored game on the LEDs and the OLED

@@ -47,16 +47,18 @@ class Terminal:
     """The simulated parts drawn with curses; keys from the same terminal.
 
     ``journal`` is named on the screen and in the quit message with ``resume``, the command
-    that goes on with the game."""
+    that goes on with the game; ``phones`` (with ``--phones``) says how a phone joins, under the
+    keys' legend, read at each frame (a new game's PIN)."""
 
     def __init__(self, app: TableApp, parts: Parts, *, journal: Path | None = None,
-                 resume: str | None = None) -> None:
+                 resume: str | None = None, phones: Callable[[], str] | None = None) -> None:
         self.app = app
         self.pegboard, self.display = sim_parts(parts)
         if self.display is None:
             raise ConfigError("the terminal simulator needs a simulated display: set a display's backend to sim")
         self.journal = journal
         self.resume = resume
+        self.phones = phones
         self.mapper = KeyMapper()
         self.quit = False
         self.frames = 0  # frames drawn: one for each change
@@ -79,7 +81,8 @@ class Terminal:
         prompt = self.mapper.notice or self.mapper.prompt or _waiting_for(self.app)
         return View(str(self.journal or ""), self.pegboard.frame if self.pegboard else None, labels,
                     self.display.image if self.display else None, status_line(state, columns, self.missing),
-                    tuple(screen_text(ui.screen()).split("\n")), prompt, LEGEND, _pegs(self.pegboard))
+                    tuple(screen_text(ui.screen()).split("\n")), prompt,
+                    LEGEND + ((self.phones(),) if self.phones is not None else ()), _pegs(self.pegboard))
 
     def draw(self) -> None:
         """One frame, in place: only the lines that changed since the last one are written."""

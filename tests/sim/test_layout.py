@@ -144,3 +144,17 @@ def test_each_section_is_the_size_it_says_before_it_is_drawn(players):
         lines = section.draw(view)
         texts = [line_text(line) for line in lines]
         assert section.size(view) == (max(map(len, texts), default=0), len(lines)), section
+
+
+@pytest.mark.parametrize("columns,rows", [(80, 24), (120, 50)])
+def test_with_phones_the_address_and_pin_are_under_the_keys(columns, rows):
+    """`cribpi sim --phones`: the address and this game's PIN stay on the screen (what the
+    simulator printed as it started is covered by its table at once), read at each frame."""
+    terminal = sim_table(2)
+    pins = ["4078"]
+    terminal.phones = lambda: f"phones: http://192.168.1.20:8130/ PIN {pins[-1]}"
+    texts = [line_text(x) for x in fit(terminal.view(columns), columns, rows) or []]
+    assert any("http://192.168.1.20:8130/ PIN 4078" in t for t in texts), texts
+    pins.append("3360")  # a new game
+    texts = [line_text(x) for x in fit(terminal.view(columns), columns, rows) or []]
+    assert any("PIN 3360" in t for t in texts) and not any("PIN 4078" in t for t in texts)
