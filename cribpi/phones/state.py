@@ -134,7 +134,8 @@ def keys_for(ui: TableUI, seat: int) -> dict[str, dict[str, Any]]:
     events = ui.session.game.events
     last = events[-1] if len(events) > 1 else None
     go = None if "go" in want.actions and want.seat == seat else (
-        f"{_name(state, want.seat)} lays next" if "lay" in want.actions else "no go now")
+        "a card of yours fits the count: go only when none does" if "lay" in want.actions and want.seat == seat
+        else f"{_name(state, want.seat)} lays next" if "lay" in want.actions else "no go now")
     ok_why = None if want.seat in (None, seat) or ui.screens or asked == side else f"waiting for {describe_expected(state)}"
     if asked is not None and asked != side:
         ok_why = f"{state.team_name(asked)} confirms the result"

@@ -211,16 +211,26 @@ class PhoneTable:
                             "reason": "stale", "changed": changed, "version": self.version})
 
     def _authority(self, seat: int, action: PhoneAction) -> Answer | None:
-        """None: ``seat`` may make ``action`` now; else its refusal (403: another seat's)."""
+        """None: ``seat`` may make ``action`` now; else its refusal: 403 when the table waits on
+        another seat (its card, go, claim, OK, the other side's confirmation), 422 when it waits
+        on this seat or on no seat in particular and the key does nothing now."""
         ui = self.app.ui
         state = ui.state
         keys = keys_for(ui, seat)
+        waits_on = expected(state).seat
 
         def mine(why: str) -> Answer:
             return Answer(403, {"error": why, "reason": "not_your_seat", "version": self.version})
 
         def refuse(why: str) -> Answer:
             return Answer(422, {"error": why, "reason": "refused", "version": self.version})
+
+        def off(key: str, waiting: int | None = waits_on) -> Answer | None:
+            """None if ``key`` is on for this seat; else refused, 403 if ``waiting`` is another seat."""
+            if keys[key]["on"]:
+                return None
+            why = keys[key]["why"]
+            return mine(why) if waiting is not None and waiting != seat else refuse(why)
 
         word = action.word
         busy = table_busy(ui)  # whoever's key it would be
@@ -230,15 +240,23 @@ class PhoneTable:
             refusal = card_refusal(state, seat, len(ui.entry.cards))  # not from its words: a player may be named "Dealer"
             return None if refusal is None else mine(refusal[0]) if refusal[1] else refuse(refusal[0])
         if word == "go":
-            return None if keys["go"]["on"] else mine(keys["go"]["why"])
+            return off("go")
         if word == "muggins":
             if action.seat != seat:
                 return mine(f"muggins is called by your own seat ({seat}), not seat {action.seat}")
             return None
         if word == "claim":
-            return None if keys["claim"]["on"] else mine(keys["claim"]["why"])
+            deal = state.deal  # whose claim the table waits on: one pending, else the first unclaimed score
+            owed = [m.seat for m in deal.unclaimed if m.points] if deal is not None else []
+            claimer = deal.pending.seat if deal is not None and deal.pending is not None else \
+                owed[0] if owed else waits_on
+            return off("claim", claimer)
         if word in ("confirm", "dispute"):
-            return None if keys["confirm"]["on"] else mine(keys["confirm"]["why"])
+            asked = ui.confirming()
+            if keys["confirm"]["on"]:
+                return None
+            side = state.team_of(seat) if state.names else seat
+            return mine(keys["confirm"]["why"]) if asked is not None and asked != side else refuse(keys["confirm"]["why"])
         if word == "undo":
             if ui.confirming() is not None:
                 return refuse("the table asks for the result: confirm or dispute it")
@@ -249,7 +267,7 @@ class PhoneTable:
                 return mine("your UNDO takes back only your own last action while it is the table's last")
             return None
         if word == "ok":
-            return None if keys["ok"]["on"] else mine(keys["ok"]["why"])
+            return off("ok")
         return refuse(f"{word} is not an action")
 
     # -- from the server's thread -------------------------------------------------------

@@ -276,7 +276,15 @@ def test_a_result_confirmed_and_disputed_from_the_phones(table: Table) -> None:
 
 
 def test_go_is_said_by_the_seat_to_lay_only(table: Table) -> None:
+    """GO is the seat's to lay, and only when no card of its fits: a go while one may fit is
+    its own key refused (422, why), not another seat's (403); another seat's go is 403."""
     tokens, dealer, pone = to_play(table)
+    own = table.act(tokens[str(pone)], "go")  # count 0: any card fits
+    assert own.status_code == 422 and own.json()["reason"] == "refused", own.text
+    assert own.json()["error"] == table.state()["keys"][str(pone)]["go"]["why"] == \
+        "a card of yours fits the count: go only when none does"
+    early = table.act(tokens[str(dealer)], "go")
+    assert early.status_code == 403 and early.json()["error"] == f"{NAMES[pone]} lays next", early.text
     for seat, card in ((pone, "KS"), (dealer, "KH"), (pone, "QS")):
         assert table.act(tokens[str(seat)], f"card {card}").status_code == 200
     state = table.wait_state(lambda s: s["count"] == 30)
