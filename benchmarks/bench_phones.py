@@ -42,6 +42,7 @@ from cribpi.phones.attach import serve  # noqa: E402
 from cribpi.phones.server import PhoneServer  # noqa: E402
 from cribpi.phonesconfig import PhonesConfig  # noqa: E402
 from cribpi.rules import Card  # noqa: E402
+from benchmarks.localhost import rss_mb  # noqa: E402
 from tests.browser import CHROMIUM_ARGS  # noqa: E402
 from tests.phones.table_script import (  # noqa: E402
     DEALS, LoopTable, Step, Table, board_actions, board_table, call, deal_over, next_step, play_on_board, sim_key,
@@ -66,13 +67,6 @@ window.EventSource = class extends Native {
   }
 };
 """
-
-
-def rss_mb(pid: int | str = "self") -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def p99(values: list[float]) -> float:

@@ -61,7 +61,7 @@ function drawPad(s, seat) {
 }
 
 function older(s) {
-  return state && s !== state && s.epoch === state.epoch && s.version < state.version;
+  return state && s.epoch === state.epoch && s.version < state.version;
 }
 
 function draw(s) {
