@@ -284,9 +284,14 @@ class EmulatedPico:
         before it closes it. A closed port's number, reused by the next file opened
         (power_cycle's littlefs_image reading the firmware), is always ready, and a read there
         took the first 4 KB of a firmware file off the new image (a SyntaxError or an
-        "incompatible .mpy file" at boot: main.py ended at the REPL)."""
+        "incompatible .mpy file" at boot: main.py ended at the REPL). The number may also be a
+        new port's by then (opened by the next power cycle, taking the closed one's number):
+        that is the port of now, read only if it has bytes, so the bridge never blocks with the
+        lock held (a read there blocked unplug_host, and the session's end, for good)."""
         with self._lock:
-            return os.read(host, 4096) if self._host == host else b""
+            if self._host != host or not select.select([host], [], [], 0)[0]:
+                return b""
+            return os.read(host, 4096)
 
     def write(self, data: bytes) -> None:
         """Bytes into the firmware's USB input, as the host sends them (not waiting; the
